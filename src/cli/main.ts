@@ -1,0 +1,4 @@
+export async function main(argv: string[]): Promise<number> {
+  void argv;
+  return 0;
+}
