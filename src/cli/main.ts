@@ -1,4 +1,42 @@
-export async function main(argv: string[]): Promise<number> {
-  void argv;
-  return 0;
+// The `mcp-flow-conformance` command: yargs front door; each command lives in ./commands/.
+import yargs from 'yargs';
+import { type CliCommand, type CliIo, ExitCode, processIo } from './io.js';
+
+const commands: CliCommand[] = [];
+
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  let parser = yargs(argv)
+    .scriptName('mcp-flow-conformance')
+    .usage('$0 <command> [options]')
+    .strict()
+    .demandCommand(1, 'Name a command.')
+    .help()
+    .version(false)
+    .exitProcess(false)
+    .fail((message, error) => {
+      exitCode = ExitCode.usage;
+      io.err(error ? `error: ${error.message}` : `error: ${message}\nRun with --help for usage.`);
+    });
+  for (const command of commands) {
+    parser = parser.command(
+      command.command,
+      command.describe,
+      command.builder,
+      async (args) => {
+        exitCode = await command.run(args as Record<string, unknown>, io);
+      },
+    );
+  }
+  let helpText = '';
+  try {
+    await parser.parseAsync(argv, {}, (error, _args, output) => {
+      if (output && !error) helpText = output;
+    });
+  } catch (error) {
+    exitCode = ExitCode.usage;
+    io.err(`error: ${(error as Error).message}`);
+  }
+  if (helpText) io.out(helpText);
+  return exitCode;
 }
