@@ -1,0 +1,3 @@
+// Public surface of the schema layer.
+export * from './errors.js';
+export * from './registry.js';
