@@ -36,7 +36,7 @@ afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
-function requestSchema(file: string, method: string, extra: Record<string, unknown> = {}) {
+function requestSchema(file: string, method: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: PREFIX + file,
