@@ -169,6 +169,10 @@ export interface RawHttpRequest {
   body?: string | Uint8Array;
   /** Path relative to the endpoint URL; the endpoint itself when omitted. */
   path?: string;
+  /** Sends no Mcp-Session-Id even when one is known. */
+  omitSessionId?: boolean;
+  /** Leaves out the headers configured for every request (e.g. `--header` auth). */
+  omitExtraHeaders?: boolean;
 }
 
 export interface RawHttpResponse {
@@ -182,6 +186,8 @@ export interface RawHttpResponse {
   messages: unknown[];
   /** SSE events as received. */
   events: { event?: string; id?: string; data: string }[];
+  /** True when the deadline ended the read before the body did (e.g. an SSE stream left open). */
+  incomplete?: boolean;
 }
 
 export interface HttpFacet {
