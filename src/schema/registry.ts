@@ -368,8 +368,8 @@ function loadSchemaFile(root: string, file: string): LoadedSchema {
   const dot = stem.lastIndexOf('.');
   const slug = stem.slice(0, Math.max(dot, 0));
   const kind = stem.slice(dot + 1);
-  if (dot <= 0 || !/^[a-z0-9][a-z0-9.-]*$/.test(slug)) {
-    throw new SchemaBadFileNameError(file, `slug ${JSON.stringify(slug)} must be lower-case letters, digits, "-" and "."`);
+  if (dot <= 0 || !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(slug)) {
+    throw new SchemaBadFileNameError(file, `slug ${JSON.stringify(slug)} must be letters, digits, "_", "-" and "." (method names keep their case)`);
   }
   if (!(SCHEMA_KINDS as readonly string[]).includes(kind)) {
     throw new SchemaBadFileNameError(file, `kind ${JSON.stringify(kind)} is not one of ${SCHEMA_KINDS.join(', ')}`);
