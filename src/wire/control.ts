@@ -1,0 +1,167 @@
+// Message-level reader and writer for one control stream: framing + the encoding in force at each
+// message boundary (a reader/writer split in the style of vscode-jsonrpc).
+import { type Codec, type EncodingName, codecFor } from './codec.js';
+import { EncodingState, initializeRequestId, negotiatedEncoding } from './encoding-state.js';
+import { EncodingMismatchError, WireError } from './errors.js';
+import { FrameDecoder, encodeFrame, resolveMaxMessageSize } from './frame.js';
+
+export type ControlRole = 'client' | 'server';
+
+export interface DecodedFrame {
+  message: unknown;
+  /** The encoding in force when this body was decoded. */
+  encoding: EncodingName;
+  body: Uint8Array;
+  /** The body length the frame's prefix declared (prefix bytes not included). */
+  frameLength: number;
+  /** Stream offset of the frame's length prefix. */
+  frameOffset: number;
+}
+
+/** Framing errors after which the byte stream cannot be resynchronised. */
+export function losesSync(error: WireError): boolean {
+  return error.code === 'FRAME_TOO_LARGE' || error.code === 'FRAME_EMPTY';
+}
+
+export interface ControlStreamReaderOptions {
+  state: EncodingState;
+  maxMessageSize?: number;
+  /** Which end reads: a client switches encoding when it reads the initialize result. */
+  role: ControlRole;
+}
+
+/**
+ * Decodes control-stream bytes into messages, each body with the encoding in force at its boundary.
+ * A client reader switches `state` as soon as it decodes the initialize result, so a CBOR frame that
+ * arrived in the same chunk is already read as CBOR. A server reader records the initialize request id.
+ *
+ * push() returns per-frame errors (bad body, encoding mismatch) in place, so later good frames still
+ * come out. A framing error that loses sync (FRAME_TOO_LARGE, FRAME_EMPTY) is thrown; if good frames
+ * preceded it in the same chunk they are returned with the error as the last element instead, and
+ * every later push()/end() throws it.
+ */
+export class ControlStreamReader {
+  readonly state: EncodingState;
+  readonly role: ControlRole;
+  readonly #frames: FrameDecoder;
+
+  constructor(options: ControlStreamReaderOptions) {
+    this.state = options.state;
+    this.role = options.role;
+    this.#frames = new FrameDecoder({ maxMessageSize: resolveMaxMessageSize(options.maxMessageSize) });
+  }
+
+  get bufferedBytes(): number {
+    return this.#frames.bufferedBytes;
+  }
+
+  push(chunk: Uint8Array): Array<DecodedFrame | WireError> {
+    this.#frames.write(chunk);
+    const out: Array<DecodedFrame | WireError> = [];
+    for (;;) {
+      const frameOffset = this.#frames.offset;
+      let body: Uint8Array | undefined;
+      try {
+        body = this.#frames.read();
+      } catch (error) {
+        if (out.length === 0 || !(error instanceof WireError)) throw error;
+        out.push(error);
+        return out;
+      }
+      if (body === undefined) return out;
+      out.push(this.#decode(body, frameOffset));
+    }
+  }
+
+  /** Declares the end of the stream; throws if it ended inside a frame. */
+  end(): void {
+    this.#frames.end();
+  }
+
+  #decode(body: Uint8Array, frameOffset: number): DecodedFrame | WireError {
+    const encoding = this.state.current;
+    let message: unknown;
+    try {
+      message = codecFor(encoding).decode(body);
+    } catch (error) {
+      if (!(error instanceof WireError)) throw error;
+      const other: EncodingName = encoding === 'json' ? 'cbor' : 'json';
+      if (decodesAsMessage(codecFor(other), body)) {
+        const why = this.state.negotiated
+          ? `${encoding} was negotiated`
+          : `${encoding} is required until the initialize result`;
+        return new EncodingMismatchError(encoding, other, why, frameOffset);
+      }
+      return error;
+    }
+    this.#observe(message);
+    return { message, encoding, body, frameLength: body.length, frameOffset };
+  }
+
+  #observe(message: unknown): void {
+    if (this.state.negotiated) return;
+    if (this.role === 'server') {
+      const id = initializeRequestId(message);
+      if (id !== undefined) this.state.noteInitializeRequest(id);
+      return;
+    }
+    const encoding = negotiatedEncoding(message, this.state.initializeRequestId);
+    if (encoding !== undefined) this.state.switchTo(encoding);
+  }
+}
+
+/** True when `body` decodes in `codec` to an object or array (a plausible JSON-RPC message or batch). */
+function decodesAsMessage(codec: Codec, body: Uint8Array): boolean {
+  try {
+    const value = codec.decode(body);
+    return typeof value === 'object' && value !== null && !(value instanceof Uint8Array);
+  } catch {
+    return false;
+  }
+}
+
+export interface ControlStreamWriterOptions {
+  state: EncodingState;
+  maxMessageSize?: number;
+  /**
+   * Which end writes. With 'server', encoding the initialize result switches `state` right after
+   * that frame; without it the caller calls state.switchTo() itself.
+   */
+  role?: ControlRole;
+}
+
+/** Encodes messages into whole frames in the encoding in force. */
+export class ControlStreamWriter {
+  readonly state: EncodingState;
+  readonly role: ControlRole | undefined;
+  readonly maxMessageSize: number;
+
+  constructor(options: ControlStreamWriterOptions) {
+    this.state = options.state;
+    this.role = options.role;
+    this.maxMessageSize = resolveMaxMessageSize(options.maxMessageSize);
+  }
+
+  /** One whole frame (length prefix + body) for `message`, in the encoding in force. */
+  encode(message: unknown): Uint8Array {
+    const frame = this.encodeAs(message, this.state.current);
+    this.#observe(message);
+    return frame;
+  }
+
+  /** A frame in a chosen encoding, leaving the state alone (for sending deliberately wrong frames). */
+  encodeAs(message: unknown, encoding: EncodingName): Uint8Array {
+    return encodeFrame(codecFor(encoding).encode(message), { maxMessageSize: this.maxMessageSize });
+  }
+
+  #observe(message: unknown): void {
+    if (this.state.negotiated) return;
+    if (this.role !== 'server') {
+      const id = initializeRequestId(message);
+      if (id !== undefined) this.state.noteInitializeRequest(id);
+      return;
+    }
+    const encoding = negotiatedEncoding(message, this.state.initializeRequestId);
+    if (encoding !== undefined) this.state.switchTo(encoding);
+  }
+}

@@ -1,0 +1,11 @@
+// The wire layer: bytes <-> messages.
+export * from './errors.js';
+export * from './frame.js';
+export * from './codec.js';
+export * from './encoding-state.js';
+export * from './control.js';
+export * from './exec-header.js';
+export * from './datagram.js';
+export * from './hex.js';
+export { toWireValue } from './data-model.js';
+export { cborItemEnd } from './cbor-scan.js';
