@@ -1,0 +1,547 @@
+// Streamable HTTP client connection (MCP 2025-03-26 / 2025-06-18 "Streamable HTTP" transport):
+// every message is POSTed to the endpoint; answers come back as a JSON body or an SSE stream and are
+// queued for `next()`. The session id and protocol version are learned from the initialize exchange.
+import http from 'node:http';
+import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { ArrivalQueue } from '../arrival-queue.js';
+import type {
+  CloseInfo,
+  Connection,
+  ConnectionFault,
+  HttpFacet,
+  NextOptions,
+  RawHttpRequest,
+  RawHttpResponse,
+  ReceivedMessage,
+} from '../connection.js';
+import { ConnectFailedError, ConnectionClosedError, ConnectionError, ConnectionTimeoutError } from '../errors.js';
+import { Transcript, type TranscriptChannel, type TranscriptOptions } from '../transcript.js';
+import { flattenHeaders, hasHeader, mediaType, startExchange } from './exchange.js';
+import { classifyMessage, decodeJsonBody } from './json-body.js';
+import { SseParser, type SseEvent } from './sse.js';
+
+export const SESSION_HEADER = 'Mcp-Session-Id';
+export const PROTOCOL_VERSION_HEADER = 'MCP-Protocol-Version';
+const ACCEPT_BOTH = 'application/json, text/event-stream';
+
+export interface HttpClientOptions {
+  /** Headers added to every request (e.g. `Authorization` from `--header`). */
+  headers?: Record<string, string>;
+  /** Session id to send from the start (otherwise learned from the initialize response). */
+  sessionId?: string;
+  /** MCP-Protocol-Version to send from the start (otherwise learned from the initialize result). */
+  protocolVersion?: string;
+  /** Opens the GET SSE stream once `notifications/initialized` has been sent. Default false. */
+  eventStream?: boolean;
+  /** Sends DELETE for the session on close. Default true. */
+  deleteSessionOnClose?: boolean;
+  /** Default deadline of `http.request()` and of the DELETE on close. Default 30000 ms. */
+  requestTimeoutMs?: number;
+  /** Bodies (JSON or other) larger than this are cut off and reported as a fault. Default 64 MiB. */
+  maxBodyBytes?: number;
+  /** For https endpoints. */
+  tls?: { ca?: string | Buffer; rejectUnauthorized?: boolean };
+  transcript?: Transcript | TranscriptOptions;
+}
+
+/** The HTTP facet of a client connection: the interface's `request()` plus session control. */
+export interface HttpClientFacet extends HttpFacet {
+  readonly protocolVersion: string | undefined;
+  /** Replaces the session id sent with later requests (`undefined`: send none). */
+  setSessionId(sessionId: string | undefined): void;
+  /** Replaces the MCP-Protocol-Version sent with later requests (`undefined`: send none). */
+  setProtocolVersion(version: string | undefined): void;
+  /**
+   * Opens the GET SSE stream for server-initiated messages (queued like any other). Resolves with
+   * the response status once the server answered (405 means the server offers no such stream).
+   */
+  openEventStream(): Promise<{ status: number }>;
+}
+
+/** Opens a Streamable HTTP client connection. No request is sent until the first `send`. */
+export async function connectHttp(url: string | URL, options: HttpClientOptions = {}): Promise<HttpClientConnection> {
+  let endpoint: URL;
+  try {
+    endpoint = new URL(url);
+  } catch (error) {
+    throw new ConnectFailedError(`not a URL: ${JSON.stringify(String(url))}`, { cause: error });
+  }
+  if (endpoint.protocol !== 'http:' && endpoint.protocol !== 'https:') {
+    throw new ConnectFailedError(`Streamable HTTP needs an http: or https: URL, got ${endpoint.protocol}`);
+  }
+  return new HttpClientConnection(endpoint, options);
+}
+
+export class HttpClientConnection implements Connection {
+  readonly kind = 'http' as const;
+  readonly transcript: Transcript;
+  readonly closed: Promise<CloseInfo>;
+  readonly http: HttpClientFacet;
+  readonly url: URL;
+
+  readonly #options: HttpClientOptions;
+  readonly #agent: http.Agent;
+  readonly #queue = new ArrivalQueue<ReceivedMessage>('message');
+  readonly #faults: ConnectionFault[] = [];
+  /** Aborts every exchange still running when the connection closes. */
+  readonly #lifetime = new AbortController();
+  readonly #background = new Set<Promise<void>>();
+  /** Ids of initialize requests sent, to learn the protocol version from their results. */
+  readonly #initializeIds = new Set<string | number>();
+  #resolveClosed!: (info: CloseInfo) => void;
+  #closing: Promise<void> | undefined;
+  #isClosed = false;
+  #sessionId: string | undefined;
+  #protocolVersion: string | undefined;
+  #eventStreamOpened = false;
+
+  constructor(url: URL, options: HttpClientOptions) {
+    this.url = url;
+    this.#options = options;
+    this.transcript = options.transcript instanceof Transcript ? options.transcript : new Transcript(options.transcript);
+    this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
+    this.#sessionId = options.sessionId;
+    this.#protocolVersion = options.protocolVersion;
+    this.#agent =
+      url.protocol === 'https:'
+        ? new https.Agent({ keepAlive: true, ca: options.tls?.ca, rejectUnauthorized: options.tls?.rejectUnauthorized ?? true })
+        : new http.Agent({ keepAlive: true });
+    const self = this;
+    this.http = {
+      get sessionId() {
+        return self.#sessionId;
+      },
+      get protocolVersion() {
+        return self.#protocolVersion;
+      },
+      setSessionId: (id) => {
+        self.#sessionId = id;
+      },
+      setProtocolVersion: (version) => {
+        self.#protocolVersion = version;
+      },
+      request: (request, requestOptions) => self.#request(request, requestOptions),
+      openEventStream: () => self.#openEventStream(),
+    };
+    this.transcript.event(`http client for ${url.href}`);
+  }
+
+  get isClosed(): boolean {
+    return this.#isClosed;
+  }
+
+  async send(message: unknown): Promise<void> {
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(message);
+    } catch (error) {
+      throw new ConnectionError('UNENCODABLE_MESSAGE', `message cannot be encoded as JSON: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    if (text === undefined) throw new ConnectionError('UNENCODABLE_MESSAGE', 'message cannot be encoded as JSON');
+    await this.#post(new TextEncoder().encode(text), message);
+    const kind = classifyMessage(message);
+    if (this.#options.eventStream && kind.kind === 'notification' && kind.method === 'notifications/initialized') {
+      await this.#openEventStream();
+    }
+  }
+
+  async sendRaw(bytes: Uint8Array): Promise<void> {
+    const decoded = decodeJsonBody(bytes);
+    await this.#post(bytes, decoded.ok ? decoded.value : undefined);
+  }
+
+  next(predicate?: (received: ReceivedMessage) => boolean, options?: NextOptions): Promise<ReceivedMessage> {
+    return this.#queue.next(predicate, options);
+  }
+
+  pending(): readonly ReceivedMessage[] {
+    return this.#queue.pending();
+  }
+
+  faults(): readonly ConnectionFault[] {
+    return this.#faults;
+  }
+
+  close(reason = 'closed by client'): Promise<void> {
+    this.#closing ??= this.#close(reason);
+    return this.#closing;
+  }
+
+  async #close(reason: string): Promise<void> {
+    this.#isClosed = true;
+    this.#lifetime.abort(new ConnectionClosedError(`connection closed: ${reason}`));
+    await Promise.allSettled([...this.#background]);
+    if (this.#sessionId !== undefined && this.#options.deleteSessionOnClose !== false) {
+      await this.#deleteSession();
+    }
+    this.#agent.destroy();
+    this.transcript.event(`closed: ${reason}`);
+    this.#queue.close(new ConnectionClosedError(`connection closed (${reason}) while waiting for a message`));
+    this.#resolveClosed({ initiator: 'local', reason });
+  }
+
+  // ----- POST ----------------------------------------------------------------------------------
+
+  /** Headers every protocol request carries (session and version as currently known). */
+  #protocolHeaders(): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (this.#sessionId !== undefined) headers[SESSION_HEADER] = this.#sessionId;
+    if (this.#protocolVersion !== undefined) headers[PROTOCOL_VERSION_HEADER] = this.#protocolVersion;
+    return { ...headers, ...this.#options.headers };
+  }
+
+  async #post(bytes: Uint8Array, decoded: unknown): Promise<void> {
+    this.#assertOpen();
+    const headers = { 'Content-Type': 'application/json', Accept: ACCEPT_BOTH, ...this.#protocolHeaders() };
+    for (const item of Array.isArray(decoded) ? decoded : [decoded]) {
+      const kind = classifyMessage(item);
+      if (kind.kind === 'request' && kind.method === 'initialize' && kind.id !== null) this.#initializeIds.add(kind.id);
+    }
+    const isInitialize = this.#initializeIds.size > 0 && containsInitialize(decoded);
+    this.transcript.record({
+      direction: 'sent',
+      channel: { kind: 'http', method: 'POST', url: this.url.href, headers },
+      bytes,
+      decoded,
+    });
+    const exchange = startExchange({
+      url: this.url,
+      method: 'POST',
+      headers,
+      body: bytes,
+      agent: this.#agent,
+      signal: this.#lifetime.signal,
+    });
+    await exchange.written;
+    this.#track(
+      exchange.response.then(
+        (response) => this.#consume(response, 'POST', isInitialize),
+        (error: unknown) => this.#fault('HTTP_EXCHANGE_FAILED', `POST ${this.url.href}: ${(error as Error).message}`),
+      ),
+    );
+  }
+
+  /** Reads a response to a POST or GET and queues every message in it. */
+  async #consume(response: IncomingMessage, method: string, learnSession: boolean): Promise<void> {
+    const status = response.statusCode ?? 0;
+    const headers = flattenHeaders(response.headers);
+    const sessionId = headers['mcp-session-id'];
+    if (sessionId !== undefined && (learnSession || this.#sessionId === undefined) && status < 300) {
+      this.#sessionId = sessionId;
+    }
+    const channel: TranscriptChannel = { kind: 'http', method, url: this.url.href, status, headers };
+    if (mediaType(headers['content-type']) === 'text/event-stream') {
+      this.transcript.record({ direction: 'received', channel, note: `${method} answered ${status} with an SSE stream` });
+      try {
+        await readSse(response, this.#lifetime.signal, (event) => this.#onSseEvent(event, channel));
+        this.transcript.record({ direction: 'received', channel, note: 'SSE stream ended' });
+      } catch (error) {
+        if (!this.#lifetime.signal.aborted) {
+          this.#fault('SSE_STREAM_FAILED', `${method} SSE stream broke: ${(error as Error).message}`, channel);
+        }
+      }
+      return;
+    }
+    let body: Uint8Array;
+    try {
+      body = await readBody(response, this.#lifetime.signal, this.#maxBodyBytes);
+    } catch (error) {
+      if (!this.#lifetime.signal.aborted) this.#fault(bodyErrorCode(error), `${method} body: ${(error as Error).message}`, channel);
+      return;
+    }
+    if (body.byteLength === 0) {
+      this.transcript.record({ direction: 'received', channel, note: `${method} answered ${status} with no body` });
+      if (status >= 400) this.#fault('HTTP_STATUS', `${method} answered ${status} with no body`, channel);
+      return;
+    }
+    const decoded = decodeJsonBody(body);
+    if (!decoded.ok) {
+      this.transcript.record({ direction: 'received', channel, bytes: body, error: decoded.failure });
+      this.#fault(decoded.failure.code, `${method} answered ${status}: ${decoded.failure.message}`, channel, decoded.failure.jsonRpcCode);
+      return;
+    }
+    this.transcript.record({ direction: 'received', channel, bytes: body, decoded: decoded.value });
+    const items = Array.isArray(decoded.value) ? decoded.value : [decoded.value];
+    for (const message of items) this.#deliver(message, channel, Array.isArray(decoded.value) ? undefined : body);
+  }
+
+  #onSseEvent(event: SseEvent, channel: TranscriptChannel): void {
+    const bytes = new TextEncoder().encode(event.raw);
+    let message: unknown;
+    try {
+      message = JSON.parse(event.data);
+    } catch (error) {
+      const failure = { code: 'INVALID_JSON', message: `SSE event data is not JSON: ${(error as Error).message}` };
+      this.transcript.record({ direction: 'received', channel, bytes, error: failure });
+      this.#fault(failure.code, failure.message, channel, -32700);
+      return;
+    }
+    this.transcript.record({ direction: 'received', channel, bytes, decoded: message });
+    for (const item of Array.isArray(message) ? message : [message]) {
+      this.#deliver(item, channel, new TextEncoder().encode(event.data));
+    }
+  }
+
+  #deliver(message: unknown, channel: TranscriptChannel, body: Uint8Array | undefined): void {
+    const kind = classifyMessage(message);
+    if (kind.kind === 'response' && kind.id !== null && this.#initializeIds.has(kind.id)) {
+      const result = (message as { result?: { protocolVersion?: unknown } }).result;
+      if (typeof result?.protocolVersion === 'string') this.#protocolVersion = result.protocolVersion;
+    }
+    const received: ReceivedMessage = { message, channel, at: Date.now(), encoding: 'json' };
+    if (body) received.body = body;
+    this.#queue.push(received);
+  }
+
+  // ----- GET stream, DELETE, raw requests ------------------------------------------------------
+
+  async #openEventStream(): Promise<{ status: number }> {
+    this.#assertOpen();
+    if (this.#eventStreamOpened) throw new ConnectionError('EVENT_STREAM_OPEN', 'the GET SSE stream is already open');
+    const headers = { Accept: 'text/event-stream', ...this.#protocolHeaders() };
+    this.transcript.record({ direction: 'sent', channel: { kind: 'http', method: 'GET', url: this.url.href, headers } });
+    const exchange = startExchange({ url: this.url, method: 'GET', headers, agent: this.#agent, signal: this.#lifetime.signal });
+    const response = await exchange.response;
+    const status = response.statusCode ?? 0;
+    if (status === 200) this.#eventStreamOpened = true;
+    this.#track(
+      this.#consume(response, 'GET', false).finally(() => {
+        this.#eventStreamOpened = false;
+      }),
+    );
+    return { status };
+  }
+
+  async #deleteSession(): Promise<void> {
+    const headers = { ...this.#protocolHeaders() };
+    const channel: TranscriptChannel = { kind: 'http', method: 'DELETE', url: this.url.href, headers };
+    this.transcript.record({ direction: 'sent', channel });
+    const deadline = AbortSignal.timeout(this.#options.requestTimeoutMs ?? 30_000);
+    try {
+      const response = await startExchange({ url: this.url, method: 'DELETE', headers, agent: this.#agent, signal: deadline })
+        .response;
+      const body = await readBody(response, deadline, this.#maxBodyBytes);
+      this.transcript.record({
+        direction: 'received',
+        channel: { kind: 'http', method: 'DELETE', url: this.url.href, status: response.statusCode ?? 0, headers: flattenHeaders(response.headers) },
+        bytes: body,
+        note: `DELETE answered ${response.statusCode}`,
+      });
+    } catch (error) {
+      this.transcript.event(`DELETE of the session failed: ${(error as Error).message}`);
+    }
+  }
+
+  async #request(request: RawHttpRequest, options: NextOptions = {}): Promise<RawHttpResponse> {
+    this.#assertOpen();
+    const method = request.method ?? 'POST';
+    const url = request.path === undefined ? this.url : new URL(request.path, this.url);
+    const headers: Record<string, string> = {};
+    if (!request.omitExtraHeaders) Object.assign(headers, this.#options.headers);
+    if (!request.omitSessionId && this.#sessionId !== undefined && !hasHeader(request.headers ?? {}, SESSION_HEADER)) {
+      headers[SESSION_HEADER] = this.#sessionId;
+    }
+    Object.assign(headers, request.headers);
+    const body = typeof request.body === 'string' ? new TextEncoder().encode(request.body) : request.body;
+    const decodedBody = body ? decodeJsonBody(body) : undefined;
+    this.transcript.record({
+      direction: 'sent',
+      channel: { kind: 'http', method, url: url.href, headers },
+      ...(body ? { bytes: body } : {}),
+      ...(decodedBody?.ok ? { decoded: decodedBody.value } : {}),
+    });
+    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? 30_000;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new ConnectionTimeoutError(`the response to ${method} ${url.href}`, timeoutMs)), timeoutMs);
+    const onAbort = (reason: unknown) => abort.abort(reason);
+    const onLifetime = () => onAbort(this.#lifetime.signal.reason);
+    const onCaller = () => onAbort(options.signal!.reason);
+    this.#lifetime.signal.addEventListener('abort', onLifetime, { once: true });
+    options.signal?.addEventListener('abort', onCaller, { once: true });
+    try {
+      const exchange = startExchange({ url, method, headers, ...(body ? { body } : {}), agent: this.#agent, signal: abort.signal });
+      const response = await exchange.response;
+      return await this.#collect(response, method, url, abort.signal);
+    } finally {
+      clearTimeout(timer);
+      this.#lifetime.signal.removeEventListener('abort', onLifetime);
+      options.signal?.removeEventListener('abort', onCaller);
+    }
+  }
+
+  /** Reads a raw response until it ends or the deadline cuts it short. */
+  async #collect(response: IncomingMessage, method: string, url: URL, signal: AbortSignal): Promise<RawHttpResponse> {
+    const status = response.statusCode ?? 0;
+    const headers = flattenHeaders(response.headers);
+    const channel: TranscriptChannel = { kind: 'http', method, url: url.href, status, headers };
+    const result: RawHttpResponse = { status, headers, bodyKind: 'empty', text: '', messages: [], events: [] };
+    const cutByDeadline = () => signal.aborted && signal.reason instanceof ConnectionTimeoutError;
+    if (mediaType(headers['content-type']) === 'text/event-stream') {
+      result.bodyKind = 'sse';
+      this.transcript.record({ direction: 'received', channel, note: `${method} answered ${status} with an SSE stream` });
+      const decoder = new TextDecoder();
+      try {
+        await readSse(
+          response,
+          signal,
+          (event) => {
+            const entry: RawHttpResponse['events'][number] = { data: event.data };
+            if (event.event !== undefined) entry.event = event.event;
+            if (event.id !== undefined) entry.id = event.id;
+            result.events.push(entry);
+            let decoded: unknown;
+            try {
+              decoded = JSON.parse(event.data);
+              result.messages.push(decoded);
+            } catch {
+              decoded = undefined;
+            }
+            this.transcript.record({ direction: 'received', channel, bytes: new TextEncoder().encode(event.raw), decoded });
+          },
+          (chunk) => {
+            result.text += decoder.decode(chunk, { stream: true });
+          },
+        );
+      } catch (error) {
+        if (!cutByDeadline()) throw error;
+        result.incomplete = true;
+      }
+      result.text += decoder.decode();
+      return result;
+    }
+    let body: Uint8Array;
+    const chunks: Uint8Array[] = [];
+    try {
+      body = await readBody(response, signal, this.#maxBodyBytes, chunks);
+    } catch (error) {
+      if (!cutByDeadline()) throw error;
+      result.incomplete = true;
+      body = Buffer.concat(chunks);
+    }
+    result.text = new TextDecoder().decode(body);
+    const kind = mediaType(headers['content-type']);
+    result.bodyKind = kind === 'application/json' || kind.endsWith('+json') ? 'json' : body.byteLength === 0 ? 'empty' : 'other';
+    const decoded = body.byteLength > 0 ? decodeJsonBody(body) : undefined;
+    if (decoded?.ok) result.messages = Array.isArray(decoded.value) ? decoded.value : [decoded.value];
+    this.transcript.record({
+      direction: 'received',
+      channel,
+      bytes: body,
+      ...(decoded?.ok ? { decoded: decoded.value } : decoded ? { error: decoded.failure } : {}),
+      ...(result.incomplete ? { note: 'cut short by the deadline' } : {}),
+    });
+    return result;
+  }
+
+  // ----- helpers -------------------------------------------------------------------------------
+
+  get #maxBodyBytes(): number {
+    return this.#options.maxBodyBytes ?? 64 * 1024 * 1024;
+  }
+
+  #assertOpen(): void {
+    if (this.#isClosed) throw new ConnectionClosedError('the HTTP connection is closed');
+  }
+
+  #track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => this.#fault('HTTP_EXCHANGE_FAILED', (error as Error).message));
+    this.#background.add(tracked);
+    void tracked.finally(() => this.#background.delete(tracked));
+  }
+
+  #fault(code: string, message: string, channel: TranscriptChannel = { kind: 'http', url: this.url.href }, jsonRpcCode?: number): void {
+    const fault: ConnectionFault = { code, message, channel, at: Date.now() };
+    if (jsonRpcCode !== undefined) fault.jsonRpcCode = jsonRpcCode;
+    this.#faults.push(fault);
+    this.transcript.record({ direction: 'local', channel, error: { code, message } });
+  }
+}
+
+function containsInitialize(decoded: unknown): boolean {
+  return (Array.isArray(decoded) ? decoded : [decoded]).some((item) => {
+    const kind = classifyMessage(item);
+    return kind.kind === 'request' && kind.method === 'initialize';
+  });
+}
+
+/** A response body larger than the limit. */
+export class BodyTooLargeError extends ConnectionError {
+  constructor(limit: number) {
+    super('BODY_TOO_LARGE', `response body exceeds ${limit} bytes`);
+  }
+}
+
+function bodyErrorCode(error: unknown): string {
+  return error instanceof ConnectionError ? error.code : 'HTTP_EXCHANGE_FAILED';
+}
+
+/** Reads a whole body (chunks also land in `sink`, so a caller keeps what arrived before a failure). */
+async function readBody(response: IncomingMessage, signal: AbortSignal, limit: number, sink: Uint8Array[] = []): Promise<Uint8Array> {
+  let total = 0;
+  await forEachChunk(response, signal, (chunk) => {
+    total += chunk.byteLength;
+    if (total > limit) throw new BodyTooLargeError(limit);
+    sink.push(chunk);
+  });
+  return Buffer.concat(sink);
+}
+
+async function readSse(
+  response: IncomingMessage,
+  signal: AbortSignal,
+  onEvent: (event: SseEvent) => void,
+  onChunk?: (chunk: Uint8Array) => void,
+): Promise<void> {
+  const parser = new SseParser();
+  await forEachChunk(response, signal, (chunk) => {
+    onChunk?.(chunk);
+    for (const event of parser.push(chunk)) onEvent(event);
+  });
+  for (const event of parser.end()) onEvent(event);
+}
+
+/** Calls `onChunk` for each body chunk; rejects with the signal's reason when it aborts. */
+function forEachChunk(response: IncomingMessage, signal: AbortSignal, onChunk: (chunk: Uint8Array) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fail = (error: unknown) => {
+      cleanup();
+      response.destroy();
+      reject(error);
+    };
+    const onAbort = () => fail(signal.reason);
+    const onData = (chunk: Buffer) => {
+      try {
+        onChunk(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      } catch (error) {
+        fail(error);
+      }
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve();
+    };
+    const onError = (error: Error) => fail(signal.aborted ? signal.reason : error);
+    const onClose = () => {
+      if (!response.complete) fail(signal.aborted ? signal.reason : new ConnectionClosedError('the response ended before its body was complete'));
+    };
+    const cleanup = () => {
+      signal.removeEventListener('abort', onAbort);
+      response.off('data', onData);
+      response.off('end', onEnd);
+      response.off('error', onError);
+      response.off('close', onClose);
+    };
+    if (signal.aborted) {
+      fail(signal.reason);
+      return;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    response.on('data', onData);
+    response.on('end', onEnd);
+    response.on('error', onError);
+    response.on('close', onClose);
+  });
+}

@@ -1,0 +1,122 @@
+// Server-Sent Events (WHATWG HTML §9.2 "event stream interpretation"): an incremental parser for
+// text/event-stream bodies and the encoder the mock server writes them with.
+
+export interface SseEvent {
+  /** The `event:` field, when the event named one. */
+  event?: string;
+  /** The `id:` field, when the event carried one. */
+  id?: string;
+  /** The `data:` lines joined with "\n". */
+  data: string;
+  /** The `retry:` field, when it was a valid integer. */
+  retry?: number;
+  /** The exact text of the event block, for transcripts. */
+  raw: string;
+}
+
+/**
+ * Feeds text/event-stream bytes in arbitrary chunks and returns the events completed by each
+ * chunk. Lines end with CRLF, LF or CR; a blank line dispatches; comments (":") are skipped;
+ * an event whose data is empty is not dispatched, as the standard says.
+ */
+export class SseParser {
+  readonly #decoder = new TextDecoder('utf-8');
+  #buffer = '';
+  #raw = '';
+  #data: string[] = [];
+  #event: string | undefined;
+  #id: string | undefined;
+  #retry: number | undefined;
+  #sawCr = false;
+
+  push(chunk: Uint8Array): SseEvent[] {
+    return this.#consume(this.#decoder.decode(chunk, { stream: true }));
+  }
+
+  /** Ends the stream: a final event without its blank line is discarded (as the standard says). */
+  end(): SseEvent[] {
+    const events = this.#consume(this.#decoder.decode());
+    this.#buffer = '';
+    return events;
+  }
+
+  #consume(text: string): SseEvent[] {
+    const events: SseEvent[] = [];
+    let start = 0;
+    for (let i = 0; i < text.length; i++) {
+      const char = text[i];
+      if (char === '\n' && this.#sawCr && start === i) {
+        // The LF of a CRLF pair whose CR ended the previous line (possibly in the previous chunk).
+        this.#sawCr = false;
+        this.#raw += '\n';
+        start = i + 1;
+        continue;
+      }
+      this.#sawCr = false;
+      if (char === '\r' || char === '\n') {
+        const line = this.#buffer + text.slice(start, i);
+        this.#buffer = '';
+        this.#raw += line + char;
+        this.#sawCr = char === '\r';
+        start = i + 1;
+        const event = this.#line(line);
+        if (event) events.push(event);
+      }
+    }
+    this.#buffer += text.slice(start);
+    return events;
+  }
+
+  #line(line: string): SseEvent | undefined {
+    if (line === '') return this.#dispatch();
+    if (line.startsWith(':')) return undefined;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    switch (field) {
+      case 'data':
+        this.#data.push(value);
+        break;
+      case 'event':
+        this.#event = value;
+        break;
+      case 'id':
+        if (!value.includes('\0')) this.#id = value;
+        break;
+      case 'retry':
+        if (/^[0-9]+$/.test(value)) this.#retry = Number(value);
+        break;
+      default:
+        break;
+    }
+    return undefined;
+  }
+
+  #dispatch(): SseEvent | undefined {
+    const raw = this.#raw;
+    const data = this.#data;
+    const event = this.#event;
+    const retry = this.#retry;
+    this.#raw = '';
+    this.#data = [];
+    this.#event = undefined;
+    this.#retry = undefined;
+    if (data.length === 0) return undefined;
+    const result: SseEvent = { data: data.join('\n'), raw };
+    if (event !== undefined && event !== '') result.event = event;
+    // The last event id persists across events, as in the standard.
+    if (this.#id !== undefined) result.id = this.#id;
+    if (retry !== undefined) result.retry = retry;
+    return result;
+  }
+}
+
+/** Encodes one event; multi-line data becomes several `data:` lines. */
+export function encodeSseEvent(event: { event?: string; id?: string; data: string }): string {
+  let text = '';
+  if (event.event !== undefined) text += `event: ${event.event}\n`;
+  if (event.id !== undefined) text += `id: ${event.id}\n`;
+  for (const line of event.data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`;
+  return text + '\n';
+}
