@@ -1,0 +1,183 @@
+// stdio client connection: spawns the server as a child process and speaks newline-delimited
+// JSON-RPC on its stdin/stdout (MCP "stdio" transport). stderr is captured, never parsed. The child
+// runs in its own process group so close() can end it and anything it started.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { CloseInfo, StdioFacet } from '../connection.js';
+import { ConnectFailedError } from '../errors.js';
+import { LineConnection, type LineConnectionOptions } from './line-connection.js';
+import { LineDecoder, isOverflow } from './line-decoder.js';
+import { splitCommandLine } from './shell-words.js';
+
+export interface StdioClientOptions extends LineConnectionOptions {
+  /** Run the command line through the system shell instead of splitting it into words. */
+  shell?: boolean;
+  cwd?: string;
+  /** Variables added to (or, with value undefined, removed from) the inherited environment. */
+  env?: Record<string, string | undefined>;
+  /** How long close() waits at each step (stdin closed, SIGTERM) before the next. Default 2000 ms. */
+  closeGraceMs?: number;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: string | null;
+}
+
+/** Process groups still alive, killed if this process exits first. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+  });
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Spawns `command` (a command line, or argv words) and connects to its stdio. */
+export async function spawnStdio(command: string | readonly string[], options: StdioClientOptions = {}): Promise<StdioClientConnection> {
+  const commandLine = typeof command === 'string' ? command : command.join(' ');
+  const words = options.shell ? undefined : typeof command === 'string' ? splitCommandLine(command) : [...command];
+  if (words && words.length === 0) throw new ConnectFailedError('no command given');
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  const child = words
+    ? spawn(words[0]!, words.slice(1), { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    : spawn(commandLine, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, shell: true });
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new ConnectFailedError(`cannot start ${JSON.stringify(commandLine)}: ${error.code ?? error.message}`, { cause: error })),
+    );
+  });
+  return new StdioClientConnection(child, commandLine, options);
+}
+
+export class StdioClientConnection extends LineConnection {
+  readonly stdio: StdioFacet;
+  readonly commandLine: string;
+
+  readonly #child: ChildProcess;
+  readonly #stderrLines: string[] = [];
+  readonly #exited: Promise<ExitInfo>;
+  readonly #streamsClosed: Promise<void>;
+  readonly #graceMs: number;
+  #closing: Promise<void> | undefined;
+  #closeReason: string | undefined;
+
+  constructor(child: ChildProcess, commandLine: string, options: StdioClientOptions) {
+    super(options, { input: 'stdout', output: 'stdin' });
+    this.#child = child;
+    this.commandLine = commandLine;
+    this.#graceMs = options.closeGraceMs ?? 2000;
+    const pid = child.pid!;
+    liveGroups.add(pid);
+    installExitHook();
+    this.transcript.event(`spawned ${JSON.stringify(commandLine)} as pid ${pid}`);
+
+    this.attachOutput(child.stdin!);
+    child.stdout!.on('data', (chunk: Buffer) => this.receive(chunk));
+    child.stdout!.on('end', () => this.receiveEnd());
+    const stderr = new LineDecoder(options.maxLineBytes ?? 16 * 1024 * 1024);
+    const onStderr = (items: ReturnType<LineDecoder['push']>) => {
+      for (const item of items) {
+        if (isOverflow(item)) {
+          this.transcript.record({ direction: 'received', channel: { kind: 'stdio', fd: 'stderr' }, byteLength: item.byteLength, note: 'over-long stderr line skipped' });
+          continue;
+        }
+        const line = Buffer.from(item.content).toString('utf8').replace(/\r$/, '');
+        this.#stderrLines.push(line);
+        this.transcript.record({ direction: 'received', channel: { kind: 'stdio', fd: 'stderr' }, bytes: item.wire, note: line });
+      }
+    };
+    child.stderr!.on('data', (chunk: Buffer) => onStderr(stderr.push(chunk)));
+    child.stderr!.on('end', () => onStderr(stderr.end()));
+
+    this.#exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.transcript.event(`process exited with ${signal ? `signal ${signal}` : `code ${code}`}`);
+        resolve({ code, signal });
+      });
+    });
+    this.#streamsClosed = new Promise((resolve) => child.once('close', () => resolve()));
+    // If something the child started still holds its pipes after it exited, end them after the grace.
+    void this.#exited.then(() => {
+      const timer = setTimeout(() => {
+        this.transcript.event('pipes still open after the process exited: ending its group');
+        killGroup(pid, 'SIGKILL');
+        child.stdout!.destroy();
+        child.stderr!.destroy();
+      }, this.#graceMs);
+      void this.#streamsClosed.then(() => clearTimeout(timer));
+    });
+    void Promise.all([this.#exited, this.#streamsClosed]).then(([exit]) => {
+      // Anything the child started and left behind in its group goes with it.
+      if (killGroup(pid, 'SIGKILL')) this.transcript.event('killed processes left in the group');
+      liveGroups.delete(pid);
+      const info: CloseInfo = this.#closeReason !== undefined
+        ? { initiator: 'local', reason: this.#closeReason }
+        : { initiator: 'remote', reason: exit.signal ? `process killed by ${exit.signal}` : `process exited with code ${exit.code}` };
+      if (exit.code !== null) info.code = exit.code;
+      this.finish(info);
+    });
+
+    const self = this;
+    this.stdio = {
+      get pid() {
+        return child.pid;
+      },
+      writeLine: (line: string) => self.write(new TextEncoder().encode(line + '\n'), undefined),
+      stderrLines: () => self.#stderrLines,
+      exited: this.#exited,
+    };
+  }
+
+  /** Ends stdin, waits for the child to leave, then SIGTERM, then SIGKILL (its whole group). */
+  close(reason = 'closed by client'): Promise<void> {
+    this.#closing ??= this.#close(reason);
+    return this.#closing;
+  }
+
+  async #close(reason: string): Promise<void> {
+    this.#closeReason ??= reason;
+    const pid = this.#child.pid!;
+    const gone = () => this.#child.exitCode !== null || this.#child.signalCode !== null;
+    this.#child.stdin!.end();
+    if (!gone() && !(await this.#waitExit(this.#graceMs))) {
+      this.transcript.event('still running after stdin closed: SIGTERM');
+      killGroup(pid, 'SIGTERM');
+      if (!(await this.#waitExit(this.#graceMs))) {
+        this.transcript.event('still running after SIGTERM: SIGKILL');
+        killGroup(pid, 'SIGKILL');
+      }
+    }
+    await this.#exited;
+    // A grandchild holding the pipes open would keep 'close' from firing; the group kill ends it.
+    killGroup(pid, 'SIGKILL');
+    await this.#streamsClosed;
+    await this.closed;
+  }
+
+  #waitExit(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      void this.#exited.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+}

@@ -1,0 +1,161 @@
+// What the stdio client and server share: newline-delimited JSON-RPC over a pair of byte streams.
+// Lines that are not JSON are recorded as faults (never thrown); every byte goes on the transcript.
+import type { Writable } from 'node:stream';
+import { ArrivalQueue } from '../arrival-queue.js';
+import type { CloseInfo, Connection, ConnectionFault, NextOptions, ReceivedMessage } from '../connection.js';
+import { ConnectionClosedError, ConnectionError } from '../errors.js';
+import { Transcript, type TranscriptChannel, type TranscriptOptions } from '../transcript.js';
+import { LineDecoder, isOverflow } from './line-decoder.js';
+
+export interface LineConnectionOptions {
+  /** Longest line accepted; longer ones are skipped and reported as LINE_TOO_LONG. Default 16 MiB. */
+  maxLineBytes?: number;
+  transcript?: Transcript | TranscriptOptions;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+export abstract class LineConnection implements Connection {
+  readonly kind = 'stdio' as const;
+  readonly transcript: Transcript;
+  readonly closed: Promise<CloseInfo>;
+
+  readonly #queue = new ArrivalQueue<ReceivedMessage>('message');
+  readonly #faults: ConnectionFault[] = [];
+  readonly #decoder: LineDecoder;
+  readonly #input: TranscriptChannel;
+  readonly #output: TranscriptChannel;
+  #writable: Writable | undefined;
+  #resolveClosed!: (info: CloseInfo) => void;
+  #isClosed = false;
+
+  protected constructor(
+    options: LineConnectionOptions,
+    fds: { input: 'stdin' | 'stdout'; output: 'stdin' | 'stdout' },
+  ) {
+    this.transcript = options.transcript instanceof Transcript ? options.transcript : new Transcript(options.transcript);
+    this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
+    this.#decoder = new LineDecoder(options.maxLineBytes ?? 16 * 1024 * 1024);
+    this.#input = { kind: 'stdio', fd: fds.input };
+    this.#output = { kind: 'stdio', fd: fds.output };
+  }
+
+  get isClosed(): boolean {
+    return this.#isClosed;
+  }
+
+  async send(message: unknown): Promise<void> {
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(message);
+    } catch (error) {
+      throw new ConnectionError('UNENCODABLE_MESSAGE', `message cannot be encoded as JSON: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    if (text === undefined) throw new ConnectionError('UNENCODABLE_MESSAGE', 'message cannot be encoded as JSON');
+    await this.write(new TextEncoder().encode(text + '\n'), message);
+  }
+
+  /** Writes the bytes exactly as given (no newline added). */
+  sendRaw(bytes: Uint8Array): Promise<void> {
+    return this.write(bytes, undefined);
+  }
+
+  next(predicate?: (received: ReceivedMessage) => boolean, options?: NextOptions): Promise<ReceivedMessage> {
+    return this.#queue.next(predicate, options);
+  }
+
+  pending(): readonly ReceivedMessage[] {
+    return this.#queue.pending();
+  }
+
+  faults(): readonly ConnectionFault[] {
+    return this.#faults;
+  }
+
+  abstract close(reason?: string): Promise<void>;
+
+  // ----- for subclasses ------------------------------------------------------------------------
+
+  protected attachOutput(writable: Writable): void {
+    this.#writable = writable;
+    writable.on('error', (error: NodeJS.ErrnoException) => {
+      this.fault('WRITE_FAILED', `writing to ${this.#output.kind === 'stdio' ? this.#output.fd : 'output'} failed: ${error.code ?? error.message}`, this.#output);
+    });
+  }
+
+  protected write(bytes: Uint8Array, decoded: unknown): Promise<void> {
+    const writable = this.#writable;
+    if (this.#isClosed || !writable || writable.destroyed || writable.writableEnded) {
+      return Promise.reject(new ConnectionClosedError('the stdio connection is closed'));
+    }
+    this.transcript.record({ direction: 'sent', channel: this.#output, bytes, ...(decoded !== undefined ? { decoded } : {}) });
+    return new Promise((resolve, reject) => {
+      writable.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), (error) => {
+        if (error) reject(new ConnectionClosedError(`write failed: ${error.message}`, { cause: error }));
+        else resolve();
+      });
+    });
+  }
+
+  /** Feeds bytes read from the peer. */
+  protected receive(chunk: Uint8Array): void {
+    for (const item of this.#decoder.push(chunk)) this.#onLine(item);
+  }
+
+  /** The peer's output ended: a last unterminated line still counts. */
+  protected receiveEnd(): void {
+    for (const item of this.#decoder.end()) this.#onLine(item);
+  }
+
+  protected fault(code: string, message: string, channel: TranscriptChannel, jsonRpcCode?: number): void {
+    const fault: ConnectionFault = { code, message, channel, at: Date.now() };
+    if (jsonRpcCode !== undefined) fault.jsonRpcCode = jsonRpcCode;
+    this.#faults.push(fault);
+  }
+
+  /** Marks the connection ended: waits reject once nothing queued matches. */
+  protected finish(info: CloseInfo): void {
+    if (this.#isClosed) return;
+    this.#isClosed = true;
+    this.transcript.event(`closed (${info.initiator})${info.reason ? `: ${info.reason}` : ''}${info.code !== undefined ? ` code ${info.code}` : ''}`);
+    this.#queue.close(new ConnectionClosedError(`stdio connection closed (${info.reason ?? info.initiator}) while waiting for a message`));
+    this.#resolveClosed(info);
+  }
+
+  #onLine(item: ReturnType<LineDecoder['push']>[number]): void {
+    if (isOverflow(item)) {
+      const error = { code: 'LINE_TOO_LONG', message: `line of ${item.byteLength} bytes is over the limit; skipped` };
+      this.transcript.record({ direction: 'received', channel: this.#input, byteLength: item.byteLength, error });
+      this.fault(error.code, error.message, this.#input, -32600);
+      return;
+    }
+    let text: string;
+    try {
+      text = strictUtf8.decode(item.content);
+    } catch {
+      this.#rejectLine(item.wire, 'INVALID_UTF8', 'line is not valid UTF-8');
+      return;
+    }
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (text.trim() === '') {
+      this.#rejectLine(item.wire, 'INVALID_JSON', 'empty line where a JSON-RPC message was expected');
+      return;
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch (error) {
+      this.#rejectLine(item.wire, 'INVALID_JSON', `line is not JSON: ${(error as Error).message}`);
+      return;
+    }
+    this.transcript.record({ direction: 'received', channel: this.#input, bytes: item.wire, decoded: message });
+    this.#queue.push({ message, channel: this.#input, at: Date.now(), encoding: 'json', body: item.content });
+  }
+
+  #rejectLine(bytes: Uint8Array, code: string, message: string): void {
+    this.transcript.record({ direction: 'received', channel: this.#input, bytes, error: { code, message } });
+    this.fault(code, message, this.#input, -32700);
+  }
+}
