@@ -1,0 +1,155 @@
+// The MCP Flow WebTransport client: opens a session and the control stream, and otherwise sends
+// exactly what it is told (the harness breaks rules on purpose; the server must catch them).
+import { ConnectFailedError, ConnectionTimeoutError, TlsConfigError } from '../errors.js';
+import { Transcript, type TranscriptOptions } from '../transcript.js';
+import type { ServerTransportCapabilities } from '../connection.js';
+import { InvalidUrlError, SessionRefusedError } from './errors.js';
+import { loadWebTransportLibrary, requireHttp3 } from './library.js';
+import { sessionLimits, type WtSessionLimits } from './limits.js';
+import { WebTransportSessionConnection, type LibrarySession } from './session.js';
+import { parseCertificateHash, type CertificateHash } from './tls.js';
+
+export interface WebTransportClientOptions {
+  /** 2 (default) or 3 (needs the optional native addon). */
+  http?: 2 | 3;
+  /**
+   * Pinned server certificate hash(es) (SHA-256, hex or bytes), as browsers' serverCertificateHashes.
+   * Without one the certificate must verify against Node's CA store (add a private CA with
+   * NODE_EXTRA_CA_CERTS; the library takes no per-connection CA).
+   */
+  certificateHash?: string | Uint8Array | ReadonlyArray<string | Uint8Array>;
+  /** Deadline for the session to be established. Default 10000 ms. */
+  timeoutMs?: number;
+  /** Open the control stream right away (001 §8 client checklist). Default true. */
+  openControlStream?: boolean;
+  /** Enforce nothing locally (datagrams when unsupported, streams during shutdown). Default false. */
+  raw?: boolean;
+  /** Local limits: maxMessageSize caps frames read and written; maxPendingBytes bounds buffering. */
+  limits?: Partial<WtSessionLimits>;
+  transcript?: Transcript | TranscriptOptions;
+}
+
+/** Opens a WebTransport session to an MCP Flow server. */
+export async function connectWebTransport(
+  url: string,
+  options: WebTransportClientOptions = {},
+): Promise<WebTransportSessionConnection> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidUrlError(url, 'it does not parse as a URL');
+  }
+  if (parsed.protocol !== 'https:') throw new InvalidUrlError(url, 'WebTransport needs an https: URL');
+  const httpVersion = options.http ?? 2;
+  if (httpVersion === 3) await requireHttp3();
+  const hashes = pinnedHashes(options.certificateHash);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const transcript = options.transcript instanceof Transcript ? options.transcript : new Transcript(options.transcript);
+  const library = await loadWebTransportLibrary();
+  let session: LibrarySession;
+  try {
+    session = new library.WebTransport(url, {
+      ...(hashes ? { serverCertificateHashes: hashes } : {}),
+      ...(httpVersion === 2 ? { forceReliable: true } : { requireUnreliable: true }),
+    } as never) as unknown as LibrarySession;
+  } catch (error) {
+    throw new ConnectFailedError(`cannot start a WebTransport session to ${url}: ${(error as Error).message}`, { cause: error });
+  }
+  transcript.event(`connecting to ${url} over HTTP/${httpVersion}`);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      session.ready,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new ConnectionTimeoutError(`the WebTransport session to ${url}`, timeoutMs)), timeoutMs);
+      }),
+    ]);
+  } catch (error) {
+    try {
+      session.close({ closeCode: 0, reason: 'connect failed' });
+    } catch {
+      // nothing to close
+    }
+    if (error instanceof ConnectionTimeoutError) throw error;
+    throw describeConnectFailure(url, error, hashes !== undefined);
+  } finally {
+    clearTimeout(timer);
+  }
+  const connection = new WebTransportSessionConnection({
+    role: 'client',
+    session,
+    httpVersion,
+    limits: sessionLimits(options.limits),
+    transcript,
+    raw: options.raw ?? false,
+  });
+  if (options.openControlStream ?? true) await connection.openControlStream();
+  return connection;
+}
+
+export interface InitializeOptions {
+  /** Encodings offered, in preference order. Default ["cbor", "json"]. Empty: omit the field. */
+  encodings?: string[];
+  protocolVersion?: string;
+  clientInfo?: { name: string; version: string };
+  capabilities?: Record<string, unknown>;
+  /** Request id of the initialize request. Default 0. */
+  id?: number | string;
+  timeoutMs?: number;
+  /** Also send notifications/initialized after the result. Default true. */
+  sendInitialized?: boolean;
+}
+
+/** The initialize exchange of 001 §3 on a client connection; returns the server's transport capabilities. */
+export async function initializeSession(
+  connection: WebTransportSessionConnection,
+  options: InitializeOptions = {},
+): Promise<{ result: Record<string, unknown>; transport: ServerTransportCapabilities | undefined }> {
+  const id = options.id ?? 0;
+  const encodings = options.encodings ?? ['cbor', 'json'];
+  await connection.send({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: {
+      protocolVersion: options.protocolVersion ?? '2025-06-18',
+      capabilities: options.capabilities ?? {},
+      clientInfo: options.clientInfo ?? { name: 'mcp-flow-conformance', version: '0.1.0' },
+      transport: { type: 'mcp-flow', version: '0.1', ...(encodings.length > 0 ? { encodings } : {}) },
+    },
+  });
+  const answer = await connection.next((received) => (received.message as { id?: unknown })?.id === id, {
+    timeoutMs: options.timeoutMs ?? 10_000,
+  });
+  const message = answer.message as { result?: Record<string, unknown>; error?: { code?: number; message?: string } };
+  if (!message.result) {
+    throw new ConnectFailedError(
+      `the server answered initialize with an error: ${message.error?.code ?? '?'} ${message.error?.message ?? ''}`.trim(),
+    );
+  }
+  if (options.sendInitialized ?? true) await connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  return { result: message.result, transport: connection.webtransport.serverCapabilities };
+}
+
+function pinnedHashes(hash: WebTransportClientOptions['certificateHash']): CertificateHash[] | undefined {
+  if (hash === undefined) return undefined;
+  const list = typeof hash === 'string' || hash instanceof Uint8Array ? [hash] : hash;
+  if (list.length === 0) throw new TlsConfigError('certificateHash was given as an empty list');
+  return list.map((item) => parseCertificateHash(item));
+}
+
+function describeConnectFailure(url: string, error: unknown, pinned: boolean): Error {
+  const detail = error instanceof Error ? error.message : String(error);
+  const status = /\b(4\d\d|5\d\d)\b/.exec(detail)?.[1];
+  if (status) return new SessionRefusedError(Number(status), `the server refused the WebTransport session to ${url} (HTTP ${status})`, { cause: error });
+  if (/certificate|hash|authoriz/i.test(detail)) {
+    return new TlsConfigError(
+      pinned
+        ? `the server certificate at ${url} does not match the pinned hash (or is valid for 14 days or more): ${detail}`
+        : `the server certificate at ${url} is not trusted (pin its hash, or add its CA with NODE_EXTRA_CA_CERTS): ${detail}`,
+      { cause: error },
+    );
+  }
+  return new ConnectFailedError(`cannot establish a WebTransport session to ${url}: ${detail}`, { cause: error });
+}

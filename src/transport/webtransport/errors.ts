@@ -1,0 +1,48 @@
+// WebTransport-binding errors beyond the shared transport errors: each has a stable `code`
+// and, where a peer is told about it, the JSON-RPC code of 001 §4.2.
+import { ConnectionError } from '../errors.js';
+
+/** 001 §4.2 error codes. */
+export const WT_ERROR = {
+  STREAM_LIMIT_EXCEEDED: -32000,
+  INVALID_STREAM_REFERENCE: -32001,
+  STREAM_INJECTION: -32002,
+  ENCODING_MISMATCH: -32003,
+  DATAGRAM_NOT_SUPPORTED: -32004,
+  INVALID_REQUEST: -32600,
+} as const;
+
+/** Datagrams were sent although the session does not support them (`datagramsSupported: false`). */
+export class DatagramsNotSupportedError extends ConnectionError {
+  readonly jsonRpcCode = WT_ERROR.DATAGRAM_NOT_SUPPORTED;
+  constructor() {
+    super('DATAGRAMS_NOT_SUPPORTED', 'datagrams are not supported on this session (datagramsSupported: false)');
+  }
+}
+
+/** The peer reset an execution stream before it finished (observe it to send `$/streamError`). */
+export class StreamResetError extends ConnectionError {
+  readonly requestId: number;
+  readonly streamTag: number;
+  constructor(requestId: number, streamTag: number, detail: string) {
+    super('STREAM_RESET', `execution stream (request ${requestId}, tag ${streamTag}) was reset: ${detail}`);
+    this.requestId = requestId;
+    this.streamTag = streamTag;
+  }
+}
+
+/** The URL given to the client is not an https URL. */
+export class InvalidUrlError extends ConnectionError {
+  constructor(url: string, why: string) {
+    super('INVALID_URL', `WebTransport URL ${JSON.stringify(url)} is not usable: ${why}`);
+  }
+}
+
+/** The server refused the WebTransport session with an HTTP status. */
+export class SessionRefusedError extends ConnectionError {
+  readonly status: number | undefined;
+  constructor(status: number | undefined, message: string, options?: { cause?: unknown }) {
+    super('SESSION_REFUSED', message, options);
+    this.status = status;
+  }
+}

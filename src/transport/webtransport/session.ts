@@ -1,0 +1,856 @@
+// One MCP Flow session over WebTransport (seed 001), for either role: the control stream with its
+// 001 §1 state machine and encoding switch, execution streams correlated with in-flight requests,
+// datagrams, and `$/shutdown`. The server role enforces the binding; the client role records what
+// the server does and enforces nothing the harness needs to break.
+import { ArrivalQueue } from '../arrival-queue.js';
+import type {
+  CloseInfo,
+  Connection,
+  ConnectionFault,
+  ExecutionStreamHeader,
+  IncomingExecutionStream,
+  NextOptions,
+  OutgoingExecutionStream,
+  ReceivedDatagram,
+  ReceivedMessage,
+  ServerTransportCapabilities,
+  WebTransportFacet,
+  WtConnectionState,
+} from '../connection.js';
+import { ConnectionClosedError, InvalidStateError, LimitExceededError } from '../errors.js';
+import { Transcript, type TranscriptChannel } from '../transcript.js';
+import {
+  codecFor,
+  ControlStreamReader,
+  ControlStreamWriter,
+  decodeDatagram,
+  encodeDatagram,
+  encodeExecHeader,
+  EncodingState,
+  ExecHeaderDecoder,
+  initializeRequestId,
+  losesSync,
+  negotiatedEncoding,
+  WireError,
+  type DecodedFrame,
+  type EncodingName,
+} from '../../wire/index.js';
+import { DatagramsNotSupportedError, StreamResetError, WT_ERROR } from './errors.js';
+import { InFlightRequests, streamTagsReferenced } from './in-flight.js';
+import type { WtSessionLimits } from './limits.js';
+import { WtStateMachine } from './state-machine.js';
+
+export type WtRole = 'server' | 'client';
+
+/** The subset of the library's session (a W3C WebTransport object) this file uses. */
+export interface LibrarySession {
+  readonly ready: Promise<unknown>;
+  readonly closed: Promise<{ closeCode?: number; reason?: string } | undefined>;
+  readonly incomingBidirectionalStreams: ReadableStream<BidiStream>;
+  readonly incomingUnidirectionalStreams: ReadableStream<ReadableStream<Uint8Array>>;
+  createBidirectionalStream(): Promise<BidiStream>;
+  createUnidirectionalStream(): Promise<WritableStream<Uint8Array>>;
+  readonly datagrams: {
+    readonly readable: ReadableStream<Uint8Array>;
+    createWritable(): WritableStream<Uint8Array>;
+  };
+  close(info?: { closeCode?: number; reason?: string }): void;
+}
+
+export interface BidiStream {
+  readable: ReadableStream<Uint8Array>;
+  writable: WritableStream<Uint8Array>;
+}
+
+export interface WtSessionInit {
+  role: WtRole;
+  session: LibrarySession;
+  httpVersion: 2 | 3;
+  limits: WtSessionLimits;
+  transcript?: Transcript;
+  /** Server role: encodings this server can speak, in its preference order when the client gives none. */
+  encodings?: readonly EncodingName[];
+  /** Server role: whether datagrams are accepted (advertised as datagramsSupported). */
+  datagramsSupported?: boolean;
+  /** Client role: enforce nothing locally (send datagrams and streams whatever the server said). */
+  raw?: boolean;
+}
+
+const MCP_FLOW_TRANSPORT_TYPE = 'mcp-flow';
+const MCP_FLOW_TRANSPORT_VERSION = '0.1';
+
+/** A WebTransport MCP Flow session as a Connection (with the `webtransport` facet). */
+export class WebTransportSessionConnection implements Connection {
+  readonly kind = 'webtransport' as const;
+  readonly transcript: Transcript;
+  readonly closed: Promise<CloseInfo>;
+  readonly webtransport: WebTransportFacet;
+  readonly role: WtRole;
+
+  readonly #session: LibrarySession;
+  readonly #limits: WtSessionLimits;
+  readonly #raw: boolean;
+  readonly #encodings: readonly EncodingName[];
+  readonly #datagramsSupported: boolean;
+  readonly #machine: WtStateMachine;
+  readonly #encoding = new EncodingState();
+  readonly #inFlight = new InFlightRequests();
+  readonly #messages = new ArrivalQueue<ReceivedMessage>('message');
+  readonly #streams = new ArrivalQueue<IncomingExecutionStream>('execution stream');
+  readonly #datagrams = new ArrivalQueue<ReceivedDatagram>('datagram');
+  readonly #faults: ConnectionFault[] = [];
+  readonly #reader: ControlStreamReader;
+  readonly #writer: ControlStreamWriter;
+  readonly #seenStreams = new Set<string>();
+  readonly #changeListeners = new Set<() => void>();
+
+  #control: BidiStream | undefined;
+  /** Set when the control stream lost frame sync (WT-FRAME-3): nothing after it is readable. */
+  #controlFailure: WireError | undefined;
+  #controlWriter: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  #writeChain: Promise<void> = Promise.resolve();
+  #deliveryChain: Promise<void> = Promise.resolve();
+  #pendingBytes = 0;
+  #incomingOpen = 0;
+  #outgoingOpen = 0;
+  #nextLocalUni: number;
+  #nextRemoteUni: number;
+  #offeredEncodings: readonly string[] | undefined;
+  #serverCapabilities: ServerTransportCapabilities | undefined;
+  #shuttingDown = false;
+  #shutdownSent = false;
+  #closeStarted: 'local' | 'remote' | 'error' | undefined;
+  #isClosed = false;
+  #resolveClosed!: (info: CloseInfo) => void;
+  #datagramWriter: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  #datagramsInQueue = 0;
+
+  constructor(init: WtSessionInit) {
+    this.role = init.role;
+    this.#session = init.session;
+    this.#limits = init.limits;
+    this.#raw = init.raw ?? false;
+    this.#encodings = init.encodings ?? ['cbor', 'json'];
+    this.#datagramsSupported = init.datagramsSupported ?? true;
+    this.transcript = init.transcript ?? new Transcript();
+    this.#machine = new WtStateMachine(this.transcript);
+    this.#reader = new ControlStreamReader({ state: this.#encoding, maxMessageSize: this.#limits.maxMessageSize, role: this.role });
+    this.#writer = new ControlStreamWriter({ state: this.#encoding, maxMessageSize: this.#limits.maxMessageSize, role: this.role });
+    // QUIC-style stream ids: uni streams opened by the client are 4n+2, by the server 4n+3.
+    this.#nextLocalUni = this.role === 'client' ? 2 : 3;
+    this.#nextRemoteUni = this.role === 'client' ? 3 : 2;
+    this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
+    this.webtransport = this.#facet(init.httpVersion);
+    this.#machine.transition('CONNECTED', 'WebTransport session established');
+    this.transcript.event(`session open (${this.role}, HTTP/${init.httpVersion})`);
+    this.#session.closed.then(
+      (info) => this.#finish({ initiator: this.#closeStarted ?? 'remote', code: info?.closeCode, reason: info?.reason }),
+      (error: Error) =>
+        this.#finish({ initiator: this.#closeStarted ?? 'error', reason: error?.message, error: asError(error) }),
+    );
+    void this.#acceptBidirectionalStreams();
+    void this.#acceptUnidirectionalStreams();
+    void this.#readDatagrams();
+  }
+
+  // ---- Connection ---------------------------------------------------------------------------
+
+  get isClosed(): boolean {
+    return this.#isClosed;
+  }
+
+  /** The encodings the client offered in its initialize request (server role). */
+  get offeredEncodings(): readonly string[] | undefined {
+    return this.#offeredEncodings;
+  }
+
+  /**
+   * Server role: the `result.transport` this server would answer the client's initialize with:
+   * the first encoding in the client's list that this server speaks ("json" when the client
+   * offered none, 001 §3 rule 4), and this session's limits.
+   */
+  negotiate(): ServerTransportCapabilities {
+    const offered = this.#offeredEncodings;
+    const encoding = offered === undefined ? 'json' : (offered.find((name) => this.#encodings.includes(name as EncodingName)) ?? 'json');
+    return {
+      type: MCP_FLOW_TRANSPORT_TYPE,
+      version: MCP_FLOW_TRANSPORT_VERSION,
+      encoding,
+      maxMessageSize: this.#limits.maxMessageSize,
+      maxConcurrentStreams: this.#limits.maxConcurrentStreams,
+      datagramsSupported: this.#datagramsSupported,
+    };
+  }
+
+  /** Client role: opens the control stream (001 §1 CONNECTED -> CONTROL_STREAM_OPENED). */
+  async openControlStream(): Promise<void> {
+    if (this.#control) throw new InvalidStateError('the control stream is already open');
+    const stream = await this.#session.createBidirectionalStream();
+    this.#attachControl(stream, 0);
+  }
+
+  async send(message: unknown): Promise<void> {
+    this.#assertOpen();
+    const writer = this.#requireControl();
+    const frame = this.#writer.encode(message);
+    this.#noteSent(message);
+    this.transcript.record({ direction: 'sent', channel: CONTROL, bytes: frame, decoded: message });
+    await this.#write(writer, frame);
+  }
+
+  async sendRaw(bytes: Uint8Array): Promise<void> {
+    this.#assertOpen();
+    const writer = this.#requireControl();
+    this.transcript.record({ direction: 'sent', channel: CONTROL, bytes, note: 'raw bytes' });
+    await this.#write(writer, bytes);
+  }
+
+  async next(predicate?: (received: ReceivedMessage) => boolean, options?: NextOptions): Promise<ReceivedMessage> {
+    const received = await this.#messages.next(predicate, options);
+    this.#pendingBytes -= received.body?.byteLength ?? 0;
+    this.#changed();
+    return received;
+  }
+
+  pending(): readonly ReceivedMessage[] {
+    return this.#messages.pending();
+  }
+
+  faults(): readonly ConnectionFault[] {
+    return this.#faults;
+  }
+
+  async close(reason = 'closed'): Promise<void> {
+    if (!this.#isClosed && this.#closeStarted === undefined) {
+      this.#closeStarted = 'local';
+      this.transcript.event(`closing: ${reason}`);
+      try {
+        await this.#controlWriter?.close().catch(() => undefined);
+        this.#session.close({ closeCode: 0, reason });
+      } catch (error) {
+        this.#finish({ initiator: 'local', reason, error: asError(error) });
+      }
+      // Some library paths never settle `closed` after a local close: bound the wait.
+      const timer = setTimeout(() => this.#finish({ initiator: 'local', reason }), 2000);
+      await this.closed;
+      clearTimeout(timer);
+    }
+    await this.closed;
+  }
+
+  // ---- control stream -------------------------------------------------------------------------
+
+  #attachControl(stream: BidiStream, streamId: number): void {
+    this.#control = stream;
+    this.#controlWriter = stream.writable.getWriter();
+    this.#controlWriter.closed.catch(() => undefined);
+    this.#machine.transition('CONTROL_STREAM_OPENED', `bidirectional stream ${streamId} is the control stream`);
+    void this.#readControl(stream.readable);
+  }
+
+  async #readControl(readable: ReadableStream<Uint8Array>): Promise<void> {
+    const reader = readable.getReader();
+    try {
+      for (;;) {
+        await this.#pendingBelowLimit();
+        const { value, done } = await reader.read();
+        if (done) break;
+        this.#onControlChunk(value);
+        if (this.#controlFailure !== undefined) break;
+      }
+      this.transcript.event('control stream ended by the peer');
+    } catch (error) {
+      if (!this.#isClosed) this.transcript.event(`control stream failed: ${asError(error).message}`);
+    } finally {
+      reader.releaseLock();
+    }
+  }
+
+  #onControlChunk(chunk: Uint8Array): void {
+    let items: Array<DecodedFrame | WireError>;
+    try {
+      items = this.#reader.push(chunk);
+    } catch (error) {
+      if (!(error instanceof WireError)) throw error;
+      items = [error];
+    }
+    for (const item of items) {
+      if (item instanceof WireError) this.#onControlError(item, chunk);
+      else this.#onFrame(item);
+    }
+  }
+
+  #onControlError(error: WireError, chunk: Uint8Array): void {
+    this.transcript.record({
+      direction: 'received',
+      channel: CONTROL,
+      bytes: chunk,
+      error: { code: error.code, message: error.message },
+      note: 'chunk in which the fault surfaced',
+    });
+    this.#fault(error.code, error.message, CONTROL, error.jsonRpcCode);
+    if (this.role === 'server') void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
+    if (losesSync(error)) {
+      this.#controlFailure = error;
+      // The stream lost frame sync (WT-FRAME-3): nothing after it can be read, so the session ends.
+      if (this.role === 'server') void this.#writeChain.then(() => this.close(`${error.code}: ${error.message}`));
+    }
+  }
+
+  #onFrame(frame: DecodedFrame): void {
+    const message = frame.message;
+    const bytes = new Uint8Array(4 + frame.body.byteLength);
+    new DataView(bytes.buffer).setUint32(0, frame.body.byteLength);
+    bytes.set(frame.body, 4);
+    this.transcript.record({ direction: 'received', channel: CONTROL, bytes, decoded: message, note: frame.encoding });
+    if (this.role === 'server' && !this.#admitOnServer(message, frame.encoding)) return;
+    if (this.role === 'client') this.#noteClientReceived(message);
+    this.#inFlight.observe(message, 'received');
+    this.#changed();
+    const received: ReceivedMessage = { message, channel: CONTROL, at: Date.now(), encoding: frame.encoding, body: frame.body };
+    this.#pendingBytes += frame.body.byteLength;
+    const tags = streamTagsReferenced(record(message)?.['result'] ?? record(message)?.['params']);
+    this.#deliveryChain = this.#deliveryChain.then(() => this.#deliver(received, tags));
+    if (record(message)?.['method'] === '$/shutdown') this.#onShutdownReceived();
+  }
+
+  /** Server role: the 001 §1 rules for the first control message. Returns whether to deliver it. */
+  #admitOnServer(message: unknown, encoding: EncodingName): boolean {
+    if (this.#machine.state !== 'CONTROL_STREAM_OPENED') return true;
+    const id = idOf(message);
+    if (encoding !== 'json') {
+      this.#refuse(id, WT_ERROR.ENCODING_MISMATCH, 'ENCODING_MISMATCH', 'initialize must be JSON encoded (001 §3 rule 1)');
+      return false;
+    }
+    if (initializeRequestId(message) === undefined) {
+      this.#refuse(
+        id,
+        WT_ERROR.INVALID_REQUEST,
+        'FIRST_MESSAGE_NOT_INITIALIZE',
+        'the first message on the control stream must be an initialize request (001 §1)',
+      );
+      return false;
+    }
+    const params = record(record(message)?.['params']);
+    const encodings = record(params?.['transport'])?.['encodings'];
+    this.#offeredEncodings = Array.isArray(encodings) ? encodings.filter((e): e is string => typeof e === 'string') : undefined;
+    this.#encoding.noteInitializeRequest(initializeRequestId(message)!);
+    this.#machine.transition('INITIALIZING', 'initialize request received');
+    return true;
+  }
+
+  #refuse(id: string | number | null, code: number, faultCode: string, message: string): void {
+    this.#fault(faultCode, message, CONTROL, code);
+    void this.#sendError(id, code, message);
+  }
+
+  #noteClientReceived(message: unknown): void {
+    const state = this.#machine.state;
+    if (state !== 'INITIALIZING') return;
+    const id = record(message)?.['id'];
+    if (id === undefined || id !== this.#encoding.initializeRequestId || 'method' in (record(message) ?? {})) return;
+    const result = record(record(message)?.['result']);
+    if (!result) {
+      this.#machine.transition('CONTROL_STREAM_OPENED', 'initialize answered with an error');
+      return;
+    }
+    this.#serverCapabilities = record(result['transport']) as ServerTransportCapabilities | undefined;
+    this.#machine.transition('READY', `initialize result received; encoding ${this.#encoding.current}`);
+  }
+
+  /** Bookkeeping for a message we send: state, encoding switch, in-flight ids. */
+  #noteSent(message: unknown): void {
+    this.#inFlight.observe(message, 'sent');
+    const state = this.#machine.state;
+    if (this.role === 'client') {
+      const initId = initializeRequestId(message);
+      if (initId !== undefined && state === 'CONTROL_STREAM_OPENED') {
+        this.#encoding.noteInitializeRequest(initId);
+        this.#machine.transition('INITIALIZING', 'initialize request sent');
+      }
+      return;
+    }
+    if (state !== 'INITIALIZING' || idOf(message) !== this.#encoding.initializeRequestId) return;
+    const selected = negotiatedEncoding(message, this.#encoding.initializeRequestId);
+    if (selected === undefined) {
+      if (record(message)?.['error'] !== undefined) this.#machine.transition('CONTROL_STREAM_OPENED', 'initialize answered with an error');
+      return;
+    }
+    // The result itself went out in JSON; everything after it uses the negotiated encoding.
+    if (!this.#encoding.negotiated) this.#encoding.switchTo(selected);
+    this.#serverCapabilities = record(record(record(message)?.['result'])?.['transport']) as
+      | ServerTransportCapabilities
+      | undefined;
+    this.#machine.transition('READY', `initialize result sent; encoding ${selected}`);
+  }
+
+  /** Delivers a message, first waiting (bounded) for the streams it references. */
+  async #deliver(received: ReceivedMessage, tags: number[]): Promise<void> {
+    const message = record(received.message);
+    const id = message?.['id'];
+    if (tags.length > 0 && (typeof id === 'number' || typeof id === 'string')) {
+      const missing: number[] = [];
+      for (const tag of tags) {
+        if (!(await this.#waitForStream(id, tag, this.#limits.streamReferenceGraceMs))) missing.push(tag);
+      }
+      if (missing.length > 0) {
+        const text = `ref/stream names stream tag ${missing.join(', ')} for request ${String(id)}, but no such execution stream was opened`;
+        this.#fault('INVALID_STREAM_REFERENCE', text, CONTROL, WT_ERROR.INVALID_STREAM_REFERENCE);
+        if (this.role === 'server') {
+          const isRequest = typeof message?.['method'] === 'string';
+          void this.#sendError(isRequest ? id : null, WT_ERROR.INVALID_STREAM_REFERENCE, `Invalid Stream Reference: ${text}`, {
+            streamTags: missing,
+          });
+          if (isRequest) {
+            this.#pendingBytes -= received.body?.byteLength ?? 0;
+            this.#inFlight.observe({ id, error: {} }, 'sent');
+            return;
+          }
+        }
+      }
+    }
+    this.#messages.push(received);
+  }
+
+  async #waitForStream(id: string | number, tag: number, graceMs: number): Promise<boolean> {
+    const key = `${String(id)}:${tag}`;
+    if (this.#seenStreams.has(key)) return true;
+    return this.#until(() => this.#seenStreams.has(key) || this.#isClosed, graceMs).then(() => this.#seenStreams.has(key));
+  }
+
+  async #sendError(id: string | number | null, code: number, message: string, data?: unknown): Promise<void> {
+    if (this.#isClosed || !this.#controlWriter) return;
+    const error: Record<string, unknown> = { code, message };
+    if (data !== undefined) error['data'] = data;
+    await this.send({ jsonrpc: '2.0', id, error }).catch((failure: unknown) => {
+      this.transcript.event(`could not send error ${code}: ${asError(failure).message}`);
+    });
+  }
+
+  #write(writer: WritableStreamDefaultWriter<Uint8Array>, bytes: Uint8Array): Promise<void> {
+    const write = this.#writeChain.then(async () => {
+      await writer.ready;
+      await writer.write(bytes);
+    });
+    this.#writeChain = write.catch(() => undefined);
+    return write.catch((error: unknown) => {
+      throw this.#isClosed ? new ConnectionClosedError('connection closed while sending', { cause: error }) : error;
+    });
+  }
+
+  #requireControl(): WritableStreamDefaultWriter<Uint8Array> {
+    if (!this.#controlWriter) {
+      throw new InvalidStateError(
+        this.role === 'server'
+          ? 'the client has not opened the control stream yet; nothing can be sent before it'
+          : 'the control stream is not open',
+      );
+    }
+    return this.#controlWriter;
+  }
+
+  // ---- streams ----------------------------------------------------------------------------------
+
+  async #acceptBidirectionalStreams(): Promise<void> {
+    const reader = this.#session.incomingBidirectionalStreams.getReader();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        if (this.role === 'server' && !this.#control) {
+          this.#attachControl(value, 0);
+          continue;
+        }
+        // 001 has one bidirectional stream per session: the client's control stream.
+        const text = `unexpected bidirectional stream from the ${this.role === 'server' ? 'client' : 'server'} (only the client's control stream is bidirectional)`;
+        this.#fault('UNEXPECTED_BIDIRECTIONAL_STREAM', text, { kind: 'session' });
+        void value.readable.cancel(text).catch(() => undefined);
+        void value.writable.abort(text).catch(() => undefined);
+      }
+    } catch {
+      // the session ended
+    }
+  }
+
+  async #acceptUnidirectionalStreams(): Promise<void> {
+    const reader = this.#session.incomingUnidirectionalStreams.getReader();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        const streamId = this.#nextRemoteUni;
+        this.#nextRemoteUni += 4;
+        void this.#onIncomingStream(value, streamId);
+      }
+    } catch {
+      // the session ended
+    }
+  }
+
+  async #onIncomingStream(readable: ReadableStream<Uint8Array>, streamId: number): Promise<void> {
+    const reader = readable.getReader();
+    const decoder = new ExecHeaderDecoder();
+    let decoded: { header: ExecutionStreamHeader; rest: Uint8Array } | undefined;
+    const channel: TranscriptChannel = { kind: 'stream', streamId };
+    try {
+      while (!decoded) {
+        const { value, done } = await reader.read();
+        if (done) {
+          decoder.end();
+          return;
+        }
+        decoded = decoder.push(value);
+      }
+    } catch (error) {
+      if (error instanceof WireError) {
+        this.transcript.record({ direction: 'received', channel, error: { code: error.code, message: error.message } });
+        this.#fault(error.code, error.message, channel, error.jsonRpcCode);
+        if (this.role === 'server') void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
+      }
+      void reader.cancel().catch(() => undefined);
+      return;
+    }
+    const { header, rest } = decoded;
+    const withHeader: TranscriptChannel = { kind: 'stream', streamId, header };
+    this.transcript.record({ direction: 'received', channel: withHeader, bytes: encodeExecHeader(header), note: 'execution stream header' });
+    const data = { requestId: header.requestId, streamTag: header.streamTag };
+    if (this.role === 'server' && this.#incomingOpen >= this.#limits.maxConcurrentStreams) {
+      const text = `Stream Limit Exceeded: more than maxConcurrentStreams (${this.#limits.maxConcurrentStreams}) execution streams open`;
+      this.#rejectStream(reader, withHeader, 'STREAM_LIMIT_EXCEEDED', text, WT_ERROR.STREAM_LIMIT_EXCEEDED, data);
+      return;
+    }
+    this.#incomingOpen++;
+    const correlated = await this.#inFlight.waitFor(header.requestId, this.#limits.streamCorrelationGraceMs);
+    if (!correlated) {
+      this.#incomingOpen--;
+      this.#changed();
+      const text = `Stream Injection: stream header names request ${header.requestId}, which is not in flight`;
+      this.#rejectStream(reader, withHeader, 'STREAM_INJECTION', text, WT_ERROR.STREAM_INJECTION, data);
+      return;
+    }
+    this.#seenStreams.add(`${header.requestId}:${header.streamTag}`);
+    this.#inFlight.streamSeen(header.requestId, header.streamTag);
+    this.#changed();
+    this.#streams.push(this.#incoming(reader, streamId, header, rest, withHeader));
+  }
+
+  #rejectStream(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    channel: TranscriptChannel,
+    code: string,
+    text: string,
+    jsonRpcCode: number,
+    data: unknown,
+  ): void {
+    void reader.cancel(text).catch(() => undefined);
+    this.transcript.record({ direction: 'local', channel, note: `stopped reading: ${text}` });
+    this.#fault(code, text, channel, jsonRpcCode);
+    if (this.role === 'server') void this.#sendError(null, jsonRpcCode, text, data);
+  }
+
+  #incoming(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    streamId: number,
+    header: ExecutionStreamHeader,
+    rest: Uint8Array,
+    channel: TranscriptChannel,
+  ): IncomingExecutionStream {
+    let payloadBytes = 0;
+    let finished = false;
+    const finish = (how: string) => {
+      if (finished) return;
+      finished = true;
+      this.#incomingOpen--;
+      this.transcript.record({ direction: 'received', channel, byteLength: payloadBytes, note: `payload, ${how}` });
+      this.#changed();
+    };
+    const readable = new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (rest.byteLength > 0) {
+          payloadBytes += rest.byteLength;
+          controller.enqueue(rest);
+        }
+      },
+      pull: async (controller) => {
+        try {
+          const { value, done } = await reader.read();
+          if (done) {
+            finish('ended (FIN)');
+            controller.close();
+            return;
+          }
+          payloadBytes += value.byteLength;
+          controller.enqueue(value);
+        } catch (error) {
+          finish(`reset by the peer (${asError(error).message})`);
+          controller.error(new StreamResetError(header.requestId, header.streamTag, asError(error).message));
+        }
+      },
+      cancel: async (reason) => {
+        finish(`cancelled locally (${String(reason ?? 'no reason')})`);
+        await reader.cancel(reason).catch(() => undefined);
+      },
+    });
+    return {
+      streamId,
+      header,
+      readable,
+      cancel: async (reason?: string) => {
+        await readable.cancel(reason).catch(() => undefined);
+      },
+    };
+  }
+
+  async #openUni(firstBytes: Uint8Array, header: ExecutionStreamHeader | undefined): Promise<OutgoingExecutionStream> {
+    this.#assertOpen();
+    const writable = await this.#session.createUnidirectionalStream();
+    const writer = writable.getWriter();
+    const streamId = this.#nextLocalUni;
+    this.#nextLocalUni += 4;
+    const channel: TranscriptChannel = header ? { kind: 'stream', streamId, header } : { kind: 'stream', streamId };
+    this.#outgoingOpen++;
+    let payloadBytes = 0;
+    let finished = false;
+    const finish = (how: string) => {
+      if (finished) return;
+      finished = true;
+      this.#outgoingOpen--;
+      this.transcript.record({ direction: 'sent', channel, byteLength: payloadBytes, note: `payload, ${how}` });
+      this.#changed();
+    };
+    try {
+      await writer.write(firstBytes);
+    } catch (error) {
+      finish(`failed: ${asError(error).message}`);
+      throw this.#isClosed ? new ConnectionClosedError('connection closed while opening a stream', { cause: error }) : error;
+    }
+    this.transcript.record({ direction: 'sent', channel, bytes: firstBytes, note: header ? 'execution stream header' : 'raw stream start' });
+    const fallbackHeader = header ?? { requestId: -1, streamTag: -1 };
+    return {
+      streamId,
+      header: fallbackHeader,
+      write: async (chunk) => {
+        await writer.ready;
+        await writer.write(chunk);
+        payloadBytes += chunk.byteLength;
+      },
+      close: async () => {
+        await writer.close();
+        finish('ended (FIN)');
+      },
+      abort: async (reason) => {
+        await writer.abort(reason ?? 'aborted').catch(() => undefined);
+        finish(`reset locally (${reason ?? 'no reason'})`);
+      },
+    };
+  }
+
+  // ---- datagrams --------------------------------------------------------------------------------
+
+  async #readDatagrams(): Promise<void> {
+    const reader = this.#session.datagrams.readable.getReader();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        this.#onDatagram(value);
+      }
+    } catch {
+      // the session ended
+    }
+  }
+
+  #onDatagram(bytes: Uint8Array): void {
+    let datagram: ReceivedDatagram;
+    try {
+      const { channel, flags, requestId, payload } = decodeDatagram(bytes);
+      datagram = { channel, flags, requestId, payload, at: Date.now() };
+    } catch (error) {
+      if (!(error instanceof WireError)) throw error;
+      const channel: TranscriptChannel = { kind: 'datagram', channel: bytes[0] ?? -1 };
+      this.transcript.record({ direction: 'received', channel, bytes, error: { code: error.code, message: error.message } });
+      this.#fault(error.code, error.message, channel, error.jsonRpcCode);
+      if (this.role === 'server') void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
+      return;
+    }
+    const channel: TranscriptChannel = { kind: 'datagram', channel: datagram.channel, requestId: datagram.requestId };
+    if (this.role === 'server' && !this.#datagramsSupported) {
+      this.transcript.record({ direction: 'received', channel, bytes, note: 'refused: datagrams not supported' });
+      const text = 'Datagram Not Supported: this server advertised datagramsSupported: false';
+      this.#fault('DATAGRAM_NOT_SUPPORTED', text, channel, WT_ERROR.DATAGRAM_NOT_SUPPORTED);
+      void this.#sendError(null, WT_ERROR.DATAGRAM_NOT_SUPPORTED, text, { channel: datagram.channel, requestId: datagram.requestId });
+      return;
+    }
+    let decoded: unknown;
+    let decodeError: { code: string; message: string } | undefined;
+    if (datagram.channel === 0x01 || datagram.channel === 0x03) {
+      try {
+        decoded = codecFor(this.#encoding.current).decode(datagram.payload);
+      } catch (error) {
+        decodeError = { code: error instanceof WireError ? error.code : 'DATAGRAM_PAYLOAD', message: asError(error).message };
+      }
+    }
+    this.transcript.record({ direction: 'received', channel, bytes, decoded, ...(decodeError ? { error: decodeError } : {}) });
+    if (this.#datagrams.pending().length >= this.#limits.maxReceivedDatagrams) {
+      this.transcript.record({ direction: 'local', channel, note: 'dropped: too many datagrams not yet taken' });
+      return;
+    }
+    if (decoded !== undefined) datagram.decoded = decoded;
+    this.#datagrams.push(datagram);
+  }
+
+  async #sendDatagramBytes(bytes: Uint8Array, channel: TranscriptChannel): Promise<void> {
+    this.#assertOpen();
+    // Bounded, paced queue: the library silently drops datagrams once ~256 are queued.
+    await this.#until(() => this.#datagramsInQueue < this.#limits.maxQueuedDatagrams || this.#isClosed);
+    this.#assertOpen();
+    this.#datagramWriter ??= this.#session.datagrams.createWritable().getWriter();
+    const writer = this.#datagramWriter;
+    this.#datagramsInQueue++;
+    try {
+      await writer.ready;
+      await writer.write(bytes);
+      this.transcript.record({ direction: 'sent', channel, bytes });
+    } finally {
+      this.#datagramsInQueue--;
+      this.#changed();
+    }
+  }
+
+  // ---- shutdown and close -----------------------------------------------------------------------
+
+  async #shutdown(drainTimeoutMs: number): Promise<void> {
+    if (this.#isClosed) return;
+    this.#shuttingDown = true;
+    if (!this.#shutdownSent && this.#controlWriter) {
+      this.#shutdownSent = true;
+      await this.send({ jsonrpc: '2.0', method: '$/shutdown' });
+    }
+    await this.#drain(drainTimeoutMs);
+    await this.close('shutdown');
+  }
+
+  #onShutdownReceived(): void {
+    if (this.#shuttingDown) return;
+    this.#shuttingDown = true;
+    this.transcript.event('$/shutdown received: no new streams; draining');
+    void this.#drain(this.#limits.drainTimeoutMs).then(() => this.close('peer sent $/shutdown'));
+  }
+
+  /** Waits until no execution stream is open in either direction, or the deadline passes. */
+  async #drain(timeoutMs: number): Promise<void> {
+    const drained = await this.#until(() => (this.#incomingOpen === 0 && this.#outgoingOpen === 0) || this.#isClosed, timeoutMs);
+    this.transcript.event(
+      drained
+        ? 'execution streams drained'
+        : `drain deadline (${timeoutMs} ms) passed with ${this.#incomingOpen} incoming and ${this.#outgoingOpen} outgoing streams open`,
+    );
+  }
+
+  #finish(info: CloseInfo): void {
+    if (this.#isClosed) return;
+    this.#isClosed = true;
+    this.#machine.transition('CLOSED', `session closed (${info.initiator})`);
+    this.transcript.event(
+      `session closed by ${info.initiator}${info.code !== undefined ? `, code ${info.code}` : ''}${info.reason ? `: ${info.reason}` : ''}`,
+    );
+    const error = new ConnectionClosedError(`WebTransport session closed (${info.initiator})`);
+    this.#messages.close(error);
+    this.#streams.close(error);
+    this.#datagrams.close(error);
+    this.#changed();
+    this.#resolveClosed(info);
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------------
+
+  #assertOpen(): void {
+    if (this.#isClosed) throw new ConnectionClosedError('the WebTransport session is closed');
+  }
+
+  #fault(code: string, message: string, channel: TranscriptChannel, jsonRpcCode?: number): void {
+    const fault: ConnectionFault = { code, message, channel, at: Date.now() };
+    if (jsonRpcCode !== undefined) fault.jsonRpcCode = jsonRpcCode;
+    this.#faults.push(fault);
+  }
+
+  #changed(): void {
+    for (const listener of [...this.#changeListeners]) listener();
+  }
+
+  /** Resolves true when `condition` holds (re-checked on every state change), false after `timeoutMs`. */
+  #until(condition: () => boolean, timeoutMs?: number): Promise<boolean> {
+    if (condition()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => done(false), timeoutMs);
+      const listener = () => {
+        if (condition()) done(true);
+      };
+      const done = (value: boolean) => {
+        if (timer) clearTimeout(timer);
+        this.#changeListeners.delete(listener);
+        resolve(value);
+      };
+      this.#changeListeners.add(listener);
+    });
+  }
+
+  #pendingBelowLimit(): Promise<boolean> {
+    return this.#until(() => this.#pendingBytes < this.#limits.maxPendingBytes || this.#isClosed);
+  }
+
+  #facet(httpVersion: 2 | 3): WebTransportFacet {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
+    return {
+      httpVersion,
+      get state(): WtConnectionState {
+        return self.#machine.state;
+      },
+      get encoding() {
+        return self.#encoding.current;
+      },
+      get serverCapabilities() {
+        return self.#serverCapabilities;
+      },
+      openExecutionStream: async (header) => {
+        if (!this.#raw) {
+          if (this.#shuttingDown) throw new InvalidStateError('$/shutdown is in progress: no new execution streams (001 §7)');
+          if (this.role === 'server' && this.#outgoingOpen >= this.#limits.maxConcurrentStreams) {
+            throw new LimitExceededError(
+              'maxConcurrentStreams',
+              `already ${this.#outgoingOpen} execution streams open (maxConcurrentStreams ${this.#limits.maxConcurrentStreams})`,
+            );
+          }
+        }
+        return this.#openUni(encodeExecHeader(header), header);
+      },
+      openRawStream: (firstBytes) => this.#openUni(firstBytes, undefined),
+      nextExecutionStream: (predicate, options) => this.#streams.next(predicate, options),
+      sendDatagram: async (datagram) => {
+        const supported = this.role === 'server' ? this.#datagramsSupported : this.#serverCapabilities?.datagramsSupported !== false;
+        if (!supported && !this.#raw) throw new DatagramsNotSupportedError();
+        const full = { channel: datagram.channel, flags: datagram.flags ?? 0, requestId: datagram.requestId, payload: datagram.payload };
+        await this.#sendDatagramBytes(encodeDatagram(full), { kind: 'datagram', channel: datagram.channel, requestId: datagram.requestId });
+      },
+      sendRawDatagram: (bytes) => this.#sendDatagramBytes(bytes, { kind: 'datagram', channel: bytes[0] ?? -1 }),
+      nextDatagram: (predicate, options) => this.#datagrams.next(predicate, options),
+      shutdown: (options) => this.#shutdown(options?.drainTimeoutMs ?? this.#limits.drainTimeoutMs),
+    };
+  }
+}
+
+const CONTROL: TranscriptChannel = { kind: 'control' };
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function idOf(message: unknown): string | number | null {
+  const id = record(message)?.['id'];
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
