@@ -116,10 +116,11 @@ export const cborCodec: Codec = {
   decode(body) {
     if (body.length === 0) throw new InvalidCborError('body is empty', 0);
     let value: unknown;
-    // cbor-x caches a `dataView` property on the array it decodes: hand it a throwaway view.
-    const view = Buffer.from(body.buffer, body.byteOffset, body.length);
+    // cbor-x caches a `dataView` property on the array it decodes: hand it a throwaway view. A
+    // plain Uint8Array view (not a Buffer) also makes decoded byte strings plain Uint8Arrays.
+    const view = new Uint8Array(body.buffer, body.byteOffset, body.length);
     try {
-      if (view.includes(PROTO_KEY)) {
+      if (Buffer.from(body.buffer, body.byteOffset, body.length).includes(PROTO_KEY)) {
         value = mapsToObjects(cborMapDecoder.decode(view));
       } else {
         value = cborDecoder.decode(view);

@@ -56,7 +56,7 @@ export class FrameDecoder {
 
   /** Bytes received but not yet returned as a body (prefix bytes included). */
   get bufferedBytes(): number {
-    return this.#buffered;
+    return this.#buffered + (this.#bodyLength === undefined ? 0 : FRAME_PREFIX_BYTES);
   }
 
   /** Stream offset of the next frame's first byte (or of the frame in progress). */
