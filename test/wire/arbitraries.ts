@@ -1,4 +1,4 @@
-// fast-check arbitraries for JSON-RPC-like messages, shared by the wire tests.
+// fast-check arbitraries for JSON-RPC-like messages and small helpers, shared by the wire tests.
 import fc from 'fast-check';
 
 /** Member names, biased towards ones that trip naive object handling. */
@@ -66,3 +66,13 @@ export function concat(parts: Uint8Array[]): Uint8Array {
 }
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** The error `fn` throws (fails the test if it returns). */
+export function captureError(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to throw');
+}

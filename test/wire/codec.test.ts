@@ -18,8 +18,7 @@ import {
   type EncodingName,
 } from '../../src/wire/index.js';
 import { firstInvalidUtf8 } from '../../src/wire/codec.js';
-import { jsonRpcMessage, jsonValue, utf8 } from './arbitraries.js';
-import { captureError } from './frame.test.js';
+import { captureError, jsonRpcMessage, jsonValue, utf8 } from './arbitraries.js';
 
 describe('codec selection', () => {
   it('names exactly json and cbor', () => {

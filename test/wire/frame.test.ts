@@ -14,7 +14,7 @@ import {
   fromHex,
   toHex,
 } from '../../src/wire/index.js';
-import { chunked, concat, utf8 } from './arbitraries.js';
+import { captureError, chunked, concat, utf8 } from './arbitraries.js';
 
 describe('encodeFrame', () => {
   it('prefixes the body with its length as a 4-byte big-endian integer', () => {
@@ -171,12 +171,3 @@ describe('FrameDecoder', () => {
     );
   });
 });
-
-export function captureError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to throw');
-}
