@@ -293,7 +293,13 @@ export class WebTransportSessionConnection implements Connection {
     if (losesSync(error)) {
       this.#controlFailure = error;
       // The stream lost frame sync (WT-FRAME-3): nothing after it can be read, so the session ends.
-      if (this.role === 'server') void this.#writeChain.then(() => this.close(`${error.code}: ${error.message}`));
+      // The error answer goes out first; the peer gets a moment to read it before the session ends
+      // (closing at once can discard stream data still in flight over HTTP/2).
+      if (this.role === 'server') {
+        void this.#writeChain
+          .then(() => this.#until(() => this.#isClosed, LOST_SYNC_CLOSE_DELAY_MS))
+          .then(() => this.close(`${error.code}: ${error.message}`));
+      }
     }
   }
 
@@ -841,6 +847,8 @@ export class WebTransportSessionConnection implements Connection {
 }
 
 const CONTROL: TranscriptChannel = { kind: 'control' };
+/** How long a peer whose control stream lost frame sync may keep the session to read our error answer. */
+const LOST_SYNC_CLOSE_DELAY_MS = 1000;
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
