@@ -1118,9 +1118,9 @@ function messages(v: ProtocolVersion): MessageSpec[] {
 // Files
 // ---------------------------------------------------------------------------------------------
 
-/** The schema slug of a method (docs/architecture.md): `/`, `.` and `$` become `-`, a leading `-` is dropped. */
+/** The schema slug of a method (docs/architecture.md): `/`, `.` and `$` become `-`, leading `-` are dropped. */
 export function slugOf(method: string): string {
-  return method.replace(/[/.$]/g, '-').replace(/^-/, '');
+  return method.replace(/[/.$]/g, '-').replace(/^-+/, '');
 }
 
 const jsonrpc = (): Schema => constStr('2.0');
