@@ -1131,8 +1131,49 @@ function header(v: ProtocolVersion, file: string, title: string, description: st
     $id: `${ID_BASE}core/${v}/${file}`,
     title,
     description,
-    'x-mcp-flow': { family: 'core', ...annotation, protocolVersion: v, requirements: [] },
+    'x-mcp-flow': { family: 'core', ...annotation, protocolVersion: v, requirements: requirementsOf(annotation) },
   };
+}
+
+/**
+ * Requirement IDs (suites/requirements.json) a schema checks, by kind and method. Only the parts a
+ * schema can decide are cited; behaviour (timing, ordering, capability gating) is left to the cases.
+ */
+const REQUIREMENTS_BY_KIND: Record<string, string[]> = {
+  request: ['CORE-RPC-1', 'CORE-RPC-2', 'CORE-RPC-3'],
+  notification: ['CORE-RPC-1'],
+  result: ['CORE-RPC-1', 'CORE-RPC-3', 'CORE-RPC-14'],
+  error: ['CORE-RPC-1', 'CORE-RPC-3', 'CORE-RPC-7'],
+  definition: [],
+};
+const REQUIREMENTS_BY_MESSAGE: Record<string, string[]> = {
+  'request initialize': ['CORE-LIFE-2', 'CORE-CAP-6'],
+  'result initialize': ['CORE-LIFE-3', 'CORE-CAP-6'],
+  'result ping': ['CORE-LIFE-12'],
+  'request logging/setLevel': ['CORE-LOG-1'],
+  'result logging/setLevel': ['CORE-LOG-1'],
+  'notification notifications/message': ['CORE-LOG-4'],
+  'notification notifications/progress': ['CORE-PROG-1', 'CORE-PROG-3'],
+  'notification notifications/cancelled': ['CORE-RPC-3'],
+  'result tools/list': ['CORE-TOOLS-1', 'CORE-PAGE-1'],
+  'result tools/call': ['CORE-TOOLS-3'],
+  'result resources/list': ['CORE-RES-1', 'CORE-PAGE-1'],
+  'result resources/templates/list': ['CORE-RES-6', 'CORE-PAGE-1'],
+  'result resources/read': ['CORE-RES-3'],
+  'result resources/subscribe': ['CORE-RES-7'],
+  'result resources/unsubscribe': ['CORE-RES-7'],
+  'result prompts/list': ['CORE-PROMPTS-1', 'CORE-PAGE-1'],
+  'result prompts/get': ['CORE-PROMPTS-2'],
+  'result sampling/createMessage': ['CORE-SAMPLING-1'],
+  'result roots/list': ['CORE-CAP-7'],
+  'result elicitation/create': ['CORE-CAP-8'],
+  'result tasks/list': ['CORE-PAGE-1'],
+};
+
+function requirementsOf(annotation: Schema): string[] {
+  const kind = String(annotation.kind);
+  const own = REQUIREMENTS_BY_MESSAGE[`${kind} ${String(annotation.method)}`] ?? [];
+  return [...new Set([...(REQUIREMENTS_BY_KIND[kind] ?? []), ...own])];
 }
 
 function messageFiles(v: ProtocolVersion, spec: MessageSpec): Array<[string, Json]> {

@@ -1,6 +1,7 @@
 // What each MCP protocol version contains, checked on schemas/core without the official files:
 // the messages of each version, the annotations, and a matrix of instances whose verdict changes
 // between versions (audio, resource links, titles, _meta, structured tool output, tasks...).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SchemaRegistry } from '../../src/schema/index.js';
 
@@ -80,6 +81,16 @@ describe.each(VERSIONS.map((v) => [v] as const))('schemas/core/%s', (v) => {
         expect(schema.meta.direction, schema.file).toBe(opposite[request.meta.direction!]);
       }
     }
+  });
+});
+
+describe('requirement IDs cited by schemas/core', () => {
+  it('are all defined in suites/requirements.json', () => {
+    const catalog = JSON.parse(readFileSync(new URL('../../suites/requirements.json', import.meta.url), 'utf8')) as { requirements: Array<{ id: string }> };
+    const known = new Set(catalog.requirements.map((r) => r.id));
+    const cited = core.flatMap((s) => (s.meta.requirements ?? []).map((id) => `${s.file}: ${id}`));
+    expect(cited.length).toBeGreaterThan(0);
+    expect(cited.filter((entry) => !known.has(entry.split(': ')[1]!))).toEqual([]);
   });
 });
 
