@@ -5,6 +5,7 @@ import { Transcript, type TranscriptOptions } from '../transcript.js';
 import type { ServerTransportCapabilities } from '../connection.js';
 import { InvalidUrlError, SessionRefusedError } from './errors.js';
 import { loadWebTransportLibrary, requireHttp3 } from './library.js';
+import { probeWebTransportSession } from './probe.js';
 import { sessionLimits, type WtSessionLimits } from './limits.js';
 import { WebTransportSessionConnection, type LibrarySession } from './session.js';
 import { parseCertificateHash, type CertificateHash } from './tls.js';
@@ -53,6 +54,8 @@ export async function connectWebTransport(
       ...(hashes ? { serverCertificateHashes: hashes } : {}),
       ...(httpVersion === 2 ? { forceReliable: true } : { requireUnreliable: true }),
     } as never) as unknown as LibrarySession;
+    // A refused handshake rejects `closed` as well as `ready`; the failure is reported through `ready`.
+    session.closed.catch(() => undefined);
   } catch (error) {
     throw new ConnectFailedError(`cannot start a WebTransport session to ${url}: ${(error as Error).message}`, { cause: error });
   }
@@ -72,7 +75,7 @@ export async function connectWebTransport(
       // nothing to close
     }
     if (error instanceof ConnectionTimeoutError) throw error;
-    throw describeConnectFailure(url, error, hashes !== undefined);
+    throw await describeConnectFailure(url, parsed, error, options.certificateHash, httpVersion);
   } finally {
     clearTimeout(timer);
   }
@@ -139,10 +142,15 @@ function pinnedHashes(hash: WebTransportClientOptions['certificateHash']): Certi
   return list.map((item) => parseCertificateHash(item));
 }
 
-function describeConnectFailure(url: string, error: unknown, pinned: boolean): Error {
+async function describeConnectFailure(
+  url: string,
+  target: URL,
+  error: unknown,
+  certificateHash: WebTransportClientOptions['certificateHash'],
+  httpVersion: 2 | 3,
+): Promise<Error> {
   const detail = error instanceof Error ? error.message : String(error);
-  const status = /\b(4\d\d|5\d\d)\b/.exec(detail)?.[1];
-  if (status) return new SessionRefusedError(Number(status), `the server refused the WebTransport session to ${url} (HTTP ${status})`, { cause: error });
+  const pinned = certificateHash !== undefined;
   if (/certificate|hash|authoriz/i.test(detail)) {
     return new TlsConfigError(
       pinned
@@ -150,6 +158,15 @@ function describeConnectFailure(url: string, error: unknown, pinned: boolean): E
         : `the server certificate at ${url} is not trusted (pin its hash, or add its CA with NODE_EXTRA_CA_CERTS): ${detail}`,
       { cause: error },
     );
+  }
+  // The library drops the HTTP status of a refused CONNECT; over HTTP/2 ask again with the same
+  // headers it sends (its Origin is the host name) to learn it.
+  if (httpVersion === 2 && /handshake/i.test(detail)) {
+    const first = typeof certificateHash === 'string' || certificateHash instanceof Uint8Array ? certificateHash : certificateHash?.[0];
+    const probe = await probeWebTransportSession(url, { origin: target.hostname, certificateHash: first, timeoutMs: 5000 }).catch(() => undefined);
+    if (probe && probe.status !== 200) {
+      return new SessionRefusedError(probe.status, `the server refused the WebTransport session to ${url} (HTTP ${probe.status})`, { cause: error });
+    }
   }
   return new ConnectFailedError(`cannot establish a WebTransport session to ${url}: ${detail}`, { cause: error });
 }

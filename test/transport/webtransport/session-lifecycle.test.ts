@@ -1,0 +1,157 @@
+// Session admission and end: Origin (001 §9) before the session opens, the session limit,
+// `$/shutdown` (001 §7), and datagrams (001 §2.3) with and without support.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cborCodec, encodeDatagram } from '../../../src/wire/index.js';
+import { probeWebTransportSession } from '../../../src/transport/webtransport/probe.js';
+import type { WebTransportServer } from '../../../src/transport/webtransport/server.js';
+import type { WebTransportSessionConnection } from '../../../src/transport/webtransport/session.js';
+import { answerTo, connect, connectReady, LIVENESS_MS, respond, startServer } from './helpers.js';
+
+const servers: WebTransportServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+async function server(options: Parameters<typeof startServer>[0] = {}) {
+  const sessions: WebTransportSessionConnection[] = [];
+  const started = await startServer({
+    ...options,
+    onConnection: (connection) => {
+      sessions.push(connection);
+      respond(connection);
+    },
+  });
+  servers.push(started);
+  return { server: started, sessions };
+}
+
+describe('Origin is checked before the session is accepted', () => {
+  let fixture: Awaited<ReturnType<typeof server>>;
+  beforeAll(async () => {
+    fixture = await server({ origins: { allow: ['https://app.example'], allowMissing: false } });
+  });
+
+  it('refuses a foreign Origin with 403 and opens no session', async () => {
+    const { status } = await probeWebTransportSession(fixture.server.url, {
+      origin: 'https://evil.example',
+      certificateHash: fixture.server.certificateHash,
+    });
+    expect(status).toBe(403);
+    expect(fixture.server.refusals()).toContainEqual(expect.objectContaining({ status: 403, reason: 'origin', origin: 'https://evil.example' }));
+    expect(fixture.sessions).toHaveLength(0);
+    expect(fixture.server.activeSessions).toBe(0);
+  });
+
+  it('refuses a missing Origin when allowMissing is false', async () => {
+    const { status } = await probeWebTransportSession(fixture.server.url, { certificateHash: fixture.server.certificateHash });
+    expect(status).toBe(403);
+  });
+
+  it('accepts an allowed Origin', async () => {
+    const { status } = await probeWebTransportSession(fixture.server.url, {
+      origin: 'https://app.example',
+      certificateHash: fixture.server.certificateHash,
+    });
+    expect(status).toBe(200);
+  });
+
+  it('refuses the library client, whose Origin is its host name, with a typed error', async () => {
+    await expect(connect(fixture.server)).rejects.toMatchObject({ name: 'SessionRefusedError' });
+  });
+
+  it('answers another path with 404', async () => {
+    const { status } = await probeWebTransportSession(fixture.server.url.replace('/mcp', '/other'), {
+      origin: 'https://app.example',
+      certificateHash: fixture.server.certificateHash,
+    });
+    expect(status).toBe(404);
+  });
+});
+
+describe('global session limit', () => {
+  it('refuses sessions beyond maxSessions with 429', async () => {
+    const fixture = await server({ maxSessions: 1 });
+    const first = await connect(fixture.server);
+    await expect(connect(fixture.server)).rejects.toMatchObject({ name: 'SessionRefusedError', status: 429 });
+    // (The client asks a second time, with a bare CONNECT, to learn the status the library drops.)
+    const reasons = fixture.server.refusals().map((refusal) => refusal.reason);
+    expect(reasons.length).toBeGreaterThan(0);
+    expect(new Set(reasons)).toEqual(new Set(['session-limit']));
+    expect(fixture.server.activeSessions).toBe(1);
+    await first.close();
+  });
+});
+
+describe('$/shutdown (001 §7)', () => {
+  it('drains an open execution stream, then closes the session on both ends', async () => {
+    const fixture = await server();
+    const client = await connectReady(fixture.server);
+    const serverConnection = fixture.sessions.at(-1)!;
+    await client.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    // An outgoing server stream for request 1 (still in flight until the ping answer arrives).
+    const outgoing = await serverConnection.webtransport.openExecutionStream({ requestId: 1, streamTag: 1 });
+    await outgoing.write(new TextEncoder().encode('tail of a transfer'));
+    const incoming = await client.webtransport.nextExecutionStream(undefined, { timeoutMs: LIVENESS_MS });
+    const read = new Response(incoming.readable).text();
+
+    const shutdown = client.webtransport.shutdown({ drainTimeoutMs: LIVENESS_MS });
+    const seen = await serverConnection.next((received) => (received.message as { method?: string }).method === '$/shutdown', {
+      timeoutMs: LIVENESS_MS,
+    });
+    expect(seen.message).toEqual({ jsonrpc: '2.0', method: '$/shutdown' });
+    // Both sides stop opening streams once shutdown started.
+    await expect(serverConnection.webtransport.openExecutionStream({ requestId: 1, streamTag: 2 })).rejects.toMatchObject({
+      code: 'INVALID_STATE',
+    });
+    await expect(client.webtransport.openExecutionStream({ requestId: 1, streamTag: 3 })).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    expect(client.isClosed).toBe(false);
+    await outgoing.close();
+    expect(await read).toBe('tail of a transfer');
+    await shutdown;
+    expect(client.isClosed).toBe(true);
+    await serverConnection.closed;
+    const notes = client.transcript.entries().map((entry) => entry.note ?? '');
+    expect(notes.indexOf('execution streams drained')).toBeGreaterThan(-1);
+    expect(notes.findIndex((note) => note.startsWith('closing: shutdown'))).toBeGreaterThan(notes.indexOf('execution streams drained'));
+  });
+});
+
+describe('datagrams (001 §2.3)', () => {
+  it('delivers a progress datagram with its payload decoded in the negotiated encoding', async () => {
+    const fixture = await server();
+    const client = await connectReady(fixture.server);
+    const serverConnection = fixture.sessions.at(-1)!;
+    await client.send({ jsonrpc: '2.0', id: 42, method: 'ping' });
+    await serverConnection.webtransport.sendDatagram({ channel: 0x01, requestId: 42, payload: cborCodec.encode({ progress: 0.5 }) });
+    const datagram = await client.webtransport.nextDatagram(undefined, { timeoutMs: LIVENESS_MS });
+    expect(datagram).toMatchObject({ channel: 1, flags: 0, requestId: 42, decoded: { progress: 0.5 } });
+    await client.close();
+  });
+
+  it('refuses to send locally, and answers received datagrams with -32004, when datagrams are not supported', async () => {
+    const fixture = await server({ datagramsSupported: false });
+    const client = await connectReady(fixture.server);
+    expect(client.webtransport.serverCapabilities?.datagramsSupported).toBe(false);
+    await expect(client.webtransport.sendDatagram({ channel: 1, requestId: 1, payload: new Uint8Array(1) })).rejects.toMatchObject({
+      code: 'DATAGRAMS_NOT_SUPPORTED',
+    });
+    const serverConnection = fixture.sessions.at(-1)!;
+    await expect(serverConnection.webtransport.sendDatagram({ channel: 1, requestId: 1, payload: new Uint8Array(1) })).rejects.toMatchObject({
+      code: 'DATAGRAMS_NOT_SUPPORTED',
+    });
+    // The raw path sends anyway (what a harness does to test a server).
+    await client.webtransport.sendRawDatagram(encodeDatagram({ channel: 1, requestId: 1, payload: new Uint8Array([0xa0]) }));
+    const refusal = await answerTo(client, null);
+    expect(refusal.message).toMatchObject({ error: { code: -32004 } });
+    await client.close();
+  });
+
+  it('answers a malformed datagram with the wire error code', async () => {
+    const fixture = await server();
+    const client = await connectReady(fixture.server);
+    await client.webtransport.sendRawDatagram(new Uint8Array([0x00, 0x00, 0, 0, 0, 1]));
+    const refusal = await answerTo(client, null);
+    expect(refusal.message).toMatchObject({ error: { code: -32600, data: { wireCode: 'DATAGRAM_RESERVED_CHANNEL' } } });
+    await client.close();
+  });
+});
