@@ -1,8 +1,11 @@
 // The `mcp-flow-conformance` command: yargs front door; each command lives in ./commands/.
 import yargs from 'yargs';
 import { type CliCommand, type CliIo, ExitCode, processIo } from './io.js';
+import { decodeCommand } from './commands/decode.js';
 
-const commands: CliCommand[] = [];
+const commands: CliCommand[] = [
+  decodeCommand,
+];
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   let exitCode: number = ExitCode.ok;
