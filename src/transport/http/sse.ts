@@ -28,6 +28,7 @@ export class SseParser {
   #id: string | undefined;
   #retry: number | undefined;
   #sawCr = false;
+  #lastDispatched: SseEvent | undefined;
 
   push(chunk: Uint8Array): SseEvent[] {
     return this.#consume(this.#decoder.decode(chunk, { stream: true }));
@@ -48,7 +49,10 @@ export class SseParser {
       if (char === '\n' && this.#sawCr && start === i) {
         // The LF of a CRLF pair whose CR ended the previous line (possibly in the previous chunk).
         this.#sawCr = false;
-        this.#raw += '\n';
+        // After a dispatch the LF still belongs to the dispatched event's text (when the CR and LF
+        // arrive in different chunks, that event has already been handed out; its raw gets the LF late).
+        if (this.#raw === '' && this.#lastDispatched) this.#lastDispatched.raw += '\n';
+        else this.#raw += '\n';
         start = i + 1;
         continue;
       }
@@ -102,12 +106,14 @@ export class SseParser {
     this.#data = [];
     this.#event = undefined;
     this.#retry = undefined;
+    this.#lastDispatched = undefined;
     if (data.length === 0) return undefined;
     const result: SseEvent = { data: data.join('\n'), raw };
     if (event !== undefined && event !== '') result.event = event;
     // The last event id persists across events, as in the standard.
     if (this.#id !== undefined) result.id = this.#id;
     if (retry !== undefined) result.retry = retry;
+    this.#lastDispatched = result;
     return result;
   }
 }
