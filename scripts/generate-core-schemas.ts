@@ -378,6 +378,11 @@ interface RequestSpec {
   /** The `result` member of the success response. */
   result: Schema;
   examples: { request: Examples; result: Examples };
+  /**
+   * 2025-11-25: requests that may carry params.task can be answered with a CreateTaskResult instead;
+   * that answer gets its own schema, `<slug>-task.result`, with these examples.
+   */
+  taskResultExamples?: Examples;
 }
 interface NotificationSpec {
   kind: 'notification';
@@ -1111,6 +1116,20 @@ function messages(v: ProtocolVersion): MessageSpec[] {
       ),
     );
   }
+  if (v1125) {
+    const created = (id: string | number, status = 'working'): Json => ok({ task: { ...task, status } }, id);
+    for (const spec of specs) {
+      if (spec.kind !== 'request' || !['tools/call', 'sampling/createMessage', 'elicitation/create'].includes(spec.method)) continue;
+      spec.taskResultExamples = ex(
+        [valid('a working task', created(11)), valid('a task that already needs input', created('srv-7', 'input_required'))],
+        [
+          invalid(`a plain ${spec.method} result is not a task`, ok({ content: [text('done')], role: 'assistant', model: 'm', action: 'accept' }, 11), 'required', '/result'),
+          invalid('the task has no createdAt', ok({ task: { taskId: 't', status: 'working', lastUpdatedAt: 'b', ttl: null } }), 'required', '/result/task'),
+          invalid('task status "queued" is unknown', ok({ task: { ...task, status: 'queued' } }), 'enum', '/result/task/status'),
+        ],
+      );
+    }
+  }
   return specs;
 }
 
@@ -1202,6 +1221,14 @@ function messageFiles(v: ProtocolVersion, spec: MessageSpec): Array<[string, Jso
       `The success response to ${spec.method}.`,
       spec.examples.result,
     );
+    if (spec.taskResultExamples) {
+      const file = `${slug}-task.result.schema.json`;
+      const annotation: Schema = { kind: 'result', method: spec.method, direction: directionOf(spec, 'result'), official: 'CreateTaskResult' };
+      const body = obj({ jsonrpc: jsonrpc(), id: m('RequestId'), result: m('CreateTaskResult') }, ['jsonrpc', 'id', 'result']);
+      const description = `The answer to a task-augmented ${spec.method} (params.task present): the task that was created; its payload comes later from tasks/result.`;
+      out.push([file, { ...header(v, file, `MCP ${v} ${spec.method} result (task created)`, description, annotation), ...body }]);
+      out.push([`${slug}-task.result.examples.json`, j(spec.taskResultExamples)]);
+    }
   } else {
     add(
       'notification',

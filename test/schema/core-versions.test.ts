@@ -59,7 +59,11 @@ const methodsOf = (v: Version, kind: string): string[] =>
 describe.each(VERSIONS.map((v) => [v] as const))('schemas/core/%s', (v) => {
   it('has a request and a result schema for exactly the requests of this version', () => {
     expect(methodsOf(v, 'request')).toEqual([...EXPECTED[v].requests].sort());
-    expect(methodsOf(v, 'result')).toEqual([...EXPECTED[v].requests].sort());
+    // 2025-11-25: a task-augmented request may be answered with CreateTaskResult (its own schema).
+    const taskCreated = v === '2025-11-25' ? ['tools/call', 'sampling/createMessage', 'elicitation/create'] : [];
+    expect(methodsOf(v, 'result')).toEqual([...EXPECTED[v].requests, ...taskCreated].sort());
+    const createTask = core.filter((s) => s.meta.protocolVersion === v && s.meta.official === 'CreateTaskResult');
+    expect(createTask.map((s) => s.meta.method).sort()).toEqual([...taskCreated].sort());
   });
 
   it('has a schema for exactly the notifications of this version', () => {
@@ -76,7 +80,7 @@ describe.each(VERSIONS.map((v) => [v] as const))('schemas/core/%s', (v) => {
       expect(schema.meta.official, schema.file).toMatch(/^[A-Z][A-Za-z]+$/);
       expect(schema.meta.direction, schema.file).toBeDefined();
       if (schema.meta.kind === 'result') {
-        const request = registry.get(schema.file.replace('.result.', '.request.'));
+        const request = core.find((s) => s.meta.protocolVersion === v && s.meta.kind === 'request' && s.meta.method === schema.meta.method)!;
         const opposite = { 'client-to-server': 'server-to-client', 'server-to-client': 'client-to-server', both: 'both' } as const;
         expect(schema.meta.direction, schema.file).toBe(opposite[request.meta.direction!]);
       }
@@ -129,6 +133,7 @@ const MATRIX: Array<[string, string, unknown, Array<boolean | null>]> = [
   ['an elicitation answer with an array value', 'elicitation-create.result', ok({ action: 'accept', content: { tags: ['a'] } }), [null, null, false, true]],
   ['a URL-mode elicitation', 'elicitation-create.request', rq('elicitation/create', { mode: 'url', message: 'Sign in', elicitationId: 'e', url: 'https://a.example/' }), [null, null, false, true]],
   ['a task status poll', 'tasks-get.request', rq('tasks/get', { taskId: 't' }), [null, null, null, true]],
+  ['a tools/call answered with a created task', 'tools-call-task.result', ok({ task: { taskId: 't', status: 'working', createdAt: 'a', lastUpdatedAt: 'b', ttl: null } }), [null, null, null, true]],
 ];
 
 describe('verdicts that change between protocol versions', () => {
