@@ -112,6 +112,7 @@ export class SchemaRegistry {
   readonly #byFile = new Map<string, LoadedSchema>();
   readonly #examples: SchemaExample[];
   readonly #ajv: Ajv2020;
+  readonly #names = new Map<string, Set<string>>();
 
   private constructor(root: string, schemas: LoadedSchema[], examples: SchemaExample[]) {
     this.root = root;
@@ -271,19 +272,55 @@ export class SchemaRegistry {
       candidates = this.#schemas.filter((s) => inScope(s) && s.meta.kind === 'payload');
     }
 
+    const instanceKeys = collectInstanceKeys(message);
     const ranked = candidates.map((schema, order) => {
       const issues = this.validate(schema.id, message);
       const depth = issues.reduce((max, i) => Math.max(max, pointerDepth(i.instancePath)), 0);
-      return { schema, issues, order, depth };
+      const known = this.#propertyNames(schema);
+      const score = [...instanceKeys].filter((key) => known.has(key)).length;
+      return { schema, issues, order, depth, score };
     });
+    // Valid before invalid; then the schema that names more of the message's property names
+    // (a specific schema beats a permissive one such as an empty result); then fewer and deeper issues.
     ranked.sort(
       (a, b) =>
         Number(a.issues.length > 0) - Number(b.issues.length > 0) ||
+        b.score - a.score ||
         a.issues.length - b.issues.length ||
         b.depth - a.depth ||
         a.order - b.order,
     );
     return ranked.map(({ schema, issues }) => ({ schema, issues }));
+  }
+
+  /** Every property name a schema declares (in `properties` or `required`), following `$ref`s into other files. */
+  #propertyNames(start: LoadedSchema): Set<string> {
+    const cached = this.#names.get(start.id);
+    if (cached) return cached;
+    const names = new Set<string>();
+    const seen = new Set<string>();
+    const walkDoc = (loaded: LoadedSchema) => {
+      if (seen.has(loaded.id)) return;
+      seen.add(loaded.id);
+      const visit = (node: unknown): void => {
+        if (Array.isArray(node)) return node.forEach(visit);
+        if (!isRecord(node)) return;
+        for (const [key, value] of Object.entries(node)) {
+          if (DATA_KEYWORDS.has(key)) continue;
+          if (key === 'properties' && isRecord(value)) Object.keys(value).forEach((k) => names.add(k));
+          if (key === 'required' && Array.isArray(value)) value.forEach((k) => typeof k === 'string' && names.add(k));
+          if (key === '$ref' && typeof value === 'string') {
+            const target = this.#byId.get(stripHash(new URL(value, loaded.id).href));
+            if (target) walkDoc(target);
+          }
+          visit(value);
+        }
+      };
+      visit(loaded.schema);
+    };
+    walkDoc(start);
+    this.#names.set(start.id, names);
+    return names;
   }
 
   #lookup(id: string): LoadedSchema | undefined {
@@ -315,6 +352,18 @@ function toIssue(error: ErrorObject): ValidationIssue {
     schemaPath: error.schemaPath,
     params: error.params,
   };
+}
+
+/** The property names used anywhere in a JSON value. */
+function collectInstanceKeys(value: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) collectInstanceKeys(item, into);
+  else if (isRecord(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      into.add(key);
+      collectInstanceKeys(item, into);
+    }
+  }
+  return into;
 }
 
 function pointerDepth(pointer: string): number {
