@@ -163,7 +163,14 @@ async function describeConnectFailure(
   // headers it sends (its Origin is the host name) to learn it.
   if (httpVersion === 2 && /handshake/i.test(detail)) {
     const first = typeof certificateHash === 'string' || certificateHash instanceof Uint8Array ? certificateHash : certificateHash?.[0];
-    const probe = await probeWebTransportSession(url, { origin: target.hostname, certificateHash: first, timeoutMs: 5000 }).catch(() => undefined);
+    let probe: Awaited<ReturnType<typeof probeWebTransportSession>> | undefined;
+    try {
+      probe = await probeWebTransportSession(url, { origin: target.hostname, certificateHash: first, timeoutMs: 5000 });
+    } catch (probeError) {
+      if (probeError instanceof TlsConfigError) {
+        return new TlsConfigError(`${probeError.message} (pinned certificateHash)`, { cause: error });
+      }
+    }
     if (probe && probe.status !== 200) {
       return new SessionRefusedError(probe.status, `the server refused the WebTransport session to ${url} (HTTP ${probe.status})`, { cause: error });
     }

@@ -1,0 +1,108 @@
+// What a peer cannot do to the process or to the harness: wrong certificates, resets observed,
+// buffering bounded, HTTP/3 asked for without the addon.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectWebTransport } from '../../../src/transport/webtransport/client.js';
+import { isHttp3Available } from '../../../src/transport/webtransport/library.js';
+import { listenWebTransport, type WebTransportServer } from '../../../src/transport/webtransport/server.js';
+import type { WebTransportSessionConnection } from '../../../src/transport/webtransport/session.js';
+import { answerTo, connectReady, LIVENESS_MS, respond, startServer } from './helpers.js';
+
+const http3Available = await isHttp3Available();
+let server: WebTransportServer;
+const serverSide: WebTransportSessionConnection[] = [];
+
+beforeAll(async () => {
+  server = await startServer({
+    onConnection: (connection) => {
+      serverSide.push(connection);
+      respond(connection);
+    },
+  });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('certificate pinning', () => {
+  it('refuses a server whose certificate does not match the pinned hash', async () => {
+    await expect(connectWebTransport(server.url, { certificateHash: '00'.repeat(32), timeoutMs: LIVENESS_MS })).rejects.toMatchObject({
+      name: 'TlsConfigError',
+    });
+  });
+
+  it('refuses a URL that is not https', async () => {
+    await expect(connectWebTransport(server.url.replace('https:', 'http:'))).rejects.toMatchObject({ code: 'INVALID_URL' });
+  });
+});
+
+describe('execution stream resets', () => {
+  it('errors the receiver with StreamResetError when the sender aborts mid-transfer', async () => {
+    const client = await connectReady(server);
+    await client.send({ jsonrpc: '2.0', id: 5, method: 'ping' });
+    const serverConnection = serverSide.at(-1)!;
+    const outgoing = await serverConnection.webtransport.openExecutionStream({ requestId: 5, streamTag: 1 });
+    await outgoing.write(new Uint8Array(1000));
+    const incoming = await client.webtransport.nextExecutionStream(undefined, { timeoutMs: LIVENESS_MS });
+    await outgoing.abort('disk went away');
+    const reader = incoming.readable.getReader();
+    let failure: unknown;
+    try {
+      for (;;) if ((await reader.read()).done) break;
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toMatchObject({ code: 'STREAM_RESET', requestId: 5, streamTag: 1 });
+    await client.close();
+  });
+});
+
+describe('bounded buffering', () => {
+  it('stops reading the control stream while untaken messages exceed maxPendingBytes, and resumes', async () => {
+    const small = await listenWebTransport({ tls: server.tls, limits: { maxPendingBytes: 2048 } });
+    try {
+      const client = await connectWebTransport(small.url, { certificateHash: small.certificateHash });
+      const serverConnection = await small.nextConnection({ timeoutMs: LIVENESS_MS });
+      const padding = 'x'.repeat(8000);
+      for (let id = 1; id <= 20; id++) await client.send({ jsonrpc: '2.0', id, method: id === 1 ? 'initialize' : 'note', params: { padding } });
+      // Wait until the server has buffered what it will before pausing.
+      await serverConnection.next((received) => (received.message as { id: number }).id === 1, { timeoutMs: LIVENESS_MS });
+      const buffered = serverConnection.pending().length;
+      expect(buffered).toBeLessThan(10); // 19 would mean nothing paused
+      for (let id = 2; id <= 20; id++) {
+        const received = await serverConnection.next(undefined, { timeoutMs: LIVENESS_MS });
+        expect((received.message as { id: number }).id).toBe(id);
+      }
+      await client.close();
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('HTTP/3', () => {
+  it.skipIf(http3Available)('without the native addon, asking for HTTP/3 fails with Http3UnavailableError saying how to get it', async () => {
+    await expect(listenWebTransport({ http: 3 })).rejects.toMatchObject({
+      code: 'HTTP3_UNAVAILABLE',
+      message: expect.stringContaining('@fails-components/webtransport-transport-http3-quiche'),
+    });
+    await expect(connectWebTransport('https://127.0.0.1:1/mcp', { http: 3 })).rejects.toMatchObject({ code: 'HTTP3_UNAVAILABLE' });
+  });
+
+  describe.skipIf(!http3Available)('over HTTP/3 (skipped: @fails-components/webtransport-transport-http3-quiche is not installed)', () => {
+    it('initializes, switches to CBOR and answers a ping', async () => {
+      const h3 = await listenWebTransport({ http: 3, tls: server.tls, onConnection: respond });
+      try {
+        const client = await connectWebTransport(h3.url, { http: 3, certificateHash: h3.certificateHash });
+        const { initializeSession } = await import('../../../src/transport/webtransport/client.js');
+        await initializeSession(client, { timeoutMs: LIVENESS_MS });
+        expect(client.webtransport.httpVersion).toBe(3);
+        expect(client.webtransport.encoding).toBe('cbor');
+        await client.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+        expect((await answerTo(client, 1)).encoding).toBe('cbor');
+        await client.close();
+      } finally {
+        await h3.close();
+      }
+    });
+  });
+});
