@@ -447,12 +447,21 @@ function messages(v: ProtocolVersion): MessageSpec[] {
   ): NotificationSpec => ({ kind: 'notification', method, direction, official, description, params, paramsRequired, examples });
 
   // Realistic example data, shaped for the version.
-  const clientInfo = titled({ name: 'example-client', version: '1.4.0' }, 'Example Client');
+  const icon = { src: 'https://example.com/icon-dark.svg', mimeType: 'image/svg+xml', sizes: ['any'], theme: 'dark' };
+  const clientInfo = {
+    ...titled({ name: 'example-client', version: '1.4.0' }, 'Example Client'),
+    ...(v1125 ? { description: 'An example MCP host', websiteUrl: 'https://example.com/client', icons: [icon] } : {}),
+  };
   const serverInfo = titled({ name: 'weather-server', version: '2.0.1' }, 'Weather Server');
   const weatherTool = {
     ...titled({ name: 'get_weather' }, 'Get weather'),
     description: 'Current weather for a city',
-    inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    inputSchema: {
+      ...(v1125 ? { $schema: 'https://json-schema.org/draft/2020-12/schema' } : {}),
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+    },
     ...(v0326 ? { annotations: { readOnlyHint: true, openWorldHint: true } } : {}),
     ...(v0618 ? { outputSchema: { type: 'object', properties: { temperatureC: { type: 'number' } }, required: ['temperatureC'] } } : {}),
     ...(v1125 ? { execution: { taskSupport: 'optional' }, icons: [{ src: 'https://example.com/weather.png', mimeType: 'image/png', sizes: ['48x48'] }] } : {}),
@@ -472,8 +481,10 @@ function messages(v: ProtocolVersion): MessageSpec[] {
   const task = { taskId: 'task-7f3a', status: 'working', statusMessage: 'Fetching forecast', createdAt: '2025-11-25T10:00:00Z', lastUpdatedAt: '2025-11-25T10:00:05Z', ttl: 60000, pollInterval: 2000 };
   const clientCaps = {
     roots: { listChanged: true },
-    sampling: {},
+    sampling: v1125 ? { context: {}, tools: {} } : {},
     ...(v0618 ? { elicitation: v1125 ? { form: {}, url: {} } : {} } : {}),
+    ...(v1125 ? { tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } } } : {}),
+    experimental: { 'example.com/drafts': { enabled: true } },
   };
   const serverCaps = {
     logging: {},
@@ -642,7 +653,7 @@ function messages(v: ProtocolVersion): MessageSpec[] {
       {
         request: listRequestExamples('resources/templates/list'),
         result: ex(
-          [valid('a log-file template', ok({ resourceTemplates: [{ uriTemplate: 'file:///logs/{date}.log', name: 'Daily log', mimeType: 'text/plain' }] }, 2))],
+          [valid('a log-file template', ok({ resourceTemplates: [{ uriTemplate: 'file:///logs/{date}.log', name: 'daily-log', ...(v0618 ? { title: 'Daily log', _meta: { 'example.com/rotation': 'daily' } } : {}), description: 'One log file per day', mimeType: 'text/plain', annotations: { audience: ['assistant'], priority: 0.3 }, ...(v1125 ? { icons: [icon] } : {}) }] }, 2))],
           [
             invalid('template without uriTemplate', ok({ resourceTemplates: [{ name: 'Daily log' }] }), 'required', '/result/resourceTemplates/0'),
             invalid('resourceTemplates is an object', ok({ resourceTemplates: {} }), 'type', '/result/resourceTemplates'),
@@ -728,7 +739,8 @@ function messages(v: ProtocolVersion): MessageSpec[] {
   const reviewPrompt = {
     ...titled({ name: 'code_review' }, 'Request code review'),
     description: 'Asks the model to review code',
-    arguments: [{ name: 'code', description: 'The code to review', required: true }],
+    arguments: [{ name: 'code', ...(v0618 ? { title: 'Code' } : {}), description: 'The code to review', required: true }],
+    ...(v1125 ? { icons: [icon] } : {}),
   };
   specs.push(
     request('prompts/list', 'client-to-server', 'ListPromptsRequest', 'ListPromptsResult', 'Lists the prompt templates the server offers.', paginated, false, page('prompts', 'Prompt'), {
@@ -964,7 +976,7 @@ function messages(v: ProtocolVersion): MessageSpec[] {
                         messages: [
                           { role: 'user', content: text('Weather in Paris?') },
                           { role: 'assistant', content: { type: 'tool_use', id: 'tu-1', name: 'get_weather', input: { city: 'Paris' } } },
-                          { role: 'user', content: [{ type: 'tool_result', toolUseId: 'tu-1', content: [text('18°C')] }] },
+                          { role: 'user', content: [{ type: 'tool_result', toolUseId: 'tu-1', content: [text('18°C')], structuredContent: { temperatureC: 18 }, isError: false }] },
                         ],
                         tools: [weatherTool],
                         toolChoice: { mode: 'auto' },
@@ -1009,8 +1021,23 @@ function messages(v: ProtocolVersion): MessageSpec[] {
     const form = {
       message: 'Please provide your GitHub username',
       requestedSchema: {
+        ...(v1125 ? { $schema: 'https://json-schema.org/draft/2020-12/schema' } : {}),
         type: 'object',
-        properties: { name: { type: 'string', title: 'Username', minLength: 1 }, age: { type: 'integer', minimum: 13 }, plan: { type: 'string', enum: ['free', 'pro'], enumNames: ['Free', 'Pro'] } },
+        properties: {
+          name: { type: 'string', title: 'Username', description: 'Your GitHub login', minLength: 1, maxLength: 39, ...(v1125 ? { default: 'octocat' } : {}) },
+          email: { type: 'string', format: 'email' },
+          age: { type: 'integer', minimum: 13, maximum: 120, ...(v1125 ? { default: 30 } : {}) },
+          subscribe: { type: 'boolean', title: 'Newsletter', default: false },
+          plan: { type: 'string', enum: ['free', 'pro'], enumNames: ['Free', 'Pro'] },
+          ...(v1125
+            ? {
+                region: { type: 'string', title: 'Region', oneOf: [{ const: 'eu', title: 'Europe' }, { const: 'us', title: 'United States' }], default: 'eu' },
+                topics: { type: 'array', title: 'Topics', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['mcp', 'rust', 'go'] }, default: ['mcp'] },
+                editors: { type: 'array', items: { anyOf: [{ const: 'vim', title: 'Vim' }, { const: 'code', title: 'VS Code' }] } },
+                color: { type: 'string', enum: ['red', 'green'] },
+              }
+            : {}),
+        },
         required: ['name'],
       },
     };
