@@ -237,18 +237,24 @@ function controlVectors(): Vector[] {
     method: 'tools/call',
     params: { name: 'echo', arguments: { text: 'Grüße, 世界 ✓ 🎉' } },
   };
+  // 2^53 + 1 is not a double: it is a BigInt so the bytes and the decoded value are exact.
   const numbers: Message = {
     jsonrpc: '2.0',
-    method: 'notifications/progress',
+    id: 6,
+    method: 'tools/call',
     params: {
-      progressToken: 2 ** 53 + 1,
-      progress: 0.25,
-      total: 2 ** 32,
-      _meta: { maxId: 0xffff_ffff, minHead32: -(2 ** 32), below: -(2 ** 40), int8: -25, zero: 0, neg: -1 },
+      name: 'sum',
+      arguments: {
+        beyondDouble: 2n ** 53n + 1n,
+        above32: 2 ** 32,
+        maxU32: 0xffff_ffff,
+        minHead32: -(2 ** 32),
+        below: -(2 ** 40),
+        small: [0, -1, 23, 24, -25, 255, 256],
+        fraction: 0.25,
+      },
     },
   };
-  // 2^53 + 1 is not a double; build it as a BigInt so the bytes and the decoded value are exact.
-  (numbers.params as Record<string, unknown>).progressToken = 2n ** 53n + 1n;
   const large = toolResultOfSize(70_000);
 
   return [
@@ -260,7 +266,7 @@ function controlVectors(): Vector[] {
       encoding: 'json',
       negotiated: false,
       frames: [{ encoding: 'json', raw: utf8.encode(SEED_001_INITIALIZE), message: seedInitialize }],
-      profile: ['WT-FRAME-1', 'WT-ENC-1'],
+      profile: ['WT-FRAME-1', 'WT-ENC-1', 'WT-INIT-1'],
     }),
     control(f, {
       name: 'json-shutdown',
@@ -279,7 +285,7 @@ function controlVectors(): Vector[] {
       negotiated: true,
       maxMessageSize: 70_000,
       frames: [{ encoding: 'json', message: large }],
-      profile: ['WT-FRAME-1', 'WT-FRAME-3'],
+      profile: ['WT-FRAME-1', 'WT-FRAME-3', 'WT-FRAME-6'],
     }),
     control(f, {
       name: 'json-unicode',
@@ -301,7 +307,7 @@ function controlVectors(): Vector[] {
         { encoding: 'json', message: ping },
         { encoding: 'json', message: cancel },
       ],
-      profile: ['WT-FRAME-1'],
+      profile: ['WT-FRAME-1', 'WT-FRAME-6'],
     }),
     control(f, {
       name: 'switch-json-to-cbor',
@@ -315,7 +321,7 @@ function controlVectors(): Vector[] {
         { encoding: 'cbor', message: { jsonrpc: '2.0', id: 1, method: 'ping' } },
         { encoding: 'cbor', message: streamError },
       ],
-      profile: ['WT-FRAME-1', 'WT-ENC-2', 'WT-ENC-3'],
+      profile: ['WT-FRAME-1', 'WT-FRAME-6', 'WT-ENC-2', 'WT-ENC-3', 'WT-ENC-10', 'WT-INIT-3'],
     }),
     control(f, {
       name: 'switch-json-stays-json',
@@ -327,7 +333,7 @@ function controlVectors(): Vector[] {
         { encoding: 'json', message: initializeResult('json') },
         { encoding: 'json', message: pong },
       ],
-      profile: ['WT-FRAME-1', 'WT-ENC-2', 'WT-ENC-3'],
+      profile: ['WT-FRAME-1', 'WT-FRAME-6', 'WT-ENC-2', 'WT-ENC-3', 'WT-INIT-3'],
     }),
     control(f, {
       name: 'cbor-tools-call',
@@ -336,7 +342,7 @@ function controlVectors(): Vector[] {
       encoding: 'cbor',
       negotiated: true,
       frames: [{ encoding: 'cbor', message: readFile }],
-      profile: ['WT-FRAME-1', 'WT-ENC-3'],
+      profile: ['WT-FRAME-1', 'WT-ENC-3', 'WT-ENC-10'],
     }),
     control(f, {
       name: 'cbor-three-frames',
@@ -349,17 +355,17 @@ function controlVectors(): Vector[] {
         { encoding: 'cbor', message: cancelled },
         { encoding: 'cbor', message: pong },
       ],
-      profile: ['WT-FRAME-1', 'WT-ENC-3'],
+      profile: ['WT-FRAME-1', 'WT-FRAME-6', 'WT-ENC-3', 'WT-ENC-10'],
     }),
     control(f, {
       name: 'cbor-integers',
       description:
-        'CBOR integers beyond a 32-bit head (2^32, -2^40, and 2^53+1 which only a big integer holds), the 32-bit head extremes 2^32-1 and -2^32, small integers and a float64.',
+        'CBOR integers beyond a 32-bit head (2^32, -2^40, and 2^53+1 which only a big integer holds), the 32-bit head extremes 2^32-1 and -2^32, integers at the 1-, 2- and 3-byte head boundaries and a float64.',
       role: 'client',
       encoding: 'cbor',
       negotiated: true,
       frames: [{ encoding: 'cbor', message: numbers }],
-      profile: ['WT-FRAME-1', 'WT-ENC-3'],
+      profile: ['WT-FRAME-1', 'WT-ENC-10'],
     }),
     control(f, {
       name: 'cbor-unicode',
@@ -368,7 +374,7 @@ function controlVectors(): Vector[] {
       encoding: 'cbor',
       negotiated: true,
       frames: [{ encoding: 'cbor', message: unicode }],
-      profile: ['WT-FRAME-1', 'WT-ENC-3'],
+      profile: ['WT-FRAME-1', 'WT-ENC-10'],
     }),
   ];
 }
@@ -393,7 +399,7 @@ function execVectors(): Vector[] {
     kind: 'exec',
     hex: hex(concat(u32(c.requestId), u32(c.streamTag), c.payload)),
     decoded: { requestId: c.requestId, streamTag: c.streamTag, payloadHex: hex(c.payload) },
-    profile: ['WT-EXEC-1', 'WT-ID-1'],
+    profile: ['WT-EXEC-1', 'WT-EXEC-6', 'WT-ID-1'],
   }));
 }
 
@@ -421,7 +427,7 @@ function datagramVectors(): Vector[] {
       hex: hex(concat(datagramHeader(CHANNEL[channel], 0, requestId), payloadBytes)),
       encoding,
       decoded: { channel: CHANNEL[channel], flags: 0, requestId, payloadHex: hex(payloadBytes), payload: vectorValue(payload) },
-      profile: ['WT-DGRAM-1', 'WT-ENC-3'],
+      profile: ['WT-DGRAM-1', 'WT-DGRAM-6', 'WT-ID-1', ...(encoding === 'cbor' ? ['WT-ENC-10'] : [])],
     });
   };
   structured('seed-001-progress-json', 'progress', 'json', 42, progress, 'Seed 001 §2.3: progress for request 42, JSON payload.');
@@ -449,7 +455,7 @@ function datagramVectors(): Vector[] {
       hex: hex(concat(datagramHeader(CHANNEL.audio, 0, requestId), payload)),
       encoding: 'json',
       decoded: { channel: CHANNEL.audio, flags: 0, requestId, payloadHex: hex(payload) },
-      profile: ['WT-DGRAM-1'],
+      profile: ['WT-DGRAM-1', 'WT-ID-1'],
     });
   }
   return out;
@@ -607,7 +613,7 @@ function messageVectors(root: string): Vector[] {
             encoding: 'cbor',
             negotiated: true,
             frames: [{ encoding: 'cbor', message }],
-            profile: ['WT-FRAME-1', 'WT-ENC-3'],
+            profile: ['WT-FRAME-1', 'WT-ENC-10'],
           }),
           source,
         });
