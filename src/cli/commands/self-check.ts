@@ -67,10 +67,13 @@ export interface VectorFile {
 export class VectorFileError extends Error {
   readonly code = 'VECTOR_FILE_INVALID';
   readonly file: string;
+  /** What is wrong, without the file name. */
+  readonly detail: string;
   constructor(file: string, detail: string, options?: { cause?: unknown }) {
     super(`${file}: ${detail}`, options);
     this.name = 'VectorFileError';
     this.file = file;
+    this.detail = detail;
   }
 }
 
@@ -328,7 +331,8 @@ function checkVectorsDir(dir: string, io: CliIo, tally: Tally): void {
     try {
       file = parseVectorFile(readFileSync(join(dir, name), 'utf8'), label);
     } catch (error) {
-      io.out(`${label}: FAIL ${(error as Error).message}`);
+      if (error instanceof VectorFileError) io.out(`${label}: FAIL ${error.detail}`);
+      else io.out(`${label}: FAIL cannot read: ${(error as Error).message}`);
       tally.failed += 1;
       continue;
     }
