@@ -22,17 +22,24 @@ type Mode = 'json' | 'cbor';
  * outside the 32-bit range turned into BigInt so they are written as CBOR integers, never float64.
  */
 export function toWireValue(value: unknown, mode: Mode): unknown {
-  return normalize(value, mode, '', []);
+  return normalize(value, mode, [], []);
 }
 
-function normalize(value: unknown, mode: Mode, path: string, ancestors: object[]): unknown {
+/** The walk's position: member names and indexes, turned into a JSON Pointer only for an error. */
+type Path = Array<string | number>;
+
+function fail(mode: Mode, path: Path, reason: string): never {
+  throw new UnencodableValueError(mode, path.map((k) => `/${escapePointer(String(k))}`).join(''), reason);
+}
+
+function normalize(value: unknown, mode: Mode, path: Path, ancestors: object[]): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
       return value;
     case 'number':
       if (!Number.isFinite(value)) {
-        if (mode === 'json') throw new UnencodableValueError(mode, path, `${value} is not a JSON number`);
+        if (mode === 'json') fail(mode, path, `${value} is not a JSON number`);
         return value;
       }
       if (mode === 'cbor' && Number.isInteger(value) && (value > U32_MAX || value < NEG_32_MIN)) {
@@ -42,26 +49,26 @@ function normalize(value: unknown, mode: Mode, path: string, ancestors: object[]
       return value;
     case 'bigint':
       if (mode === 'json') {
-        throw new UnencodableValueError(mode, path, `BigInt ${value} has no JSON form (JSON numbers are IEEE doubles)`);
+        fail(mode, path, `BigInt ${value} has no JSON form (JSON numbers are IEEE doubles)`);
       }
       if (value > U64_MAX || value < NEG_64_MIN) {
-        throw new UnencodableValueError(mode, path, `BigInt ${value} is outside the CBOR integer range -2^64..2^64-1`);
+        fail(mode, path, `BigInt ${value} is outside the CBOR integer range -2^64..2^64-1`);
       }
       return value;
     case 'undefined':
-      throw new UnencodableValueError(mode, path, 'undefined is not a JSON-RPC value');
+      fail(mode, path, 'undefined is not a JSON-RPC value');
     case 'function':
-      throw new UnencodableValueError(mode, path, 'a function is not a JSON-RPC value');
+      fail(mode, path, 'a function is not a JSON-RPC value');
     case 'symbol':
-      throw new UnencodableValueError(mode, path, 'a symbol is not a JSON-RPC value');
+      fail(mode, path, 'a symbol is not a JSON-RPC value');
     case 'object':
       break;
   }
   if (value === null) return null;
   const object = value as object;
-  if (ancestors.includes(object)) throw new UnencodableValueError(mode, path, 'circular reference');
+  if (ancestors.includes(object)) fail(mode, path, 'circular reference');
   if (object instanceof Uint8Array) {
-    if (mode === 'json') throw new UnencodableValueError(mode, path, 'a byte string has no JSON form');
+    if (mode === 'json') fail(mode, path, 'a byte string has no JSON form');
     return object;
   }
   ancestors.push(object);
@@ -71,7 +78,7 @@ function normalize(value: unknown, mode: Mode, path: string, ancestors: object[]
     const proto = Object.getPrototypeOf(object);
     if (proto !== Object.prototype && proto !== null) {
       const kind = (proto as { constructor?: { name?: string } }).constructor?.name ?? 'object';
-      throw new UnencodableValueError(mode, path, `a ${kind} instance is not a plain JSON-RPC object`);
+      fail(mode, path, `a ${kind} instance is not a plain JSON-RPC object`);
     }
     return normalizeObject(object as Record<string, unknown>, mode, path, ancestors);
   } finally {
@@ -79,21 +86,23 @@ function normalize(value: unknown, mode: Mode, path: string, ancestors: object[]
   }
 }
 
-function normalizeArray(array: unknown[], mode: Mode, path: string, ancestors: object[]): unknown[] {
+function normalizeArray(array: unknown[], mode: Mode, path: Path, ancestors: object[]): unknown[] {
   let copy: unknown[] | undefined;
   for (let i = 0; i < array.length; i++) {
-    if (!(i in array)) throw new UnencodableValueError(mode, `${path}/${i}`, 'a sparse array hole is not a JSON-RPC value');
+    path.push(i);
+    if (!(i in array)) fail(mode, path, 'a sparse array hole is not a JSON-RPC value');
     const item = array[i];
-    const out = normalize(item, mode, `${path}/${i}`, ancestors);
+    const out = normalize(item, mode, path, ancestors);
+    path.pop();
     if (out !== item && copy === undefined) copy = array.slice(0, i);
     if (copy !== undefined) copy.push(out);
   }
   return copy ?? array;
 }
 
-function normalizeObject(object: Record<string, unknown>, mode: Mode, path: string, ancestors: object[]): object {
+function normalizeObject(object: Record<string, unknown>, mode: Mode, path: Path, ancestors: object[]): object {
   if (Object.getOwnPropertySymbols(object).length > 0) {
-    throw new UnencodableValueError(mode, path, 'symbol-keyed properties are not JSON-RPC members');
+    fail(mode, path, 'symbol-keyed properties are not JSON-RPC members');
   }
   const keys = Object.keys(object);
   let copy: Record<string, unknown> | undefined;
@@ -104,21 +113,25 @@ function normalizeObject(object: Record<string, unknown>, mode: Mode, path: stri
       copy ??= copyKeys(object, keys, i);
       continue;
     }
-    const out = normalize(item, mode, `${path}/${escapePointer(key)}`, ancestors);
+    path.push(key);
+    const out = normalize(item, mode, path, ancestors);
+    path.pop();
     if (out !== item) copy ??= copyKeys(object, keys, i);
     if (copy !== undefined) define(copy, key, out);
   }
   return copy ?? object;
 }
 
-function normalizeMap(map: Map<unknown, unknown>, mode: Mode, path: string, ancestors: object[]): object {
+function normalizeMap(map: Map<unknown, unknown>, mode: Mode, path: Path, ancestors: object[]): object {
   const copy: Record<string, unknown> = {};
   for (const [key, item] of map) {
     if (typeof key !== 'string') {
-      throw new UnencodableValueError(mode, path, `a Map key of type ${typeof key} is not a JSON-RPC member name`);
+      fail(mode, path, `a Map key of type ${typeof key} is not a JSON-RPC member name`);
     }
     if (item === undefined) continue;
-    define(copy, key, normalize(item, mode, `${path}/${escapePointer(key)}`, ancestors));
+    path.push(key);
+    define(copy, key, normalize(item, mode, path, ancestors));
+    path.pop();
   }
   return copy;
 }
