@@ -14,7 +14,8 @@ function chunkSizes(v: Vector): Array<number | undefined> {
 describe('valid vectors', () => {
   it.each(rows(valid))('%s decodes to its value and re-encodes to its bytes', (_id, vector) => {
     for (const size of chunkSizes(vector)) {
-      expect(decodeVector(vector, size), `chunk size ${size ?? 'whole'}`).toEqual({ decoded: vector.decoded });
+      const expected = vector.kind === 'control' ? { decoded: vector.decoded, frameEncodings: vector.frameEncodings } : { decoded: vector.decoded };
+      expect(decodeVector(vector, size), `chunk size ${size ?? 'whole'}`).toEqual(expected);
     }
     expect(encodeVector(vector)).toBe(vector.hex);
   });
@@ -78,6 +79,12 @@ describe('checkVector (what self-check runs) notices a wrong vector', () => {
     const v = pick('exec-header/seed-001-id-42-tag-1');
     (v.decoded as { requestId: number }).requestId = 43;
     expect(checkVector(v).join('\n')).toMatch(/decoding in one chunk gave .*"requestId":42/);
+  });
+
+  it('reports a frame read in the wrong encoding', () => {
+    const v = pick('control/switch-json-to-cbor');
+    v.frameEncodings = ['json', 'json', 'cbor'];
+    expect(checkVector(v).join('\n')).toMatch(/read the frames as \["json","cbor","cbor"\]/);
   });
 
   it('reports bytes that no longer re-encode', () => {

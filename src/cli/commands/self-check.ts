@@ -162,7 +162,10 @@ export function fromVectorValue(value: VectorValue): unknown {
 // ---------------------------------------------------------------------------------------------
 // Running a vector through src/wire
 
-export type VectorOutcome = { decoded: VectorValue } | { error: VectorError & { requirement: string; message: string } };
+/** What the wire layer made of a vector: the decoded value (control: with each frame's encoding) or the first error. */
+export type VectorOutcome =
+  | { decoded: VectorValue; frameEncodings?: EncodingName[] }
+  | { error: VectorError & { requirement: string; message: string } };
 
 function failure(error: WireError): VectorOutcome {
   return { error: { code: error.code, jsonRpcCode: error.jsonRpcCode, requirement: error.requirement, message: error.message } };
@@ -198,14 +201,16 @@ export function decodeVector(vector: Vector, chunkSize?: number): VectorOutcome 
         ...(vector.maxMessageSize === undefined ? {} : { maxMessageSize: vector.maxMessageSize }),
       });
       const messages: unknown[] = [];
+      const frameEncodings: EncodingName[] = [];
       for (const chunk of chunks(bytes, chunkSize)) {
         for (const item of reader.push(chunk)) {
           if (item instanceof WireError) return failure(item);
           messages.push(item.message);
+          frameEncodings.push(item.encoding);
         }
       }
       reader.end();
-      return { decoded: toVectorValue(messages) };
+      return { decoded: toVectorValue(messages), frameEncodings };
     }
     if (vector.kind === 'exec') {
       const header = decodeExecHeader(bytes);
@@ -284,6 +289,8 @@ export function checkVector(vector: Vector): string[] {
       problems.push(`decoding ${how} failed with ${outcome.error.code} (${outcome.error.jsonRpcCode}): ${outcome.error.message}`);
     } else if (!isDeepStrictEqual(outcome.decoded, vector.decoded)) {
       problems.push(`decoding ${how} gave ${preview(outcome.decoded)}; expected ${preview(vector.decoded)}`);
+    } else if (vector.frameEncodings && !isDeepStrictEqual(outcome.frameEncodings, vector.frameEncodings)) {
+      problems.push(`decoding ${how} read the frames as ${preview(outcome.frameEncodings)}; expected ${preview(vector.frameEncodings)}`);
     }
   }
   if (!vector.error) {
