@@ -130,16 +130,17 @@ export class Transcript {
 
   /** Parses NDJSON written by `toNdjson` (for replay and tests). */
   static parseNdjson(text: string): TranscriptEntry[] {
-    return text
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line, index) => {
-        try {
-          return JSON.parse(line) as TranscriptEntry;
-        } catch (error) {
-          throw new SyntaxError(`transcript line ${index + 1} is not JSON: ${(error as Error).message}`);
-        }
-      });
+    const entries: TranscriptEntry[] = [];
+    text.split('\n').forEach((line, index) => {
+      if (line.trim() === '') return;
+      try {
+        entries.push(JSON.parse(line) as TranscriptEntry);
+      } catch (error) {
+        // Numbered as in the file, blank lines included.
+        throw new SyntaxError(`transcript line ${index + 1} is not JSON: ${(error as Error).message}`);
+      }
+    });
+    return entries;
   }
 }
 
