@@ -126,7 +126,7 @@ export function errorCodeDefinitions(layer: ErrorLayer, code: number): ErrorCode
 /** What a code is called in a layer; codes no document names get their JSON-RPC range. */
 export function nameErrorCode(code: number, layer: ErrorLayer): string {
   checkLayer(layer);
-  if (!Number.isInteger(code)) return `invalid code ${String(code)} (JSON-RPC codes are integers)`;
+  if (!Number.isInteger(code)) return `invalid code ${String(code)} (not an integer, as JSON-RPC codes must be)`;
   const definitions = errorCodeDefinitions(layer, code);
   if (definitions.length > 0) return definitions.map((d) => d.name).join(' / ');
   if (code >= -32099 && code <= -32000) return 'Server error (implementation-defined)';
