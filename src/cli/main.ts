@@ -2,9 +2,11 @@
 import yargs from 'yargs';
 import { type CliCommand, type CliIo, ExitCode, processIo } from './io.js';
 import { decodeCommand } from './commands/decode.js';
+import { validateCommand } from './commands/validate.js';
 
 const commands: CliCommand[] = [
   decodeCommand,
+  validateCommand,
 ];
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
