@@ -1177,7 +1177,7 @@ function header(v: ProtocolVersion, file: string, title: string, description: st
     $id: `${ID_BASE}core/${v}/${file}`,
     title,
     description,
-    'x-mcp-flow': { family: 'core', ...annotation, protocolVersion: v, requirements: requirementsOf(annotation) },
+    'x-mcp-flow': { family: 'core', ...annotation, protocolVersion: v, requirements: requirementsOf(file, annotation) },
   };
 }
 
@@ -1189,7 +1189,7 @@ const REQUIREMENTS_BY_KIND: Record<string, string[]> = {
   request: ['CORE-RPC-1', 'CORE-RPC-2', 'CORE-RPC-3'],
   notification: ['CORE-RPC-1'],
   result: ['CORE-RPC-1', 'CORE-RPC-3', 'CORE-RPC-14'],
-  error: ['CORE-RPC-1', 'CORE-RPC-3', 'CORE-RPC-7'],
+  error: ['CORE-RPC-1', 'CORE-RPC-7'],
   definition: [],
 };
 const REQUIREMENTS_BY_MESSAGE: Record<string, string[]> = {
@@ -1216,9 +1216,15 @@ const REQUIREMENTS_BY_MESSAGE: Record<string, string[]> = {
   'result tasks/list': ['CORE-PAGE-1'],
 };
 
-function requirementsOf(annotation: Schema): string[] {
+/** Requirements of error schemas without a method, by file. */
+const REQUIREMENTS_BY_ERROR_FILE: Record<string, string[]> = {
+  'jsonrpc-error.error.schema.json': ['CORE-RPC-3'],
+  'jsonrpc-error-null-id.error.schema.json': ['CORE-RPC-8', 'CORE-RPC-9'],
+};
+
+function requirementsOf(file: string, annotation: Schema): string[] {
   const kind = String(annotation.kind);
-  const own = REQUIREMENTS_BY_MESSAGE[`${kind} ${String(annotation.method)}`] ?? [];
+  const own = REQUIREMENTS_BY_MESSAGE[`${kind} ${String(annotation.method)}`] ?? REQUIREMENTS_BY_ERROR_FILE[file] ?? [];
   return [...new Set([...(REQUIREMENTS_BY_KIND[kind] ?? []), ...own])];
 }
 
@@ -1310,6 +1316,39 @@ function errorFiles(v: ProtocolVersion): Array<[string, Json]> {
           invalid('error.message is missing', j({ jsonrpc: '2.0', id: 1, error: { code: -32603 } }), 'required', '/error'),
           invalid('code is fractional', err(-32600.5, 'Invalid Request'), 'type', '/error/code'),
           ...(v1125 ? [] : [invalid('id is missing (required before 2025-11-25)', j({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } }), 'required', '')]),
+        ],
+      ),
+    ),
+  ]);
+  // JSON-RPC 2.0 §5: when the id of the request could not be read (parse error, invalid request),
+  // the error response carries id null. The official MCP schemas have no definition for it (their
+  // RequestId excludes null), so this schema has no `official` name and no cross-check.
+  const nullId = 'jsonrpc-error-null-id.error.schema.json';
+  out.push([
+    nullId,
+    {
+      ...header(
+        v,
+        nullId,
+        `MCP ${v} JSON-RPC error response with id null`,
+        'The error response to a message whose id could not be determined (e.g. -32700 Parse error, -32600 Invalid Request): JSON-RPC 2.0 requires id null there. Not part of the official MCP schema, whose RequestId excludes null.',
+        { kind: 'error', direction: 'both' },
+      ),
+      ...obj({ jsonrpc: jsonrpc(), id: { type: 'null' }, error: m('ErrorObject') }, ['jsonrpc', 'id', 'error']),
+    },
+  ]);
+  out.push([
+    'jsonrpc-error-null-id.error.examples.json',
+    j(
+      ex(
+        [
+          valid('parse error', j({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })),
+          valid('invalid request with data', j({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: { reason: 'method must be a string' } } })),
+        ],
+        [
+          invalid('id is a number', err(-32700, 'Parse error', undefined, 3), 'type', '/id'),
+          invalid('id is missing', j({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } }), 'required', ''),
+          invalid('error.code is missing', j({ jsonrpc: '2.0', id: null, error: { message: 'Parse error' } }), 'required', '/error'),
         ],
       ),
     ),

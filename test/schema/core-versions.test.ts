@@ -70,14 +70,16 @@ describe.each(VERSIONS.map((v) => [v] as const))('schemas/core/%s', (v) => {
     expect(methodsOf(v, 'notification')).toEqual([...EXPECTED[v].notifications].sort());
   });
 
-  it('has one defs file and the generic JSON-RPC error response', () => {
+  it('has one defs file and the generic JSON-RPC error responses (with an id, and with id null)', () => {
     expect(core.filter((s) => s.meta.protocolVersion === v && s.meta.kind === 'definition').map((s) => s.file)).toEqual([`core/${v}/defs.definition.schema.json`]);
     expect(registry.get(`core/${v}/jsonrpc-error.error.schema.json`).meta).toMatchObject({ family: 'core', kind: 'error', protocolVersion: v });
+    expect(registry.get(`core/${v}/jsonrpc-error-null-id.error.schema.json`).meta).toMatchObject({ family: 'core', kind: 'error', protocolVersion: v });
   });
 
   it('annotates every message schema with its direction and the official definition name', () => {
     for (const schema of core.filter((s) => s.meta.protocolVersion === v && s.meta.kind !== 'definition')) {
-      expect(schema.meta.official, schema.file).toMatch(/^[A-Z][A-Za-z]+$/);
+      // JSON-RPC's id-null error response has no counterpart in the official MCP schema.
+      if (!schema.file.endsWith('/jsonrpc-error-null-id.error.schema.json')) expect(schema.meta.official, schema.file).toMatch(/^[A-Z][A-Za-z]+$/);
       expect(schema.meta.direction, schema.file).toBeDefined();
       if (schema.meta.kind === 'result') {
         const request = core.find((s) => s.meta.protocolVersion === v && s.meta.kind === 'request' && s.meta.method === schema.meta.method)!;
