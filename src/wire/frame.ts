@@ -41,7 +41,9 @@ export function encodeFrame(body: Uint8Array, options?: FrameOptions): Uint8Arra
 export class FrameDecoder {
   readonly maxMessageSize: number;
   #chunks: Uint8Array[] = [];
-  /** Read position inside #chunks[0]. */
+  /** Index of the first unread chunk (consumed chunks are dropped in batches, not shifted one by one). */
+  #first = 0;
+  /** Read position inside #chunks[#first]. */
   #head = 0;
   #buffered = 0;
   /** Body length of the frame in progress, once its prefix is in. */
@@ -77,7 +79,10 @@ export class FrameDecoder {
     return bodies;
   }
 
-  /** Adds bytes without extracting bodies (use read() to take them one at a time). */
+  /**
+   * Adds bytes without extracting bodies (use read() to take them one at a time). The chunk is kept
+   * by reference until its bytes are consumed: do not reuse its buffer before then.
+   */
   write(chunk: Uint8Array): void {
     if (this.#failure) throw this.#failure;
     if (chunk.length === 0) return;
@@ -116,6 +121,7 @@ export class FrameDecoder {
   #fail(error: WireError): never {
     this.#failure = error;
     this.#chunks = [];
+    this.#first = 0;
     this.#head = 0;
     this.#buffered = 0;
     this.#bodyLength = undefined;
@@ -127,16 +133,22 @@ export class FrameDecoder {
     const out = new Uint8Array(n);
     let filled = 0;
     while (filled < n) {
-      const first = this.#chunks[0]!;
-      const available = first.length - this.#head;
-      const count = Math.min(available, n - filled);
+      const first = this.#chunks[this.#first]!;
+      const count = Math.min(first.length - this.#head, n - filled);
       out.set(first.subarray(this.#head, this.#head + count), filled);
       filled += count;
       this.#head += count;
       if (this.#head === first.length) {
-        this.#chunks.shift();
+        this.#first += 1;
         this.#head = 0;
       }
+    }
+    if (this.#first === this.#chunks.length) {
+      this.#chunks = [];
+      this.#first = 0;
+    } else if (this.#first >= 1024) {
+      this.#chunks = this.#chunks.slice(this.#first);
+      this.#first = 0;
     }
     this.#buffered -= n;
     this.#offset += n;

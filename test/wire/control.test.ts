@@ -123,6 +123,27 @@ describe('client and server over one control stream', () => {
   });
 });
 
+describe('seed 001 examples', () => {
+  it('the section 2.1 initialize request frames as 227 body bytes (the seed\'s 218 and 78 do not match its own JSON)', () => {
+    const body = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"test","version":"1.0"},"transport":{"type":"mcp-flow","version":"0.1","encodings":["cbor","json"]}}}';
+    const frame = new ControlStreamWriter({ state: new EncodingState() }).encode(JSON.parse(body));
+    expect(frame.subarray(0, 4)).toEqual(new Uint8Array([0, 0, 0, 0xe3]));
+    expect(new TextDecoder().decode(frame.subarray(4))).toBe(body);
+  });
+
+  it('one byte at a time still yields each message once, in order', () => {
+    const writer = new ControlStreamWriter({ state: new EncodingState() });
+    const messages = Array.from({ length: 20 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping', params: { pad: 'x'.repeat(i * 50) } }));
+    const stream = concat(messages.map((m) => writer.encode(m)));
+    const reader = new ControlStreamReader({ state: new EncodingState(), role: 'server' });
+    const out: unknown[] = [];
+    for (let i = 0; i < stream.length; i++) out.push(...frames(reader.push(stream.subarray(i, i + 1))).map((d) => d.message));
+    reader.end();
+    expect(out).toEqual(messages);
+    expect(reader.bufferedBytes).toBe(0);
+  });
+});
+
 describe('ENCODING_MISMATCH', () => {
   it('a CBOR body before the initialize result (JSON in force)', () => {
     const reader = new ControlStreamReader({ state: new EncodingState(), role: 'server' });
