@@ -303,8 +303,23 @@ export class HttpClientConnection implements Connection {
     if (this.#eventStreamOpened) throw new ConnectionError('EVENT_STREAM_OPEN', 'the GET SSE stream is already open');
     const headers = { Accept: 'text/event-stream', ...this.#protocolHeaders() };
     this.transcript.record({ direction: 'sent', channel: { kind: 'http', method: 'GET', url: this.url.href, headers } });
-    const exchange = startExchange({ url: this.url, method: 'GET', headers, agent: this.#agent, signal: this.#lifetime.signal });
-    const response = await exchange.response;
+    // The stream lives as long as the connection; only the wait for its response head has a deadline.
+    const timeoutMs = this.#options.requestTimeoutMs ?? 30_000;
+    const opening = new AbortController();
+    const timer = setTimeout(() => opening.abort(new ConnectionTimeoutError('the response to the GET stream request', timeoutMs)), timeoutMs);
+    const exchange = startExchange({
+      url: this.url,
+      method: 'GET',
+      headers,
+      agent: this.#agent,
+      signal: AbortSignal.any([this.#lifetime.signal, opening.signal]),
+    });
+    let response: IncomingMessage;
+    try {
+      response = await exchange.response;
+    } finally {
+      clearTimeout(timer);
+    }
     const status = response.statusCode ?? 0;
     if (status === 200) this.#eventStreamOpened = true;
     this.#track(

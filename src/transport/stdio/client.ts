@@ -30,9 +30,22 @@ let exitHookInstalled = false;
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.on('exit', () => {
+  const killAll = () => {
     for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
-  });
+  };
+  process.on('exit', killAll);
+  // Children run in their own process group, so a terminal's Ctrl-C does not reach them: pass it on.
+  // When nobody else listens for the signal, re-raise it so the default action (exit) still happens.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = () => {
+      killAll();
+      if (process.listenerCount(signal) === 1) {
+        process.off(signal, onSignal);
+        process.kill(process.pid, signal);
+      }
+    };
+    process.on(signal, onSignal);
+  }
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): boolean {
@@ -88,6 +101,7 @@ export class StdioClientConnection extends LineConnection {
     installExitHook();
     this.transcript.event(`spawned ${JSON.stringify(commandLine)} as pid ${pid}`);
 
+    child.on('error', (error) => this.transcript.event(`child process error: ${error.message}`));
     this.attachOutput(child.stdin!);
     child.stdout!.on('data', (chunk: Buffer) => this.receive(chunk));
     child.stdout!.on('end', () => this.receiveEnd());

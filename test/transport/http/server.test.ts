@@ -261,6 +261,23 @@ describe('listenHttp: a Streamable HTTP endpoint', () => {
     expect(sent).toBeDefined();
   });
 
+  it('sends configured headers on every request and opens the GET stream after initialized when asked', async () => {
+    const client = await connectHttp(endpoint.listener.url, { headers: { Authorization: 'Bearer token-1' }, eventStream: true });
+    open.push(client);
+    await client.send(initialize());
+    await client.next(idIs(1), WAIT);
+    await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const server = serverSide(client);
+    expect(server.hasEventStream).toBe(true);
+    await server.send({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' });
+    const pushed = await client.next(undefined, WAIT);
+    expect(pushed.message).toMatchObject({ method: 'notifications/resources/list_changed' });
+    expect(pushed.channel).toMatchObject({ method: 'GET' });
+    const requests = server.transcript.entries().filter((entry) => entry.direction === 'received' && entry.channel.kind === 'http');
+    expect(requests.map((entry) => (entry.channel as { method?: string }).method)).toEqual(['POST', 'POST', 'GET']);
+    for (const entry of requests) expect(entry.channel).toMatchObject({ headers: { authorization: 'Bearer token-1' } });
+  });
+
   it('closing the listener ends every session', async () => {
     const own = await startEndpoint();
     const client = await connectHttp(own.listener.url, { deleteSessionOnClose: false });

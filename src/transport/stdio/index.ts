@@ -1,0 +1,8 @@
+// stdio transport: the child-process client connection and the server over this process's stdio.
+export { spawnStdio, StdioClientConnection } from './client.js';
+export type { StdioClientOptions, ExitInfo } from './client.js';
+export { serveStdio, StdioServerConnection } from './server.js';
+export type { StdioServerOptions } from './server.js';
+export { splitCommandLine, CommandLineError } from './shell-words.js';
+export { LineDecoder } from './line-decoder.js';
+export type { LineConnectionOptions } from './line-connection.js';
