@@ -16,7 +16,7 @@ const PROMPT_TYPES = ['text', 'choice', 'confirm', 'number', 'date', 'file', 'cu
 const FLOW_ERRORS = ['session-not-found', 'session-expired', 'invalid-state-transition', 'validation-failed', 'timeout', 'already-cancelled', 'not-interactive'];
 const BINDING = ['initialize.request', 'initialize.result', 'cancel.notification', 'shutdown.notification', 'streamError.notification', 'ref-stream.payload', 'datagram-progress.payload', 'datagram-log.payload', 'stream-limit-exceeded.error', 'invalid-stream-reference.error', 'stream-injection.error', 'encoding-mismatch.error', 'datagram-not-supported.error', 'cancelled.error'];
 const TOOLS = ['initialize', 'get-workflow-info', 'get-commands', 'invoke-agent', 'invoke-assistant', 'execute-command', 'new-conversation', 'list-conversations', 'activate-conversation', 'post-feedback'];
-const FW_OTHER = ['command-output', 'command-response', 'trace-event', 'ndjson-event', 'prompt-format-command.arguments', 'prompt-clarify-params.arguments'];
+const FW_OTHER = ['command-output', 'command-response', 'trace-event', 'ndjson-event', 'prompt-format-command.arguments', 'prompt-clarify-params.arguments', 'tool-error'];
 
 const expected = [
   ...FLOW_METHODS.flatMap((m) => [`flow/${m}.request.schema.json`, `flow/${m}.result.schema.json`]),
@@ -27,6 +27,7 @@ const expected = [
   ...BINDING.map((b) => `binding/${b}.schema.json`),
   ...TOOLS.flatMap((t) => [`fastworkflow/tool-${t}.input.payload.schema.json`, `fastworkflow/tool-${t}.output.payload.schema.json`]),
   ...FW_OTHER.map((o) => `fastworkflow/${o}.payload.schema.json`),
+  'fastworkflow/http-status.error.schema.json',
 ];
 
 describe('profile schema sets', () => {
