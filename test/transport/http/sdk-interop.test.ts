@@ -129,7 +129,17 @@ describe.each([
       body: 'not json at all',
     });
     expect(notJson.status).toBe(400);
-    expect(notJson.messages[0]).toMatchObject({ error: { code: -32700 } });
+    expect(notJson.headers['content-type']).toBe('application/json');
+    expect(notJson.text).toBe('{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: Invalid JSON"},"id":null}');
+
+    // Observed SDK 1.x behaviour: a JSON value that is no JSON-RPC message also gets -32700 (JSON-RPC
+    // 2.0 would say -32600 with id 5); the mock server's endpoint answers -32600 (see server.test.ts).
+    const notMessage = await connection.http.request({
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":5}',
+    });
+    expect(notMessage.status).toBe(400);
+    expect(notMessage.text).toBe('{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: Invalid JSON-RPC message"},"id":null}');
 
     // The known session header went out unless omitted or overridden.
     const sentWithId = (id: number) =>
