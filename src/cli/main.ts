@@ -1,10 +1,12 @@
 // The `mcp-flow-conformance` command: yargs front door; each command lives in ./commands/.
 import yargs from 'yargs';
 import { type CliCommand, type CliIo, ExitCode, processIo } from './io.js';
+import { selfCheckCommand } from './commands/self-check.js';
 import { decodeCommand } from './commands/decode.js';
 import { validateCommand } from './commands/validate.js';
 
 const commands: CliCommand[] = [
+  selfCheckCommand,
   decodeCommand,
   validateCommand,
 ];
