@@ -1,5 +1,6 @@
-// A minimal CBOR well-formedness scanner (RFC 8949 appendix C): finds where the first data item of
-// a body ends, so trailing bytes can be reported with their offset. It never builds values.
+// A minimal CBOR well-formedness scanner (RFC 8949 appendix C). It finds where the first data item
+// of a body ends (so trailing bytes can be reported with their offset) and rewrites indefinite-length
+// strings as definite ones (cbor-x cannot decode those). It never builds values.
 
 const MAX_DEPTH = 10_000;
 
@@ -13,13 +14,65 @@ export function cborItemEnd(bytes: Uint8Array, start = 0): number | undefined {
   }
 }
 
+/** An indefinite-length byte or text string: its bytes span [start, end), its chunks' contents joined. */
+interface IndefiniteString {
+  start: number;
+  end: number;
+  major: 2 | 3;
+  content: Uint8Array;
+}
+
+/**
+ * The same data items with every indefinite-length byte/text string (RFC 8949 section 3.2.3)
+ * replaced by the equivalent definite-length string; undefined if the body is not well-formed.
+ */
+export function definiteStrings(bytes: Uint8Array): Uint8Array | undefined {
+  const found: IndefiniteString[] = [];
+  try {
+    let pos = 0;
+    while (pos < bytes.length) {
+      pos = skipItem(bytes, pos, 0, found);
+      if (pos === BREAK) return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  if (found.length === 0) return bytes;
+  const parts: Uint8Array[] = [];
+  let copied = 0;
+  for (const string of found) {
+    parts.push(bytes.subarray(copied, string.start), definiteHeader(string.major, string.content.length), string.content);
+    copied = string.end;
+  }
+  parts.push(bytes.subarray(copied));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+function definiteHeader(major: number, length: number): Uint8Array {
+  const type = major << 5;
+  if (length < 24) return Uint8Array.of(type | length);
+  if (length < 0x100) return Uint8Array.of(type | 24, length);
+  if (length < 0x10000) return Uint8Array.of(type | 25, length >> 8, length & 0xff);
+  const header = new Uint8Array(5);
+  header[0] = type | 26;
+  new DataView(header.buffer).setUint32(1, length);
+  return header;
+}
+
 const BREAK = -1;
 
 class Malformed {}
 
-function skipItem(bytes: Uint8Array, pos: number, depth: number): number {
+function skipItem(bytes: Uint8Array, pos: number, depth: number, found?: IndefiniteString[]): number {
   if (depth > MAX_DEPTH) throw new Malformed();
   if (pos >= bytes.length) throw new Malformed();
+  const start = pos;
   const initial = bytes[pos]!;
   const major = initial >> 5;
   const info = initial & 0x1f;
@@ -29,11 +82,26 @@ function skipItem(bytes: Uint8Array, pos: number, depth: number): number {
       case 2:
       case 3:
         // Indefinite string: definite chunks of the same major type until break.
-        for (;;) {
-          if (pos >= bytes.length) throw new Malformed();
-          if (bytes[pos] === 0xff) return pos + 1;
-          if (bytes[pos]! >> 5 !== major || (bytes[pos]! & 0x1f) === 31) throw new Malformed();
-          pos = skipItem(bytes, pos, depth + 1);
+        {
+          const chunks: Uint8Array[] = [];
+          for (;;) {
+            if (pos >= bytes.length) throw new Malformed();
+            if (bytes[pos] === 0xff) break;
+            if (bytes[pos]! >> 5 !== major || (bytes[pos]! & 0x1f) === 31) throw new Malformed();
+            const chunkStart = pos;
+            pos = skipItem(bytes, pos, depth + 1);
+            chunks.push(bytes.subarray(chunkStart + headerLength(bytes[chunkStart]!), pos));
+          }
+          if (found) {
+            const content = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+            let offset = 0;
+            for (const chunk of chunks) {
+              content.set(chunk, offset);
+              offset += chunk.length;
+            }
+            found.push({ start, end: pos + 1, major, content });
+          }
+          return pos + 1;
         }
       case 4:
       case 5:
@@ -43,7 +111,7 @@ function skipItem(bytes: Uint8Array, pos: number, depth: number): number {
             if (major === 5 && count % 2 === 1) throw new Malformed();
             return pos + 1;
           }
-          pos = skipItem(bytes, pos, depth + 1);
+          pos = skipItem(bytes, pos, depth + 1, found);
         }
       case 7:
         // A lone "break" byte is not a data item.
@@ -84,16 +152,22 @@ function skipItem(bytes: Uint8Array, pos: number, depth: number): number {
       need(bytes, pos, argument);
       return pos + argument;
     case 4:
-      for (let i = 0; i < argument; i++) pos = skipItem(bytes, pos, depth + 1);
+      for (let i = 0; i < argument; i++) pos = skipItem(bytes, pos, depth + 1, found);
       return pos;
     case 5:
-      for (let i = 0; i < argument * 2; i++) pos = skipItem(bytes, pos, depth + 1);
+      for (let i = 0; i < argument * 2; i++) pos = skipItem(bytes, pos, depth + 1, found);
       return pos;
     case 6:
-      return skipItem(bytes, pos, depth + 1);
+      return skipItem(bytes, pos, depth + 1, found);
     default:
       throw new Malformed();
   }
+}
+
+/** Bytes taken by the initial byte and argument of a definite-length head. */
+function headerLength(initial: number): number {
+  const info = initial & 0x1f;
+  return info < 24 ? 1 : 1 + (1 << (info - 24));
 }
 
 function need(bytes: Uint8Array, pos: number, count: number): void {

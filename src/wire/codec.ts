@@ -8,7 +8,7 @@
 // float64; decoded integers are numbers when safe, BigInt otherwise.
 import { Decoder, Encoder } from 'cbor-x';
 import { define, toWireValue } from './data-model.js';
-import { cborItemEnd } from './cbor-scan.js';
+import { cborItemEnd, definiteStrings } from './cbor-scan.js';
 import { CborTrailingBytesError, InvalidCborError, InvalidJsonError, InvalidUtf8Error, UnknownEncodingError, WireError } from './errors.js';
 
 export type EncodingName = 'json' | 'cbor';
@@ -116,18 +116,24 @@ export const cborCodec: Codec = {
   decode(body) {
     if (body.length === 0) throw new InvalidCborError('body is empty', 0);
     let value: unknown;
-    // cbor-x caches a `dataView` property on the array it decodes: hand it a throwaway view. A
-    // plain Uint8Array view (not a Buffer) also makes decoded byte strings plain Uint8Arrays.
-    const view = new Uint8Array(body.buffer, body.byteOffset, body.length);
     try {
-      if (Buffer.from(body.buffer, body.byteOffset, body.length).includes(PROTO_KEY)) {
-        value = mapsToObjects(cborMapDecoder.decode(view));
-      } else {
-        value = cborDecoder.decode(view);
-      }
+      value = decodeWithCborX(body);
     } catch (error) {
       if (error instanceof WireError) throw error;
       const detail = error instanceof Error ? error.message : String(error);
+      if (detail.includes('Indefinite length not supported')) {
+        // Well-formed RFC 8949 that cbor-x cannot read: rewrite those strings as definite ones.
+        const rewritten = definiteStrings(body);
+        if (rewritten !== undefined && rewritten !== body) {
+          try {
+            return cborCodec.decode(rewritten);
+          } catch (retryError) {
+            if (!(retryError instanceof CborTrailingBytesError)) throw retryError;
+            const end = cborItemEnd(body); // report offsets in the original body
+            throw new CborTrailingBytesError(end, end === undefined ? undefined : body.length - end);
+          }
+        }
+      }
       if (detail.includes('end of buffer not reached')) {
         const end = cborItemEnd(body);
         throw new CborTrailingBytesError(end, end === undefined ? undefined : body.length - end);
@@ -140,6 +146,16 @@ export const cborCodec: Codec = {
     return mayHoldWideIntegers(body) ? narrowIntegers(value) : value;
   },
 };
+
+function decodeWithCborX(body: Uint8Array): unknown {
+  // cbor-x caches a `dataView` property on the array it decodes: hand it a throwaway view. A
+  // plain Uint8Array view (not a Buffer) also makes decoded byte strings plain Uint8Arrays.
+  const view = new Uint8Array(body.buffer, body.byteOffset, body.length);
+  if (Buffer.from(body.buffer, body.byteOffset, body.length).includes(PROTO_KEY)) {
+    return mapsToObjects(cborMapDecoder.decode(view));
+  }
+  return cborDecoder.decode(view);
+}
 
 /** Initial bytes of 64-bit integers (0x1b, 0x3b) and bignum tags (0xc2, 0xc3): if none occur, no BigInt can come out. */
 function mayHoldWideIntegers(body: Uint8Array): boolean {

@@ -170,6 +170,18 @@ describe('CBOR codec', () => {
     expect(captureError(() => cborCodec.encode(new Map([[{}, 1]])))).toBeInstanceOf(UnencodableValueError);
   });
 
+  it('reads indefinite-length arrays, maps and strings (RFC 8949 section 3.2)', () => {
+    expect(cborCodec.decode(fromHex('9f 01 02 ff'))).toEqual([1, 2]);
+    expect(cborCodec.decode(fromHex('bf 6161 01 ff'))).toEqual({ a: 1 });
+    expect(cborCodec.decode(fromHex('bf 6161 7f 62 6865 63 6c6c6f ff 6162 5f 41 01 42 0203 ff ff'))).toEqual({
+      a: 'hello',
+      b: new Uint8Array([1, 2, 3]),
+    });
+    expect(cborCodec.decode(fromHex('82 7f ff 1b0000000000000007'))).toEqual(['', 7]);
+    expect(captureError(() => cborCodec.decode(fromHex('7f 6161 ff 00')))).toMatchObject({ code: 'CBOR_TRAILING_BYTES', offset: 4, trailingBytes: 1 });
+    expect(captureError(() => cborCodec.decode(fromHex('7f 4161 ff')))).toBeInstanceOf(InvalidCborError);
+  });
+
   it('INVALID_CBOR for a body that does not decode', () => {
     for (const hex of ['a2', '5a0000ffff00', 'ff', '1c']) {
       const error = captureError(() => cborCodec.decode(fromHex(hex)));
