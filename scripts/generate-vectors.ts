@@ -503,10 +503,12 @@ function invalidVectors(): Vector[] {
   add('invalid-utf8-surrogate', 'A JSON body with an encoded UTF-16 surrogate (ed a0 80).', 'control', frame(concat(utf8.encode('{"jsonrpc":"2.0","method":"'), Uint8Array.of(0xed, 0xa0, 0x80), utf8.encode('"}'))), 'INVALID_UTF8', jsonServer);
   add('invalid-json-unterminated', 'A JSON body cut off inside an object.', 'control', frame(utf8.encode('{"jsonrpc":"2.0","id":3,')), 'INVALID_JSON', jsonServer);
   add('invalid-json-single-quotes', 'A JSON body written with single quotes.', 'control', frame(utf8.encode("{'jsonrpc':'2.0','method':'ping'}")), 'INVALID_JSON', jsonServer);
+  add('invalid-json-bom', 'A JSON body that starts with a UTF-8 byte order mark (ef bb bf): JSON bodies carry none.', 'control', frame(concat(Uint8Array.of(0xef, 0xbb, 0xbf), pingJson)), 'INVALID_JSON', jsonServer);
   add('invalid-cbor-short-map', 'A CBOR map that declares 2 entries and carries 1.', 'control', frame(bytesFromHex('a2 61 61 01')), 'INVALID_CBOR', cborServer);
   add('invalid-cbor-reserved-info', 'A CBOR item with the reserved additional information 28 (0x1c).', 'control', frame(bytesFromHex('1c')), 'INVALID_CBOR', cborServer);
   add('cbor-trailing-bytes', 'A CBOR ping followed by one more byte (0x00) inside the same frame.', 'control', frame(concat(cborBody(ping), Uint8Array.of(0))), 'CBOR_TRAILING_BYTES', cborServer);
   add('encoding-mismatch-json-after-cbor', 'A JSON ping frame on a stream where CBOR was negotiated.', 'control', frame(pingJson), 'ENCODING_MISMATCH', cborServer);
+  add('encoding-mismatch-cbor-after-json', 'A CBOR ping frame on a stream where "json" was negotiated.', 'control', frame(cborBody(ping)), 'ENCODING_MISMATCH', jsonServer);
   add(
     'encoding-mismatch-cbor-initialize',
     'The seed 001 initialize request encoded as CBOR: initialize must be JSON.',
