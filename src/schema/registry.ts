@@ -497,6 +497,8 @@ interface RefDocument {
 
 /** Keywords whose values are data, not subschemas: never walked for `$ref`/`$id`. */
 const DATA_KEYWORDS = new Set(['const', 'enum', 'examples', 'default', ANNOTATION_KEYWORD]);
+/** Keywords whose values map names to subschemas (the names themselves are not keywords). */
+const NAMED_SUBSCHEMAS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 
 function collectDocuments(schemas: LoadedSchema[]): Map<string, RefDocument> {
   const docs = new Map<string, RefDocument>();
@@ -519,9 +521,11 @@ function collectDocuments(schemas: LoadedSchema[]): Map<string, RefDocument> {
       if (typeof node.$anchor === 'string') current.anchors.add(node.$anchor);
       if (typeof node.$dynamicAnchor === 'string') current.anchors.add(node.$dynamicAnchor);
       for (const [key, value] of Object.entries(node)) {
-        if (!DATA_KEYWORDS.has(key) && key !== 'properties' && key !== 'patternProperties' && key !== '$defs') visit(value, here, current);
-        else if (key === 'properties' || key === 'patternProperties' || key === '$defs') {
+        if (DATA_KEYWORDS.has(key)) continue;
+        if (NAMED_SUBSCHEMAS.has(key)) {
           if (isRecord(value)) for (const sub of Object.values(value)) visit(sub, here, current);
+        } else {
+          visit(value, here, current);
         }
       }
     };
@@ -550,7 +554,7 @@ function checkRefs(loaded: LoadedSchema, docs: Map<string, RefDocument>): void {
     }
     for (const [key, value] of Object.entries(node)) {
       if (DATA_KEYWORDS.has(key)) continue;
-      if (key === 'properties' || key === 'patternProperties' || key === '$defs') {
+      if (NAMED_SUBSCHEMAS.has(key)) {
         if (isRecord(value)) for (const sub of Object.values(value)) visit(sub, here);
       } else {
         visit(value, here);
