@@ -4,7 +4,7 @@
 // Accepted: null, booleans, strings, numbers, arrays, plain objects (and Maps with string keys,
 // written as objects). Object properties whose value is undefined are treated as absent (as
 // JSON.stringify does). JSON additionally refuses non-finite numbers, BigInt and byte strings;
-// CBOR carries non-finite floats, Uint8Array byte strings and BigInt in -2^64..2^64-1.
+// CBOR carries non-finite floats, Uint8Array byte strings and BigInt in -2^63..2^64-1.
 // Everything else (undefined elsewhere, functions, symbols, Sets, Dates, class instances, cycles,
 // Maps with non-string keys) is an UnencodableValueError.
 import { UnencodableValueError } from './errors.js';
@@ -12,7 +12,8 @@ import { UnencodableValueError } from './errors.js';
 const U32_MAX = 0xffff_ffff;
 const NEG_32_MIN = -0x1_0000_0000;
 const U64_MAX = (1n << 64n) - 1n;
-const NEG_64_MIN = -(1n << 64n);
+// cbor-x writes BigInts below -2^63 as tag-3 bignums rather than major type 1, so they are refused.
+const NEG_64_MIN = -(1n << 63n);
 
 type Mode = 'json' | 'cbor';
 
@@ -52,7 +53,7 @@ function normalize(value: unknown, mode: Mode, path: Path, ancestors: object[]):
         fail(mode, path, `BigInt ${value} has no JSON form (JSON numbers are IEEE doubles)`);
       }
       if (value > U64_MAX || value < NEG_64_MIN) {
-        fail(mode, path, `BigInt ${value} is outside the CBOR integer range -2^64..2^64-1`);
+        fail(mode, path, `BigInt ${value} is outside the encodable CBOR integer range -2^63..2^64-1`);
       }
       return value;
     case 'undefined':

@@ -151,8 +151,10 @@ describe('CBOR codec', () => {
     });
   });
 
-  it('encodes BigInt within -2^64..2^64-1 and refuses it outside', () => {
+  it('encodes BigInt within -2^63..2^64-1 as CBOR integers and refuses it outside', () => {
     expect(toHex(cborCodec.encode(2n ** 64n - 1n))).toBe('1bffffffffffffffff');
+    expect(toHex(cborCodec.encode(-(2n ** 63n)))).toBe('3b7fffffffffffffff');
+    expect(captureError(() => cborCodec.encode(-(2n ** 63n) - 1n))).toMatchObject({ code: 'UNENCODABLE_VALUE', path: '' });
     expect(cborCodec.decode(cborCodec.encode({ n: 2n ** 60n }))).toEqual({ n: 2n ** 60n });
     expect(captureError(() => cborCodec.encode({ n: 2n ** 64n }))).toMatchObject({ code: 'UNENCODABLE_VALUE', path: '/n', encoding: 'cbor' });
   });
@@ -207,7 +209,7 @@ describe('CBOR codec', () => {
 describe('CBOR interop (RFC 8949) with cborg', () => {
   const wide = fc.oneof(
     jsonValue,
-    fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n - 1n }).filter((n) => n < BigInt(Number.MIN_SAFE_INTEGER) || n > BigInt(Number.MAX_SAFE_INTEGER)),
+    fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n - 1n }).filter((n) => n < BigInt(Number.MIN_SAFE_INTEGER) || n > BigInt(Number.MAX_SAFE_INTEGER)),
     fc.uint8Array({ maxLength: 16 }),
   );
   const message = fc.record({ jsonrpc: fc.constant('2.0'), id: fc.maxSafeNat(), result: fc.array(wide, { maxLength: 6 }) });
