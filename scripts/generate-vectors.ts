@@ -534,14 +534,40 @@ function invalidVectors(): Vector[] {
 
 const MESSAGE_KINDS = new Set(['request', 'result', 'notification', 'error']);
 
+/** An input the generator reads (schemas/ and the examples beside them) is missing or malformed. */
+export class VectorGeneratorInputError extends Error {
+  readonly code = 'VECTOR_GENERATOR_INPUT';
+  readonly file: string;
+  constructor(file: string, detail: string, options?: { cause?: unknown }) {
+    super(`${file}: ${detail}`, options);
+    this.name = 'VectorGeneratorInputError';
+    this.file = file;
+  }
+}
+
+function readJsonFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new VectorGeneratorInputError(path, `cannot read: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new VectorGeneratorInputError(path, `not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** Every `*.examples.json` below `dir`, in a stable (sorted) order. */
 function listExampleFiles(dir: string): string[] {
-  let out: string[] = [];
   let names: string[];
   try {
     names = readdirSync(dir).sort();
-  } catch {
-    return out;
+  } catch (error) {
+    throw new VectorGeneratorInputError(dir, `cannot list the folder: ${(error as Error).message}`, { cause: error });
   }
+  let out: string[] = [];
   for (const name of names) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out = out.concat(listExampleFiles(path));
@@ -554,14 +580,10 @@ interface ExamplesFile {
   valid?: Array<{ description?: unknown; instance?: unknown }>;
 }
 
-/** Which side reads a message, from the schema's `x-mcp-flow.direction`. */
+/** Which side reads a message: the one the schema's `x-mcp-flow.direction` sends to (a server for "both"). */
 function readerOf(schemaFile: string): 'client' | 'server' {
-  try {
-    const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as { 'x-mcp-flow'?: { direction?: string } };
-    return schema['x-mcp-flow']?.direction === 'server-to-client' ? 'client' : 'server';
-  } catch {
-    return 'server';
-  }
+  const schema = readJsonFile(schemaFile) as { 'x-mcp-flow'?: { direction?: string } };
+  return schema['x-mcp-flow']?.direction === 'server-to-client' ? 'client' : 'server';
 }
 
 function messageVectors(root: string): Vector[] {
@@ -573,7 +595,10 @@ function messageVectors(root: string): Vector[] {
     const match = /(?:^|\/)([^/]+)\.([a-z]+)$/.exec(base);
     if (!match || !MESSAGE_KINDS.has(match[2]!)) continue;
     const slug = match[1]!;
-    const examples = JSON.parse(readFileSync(path, 'utf8')) as ExamplesFile;
+    const examples = readJsonFile(path) as ExamplesFile;
+    if (examples.valid !== undefined && !Array.isArray(examples.valid)) {
+      throw new VectorGeneratorInputError(path, '"valid" must be an array of examples');
+    }
     const role = readerOf(join(schemasRoot, `${base}.schema.json`));
     const isInitialize = slug === 'initialize';
     (examples.valid ?? []).forEach((example, index) => {

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SEED_001_INITIALIZE, generateVectorFiles, serializeVectorFile } from '../../scripts/generate-vectors.js';
+import { SEED_001_INITIALIZE, VectorGeneratorInputError, generateVectorFiles, serializeVectorFile } from '../../scripts/generate-vectors.js';
 import { fromHex } from '../../src/wire/index.js';
 import { vectorFileNames, vectorFiles, vectorsDir } from './committed.js';
 
@@ -21,6 +21,11 @@ describe('vectors/ is up to date with scripts/generate-vectors.ts', () => {
 
   it('generates the same output twice (deterministic)', () => {
     expect(generateVectorFiles()).toEqual(generated);
+  });
+
+  it('refuses a package root without schemas/, naming the folder', () => {
+    expect(() => generateVectorFiles(join(vectorsDir, 'no-such-root'))).toThrow(VectorGeneratorInputError);
+    expect(() => generateVectorFiles(join(vectorsDir, 'no-such-root'))).toThrow(/no-such-root.schemas: cannot list the folder/);
   });
 
   it('documents every file in vectors/README.md', () => {
