@@ -1,0 +1,211 @@
+// The contract between the mock server's core (server.ts) and the parts that plug into it: the
+// MCP Flow engine, the core tools/resources/prompts, and anything else a session serves. An
+// extension declares capabilities, request and notification handlers, tools and the faults it
+// can switch on; the core runs the session (lifecycle, JSON-RPC, cancellation, progress, logging).
+
+/**
+ * A JSON-RPC error a handler answers with. The core sends `{ code, message, data }` as the error
+ * object of the response; any other exception a handler throws becomes -32603 (internal error).
+ */
+export class RpcError extends Error {
+  readonly code: number;
+  readonly data?: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'RpcError';
+    this.code = code;
+    if (data !== undefined) this.data = data;
+  }
+
+  /** The JSON-RPC error object. */
+  toJSON(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** One deliberate breakage: switching it on makes the server violate exactly one requirement. */
+export interface FaultDefinition {
+  /** kebab-case, unique across the whole catalog (core and every extension). */
+  name: string;
+  /** The requirement ID (suites/requirements.json) the fault breaks. */
+  requirement: string;
+  /** What the server does differently, in one sentence. */
+  description: string;
+}
+
+/** Errors of the mock server's configuration (not of a peer's messages). */
+export class MockServerError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** A fault name that no catalog defines. */
+export class UnknownFaultError extends MockServerError {
+  readonly fault: string;
+  /** Known names closest to the unknown one (best first). */
+  readonly suggestions: readonly string[];
+  constructor(fault: string, suggestions: readonly string[]) {
+    super(
+      'UNKNOWN_FAULT',
+      `unknown fault ${JSON.stringify(fault)}` +
+        (suggestions.length > 0 ? ` (did you mean ${suggestions.map((s) => JSON.stringify(s)).join(', ')}?)` : ''),
+    );
+    this.fault = fault;
+    this.suggestions = suggestions;
+  }
+}
+
+/** Two catalog entries with the same name. */
+export class DuplicateFaultError extends MockServerError {
+  readonly fault: string;
+  constructor(fault: string) {
+    super('DUPLICATE_FAULT', `fault ${JSON.stringify(fault)} is defined more than once`);
+    this.fault = fault;
+  }
+}
+
+/** Levenshtein distance (small strings only: fault names). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** Known names closest to `name`: within a third of its length, or sharing a word, best first (at most 3). */
+export function closestNames(name: string, known: Iterable<string>): string[] {
+  const words = new Set(name.split('-').filter((w) => w.length > 2));
+  const scored: { name: string; distance: number }[] = [];
+  for (const candidate of known) {
+    const distance = editDistance(name, candidate);
+    const sharesWord = candidate.split('-').some((w) => words.has(w));
+    if (distance <= Math.max(2, Math.floor(name.length / 3)) || sharesWord) scored.push({ name: candidate, distance });
+  }
+  scored.sort((x, y) => x.distance - y.distance || x.name.localeCompare(y.name));
+  return scored.slice(0, 3).map((s) => s.name);
+}
+
+/** The faults switched on for one server, checked against the catalog when constructed. */
+export class ActiveFaults {
+  readonly #active: ReadonlySet<string>;
+  readonly #catalog: ReadonlyMap<string, FaultDefinition>;
+
+  /** Throws UnknownFaultError for a name the catalog lacks, DuplicateFaultError for a catalog with a repeated name. */
+  constructor(names: Iterable<string>, catalog: readonly FaultDefinition[]) {
+    const byName = new Map<string, FaultDefinition>();
+    for (const fault of catalog) {
+      if (byName.has(fault.name)) throw new DuplicateFaultError(fault.name);
+      byName.set(fault.name, fault);
+    }
+    const active = new Set<string>();
+    for (const name of names) {
+      if (!byName.has(name)) throw new UnknownFaultError(name, closestNames(name, byName.keys()));
+      active.add(name);
+    }
+    this.#active = active;
+    this.#catalog = byName;
+  }
+
+  /** No fault switched on. */
+  static none(): ActiveFaults {
+    return new ActiveFaults([], []);
+  }
+
+  has(name: string): boolean {
+    return this.#active.has(name);
+  }
+
+  /** Active fault names, in the order given. */
+  list(): string[] {
+    return [...this.#active];
+  }
+
+  /** The catalog entry of an active (or known) fault. */
+  definition(name: string): FaultDefinition | undefined {
+    return this.#catalog.get(name);
+  }
+}
+
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** The RFC 5424 severities of logging/setLevel, least severe first. */
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+export interface SendRequestOptions {
+  /** Rejects with a ServerRequestTimeoutError after this many milliseconds (default: the server's). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** What a handler sees of its session. */
+export interface ServerSessionContext {
+  readonly connectionId: string;
+  /** The transport kind ('webtransport', 'http', 'stdio', 'memory'). */
+  readonly transport: string;
+  /** The negotiated protocol version. */
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Record<string, unknown>;
+  readonly clientInfo: { name: string; version: string } | undefined;
+  readonly faults: ActiveFaults;
+  /** Aborted when the connection ends. */
+  readonly signal: AbortSignal;
+  /** A server-to-client request: resolves with the result, rejects RpcError with the client's error. */
+  sendRequest(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown>;
+  sendNotification(method: string, params?: unknown): Promise<void>;
+  /** notifications/message, sent only when `level` is at or above the level set by logging/setLevel. */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+}
+
+/** What a request handler sees: the session plus this request. */
+export interface RequestContext extends ServerSessionContext {
+  readonly requestId: string | number;
+  readonly method: string;
+  /** Aborted by notifications/cancelled or $/cancel for this request (and when the connection ends). */
+  readonly cancelled: AbortSignal;
+  /**
+   * notifications/progress for the request's progressToken (a progress datagram on WebTransport
+   * when negotiated); does nothing when the request carried no progressToken.
+   */
+  reportProgress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+export interface ToolResult {
+  content: unknown[];
+  isError?: boolean;
+  structuredContent?: unknown;
+}
+
+export interface ServerTool {
+  name: string;
+  description: string;
+  inputSchema: object;
+  title?: string;
+  outputSchema?: object;
+  call(args: Record<string, unknown>, ctx: RequestContext): Promise<ToolResult>;
+}
+
+export interface ServerExtension {
+  readonly name: string;
+  /** Merged into the initialize result's capabilities. */
+  capabilities?(ctx: ServerSessionContext): Record<string, unknown>;
+  readonly requests?: Record<string, (params: unknown, ctx: RequestContext) => Promise<unknown>>;
+  readonly notifications?: Record<string, (params: unknown, ctx: ServerSessionContext) => void | Promise<void>>;
+  readonly tools?: readonly ServerTool[];
+  readonly faults?: readonly FaultDefinition[];
+  onSessionEnd?(ctx: ServerSessionContext): void;
+}
