@@ -56,3 +56,39 @@ export class ProfileDocumentError extends ProtocolError {
     this.section = section;
   }
 }
+
+/** A session-state change that 000's transition table (as the profile reads it) does not allow. */
+export class InvalidStateTransitionError extends ProtocolError {
+  /** -32003 INVALID_STATE_TRANSITION, or -32006 ALREADY_CANCELLED when the session is cancelled. */
+  readonly jsonRpcCode: number;
+  readonly requirement: string;
+  readonly from: string | null;
+  readonly trigger: string;
+  constructor(from: string | null, trigger: string) {
+    const cancelled = from === 'cancelled';
+    super(
+      cancelled ? 'ALREADY_CANCELLED' : 'INVALID_STATE_TRANSITION',
+      cancelled ? `session already cancelled (cannot ${trigger})` : `cannot ${trigger} a session in state ${from ?? '(none)'}`,
+    );
+    this.jsonRpcCode = cancelled ? -32006 : -32003;
+    this.requirement = cancelled ? 'FLOW-CANCEL-2' : 'FLOW-SM-4';
+    this.from = from;
+    this.trigger = trigger;
+  }
+}
+
+/** A prompt a peer sent that cannot be used to validate values (e.g. a pattern that does not compile). */
+export class InvalidPromptError extends ProtocolError {
+  readonly requirement: string;
+  constructor(message: string, requirement: string) {
+    super('INVALID_PROMPT', message);
+    this.requirement = requirement;
+  }
+}
+
+/** A measurement was asked of too small a sample to mean anything. */
+export class InsufficientSampleError extends ProtocolError {
+  constructor(message: string) {
+    super('INSUFFICIENT_SAMPLE', message);
+  }
+}
