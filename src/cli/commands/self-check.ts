@@ -11,10 +11,10 @@ import {
   ControlStreamReader,
   ControlStreamWriter,
   EncodingState,
+  ExecHeaderDecoder,
   WireError,
   codecFor,
   decodeDatagram,
-  decodeExecHeader,
   encodeDatagram,
   encodeExecHeader,
   fromHex,
@@ -32,6 +32,8 @@ export const VECTOR_VERSION = 1;
 export const VECTOR_KINDS = ['control', 'exec', 'datagram'] as const;
 /** `<SYSTEM>-<AREA>-<n>` (docs/architecture.md "Requirement IDs"). */
 export const REQUIREMENT_ID = /^(CORE|FLOW|WT|FW)-[A-Z]+-[1-9][0-9]*$/;
+/** Lower-case hex, two digits per byte, no separators. */
+const HEX = /^(?:[0-9a-f]{2})*$/;
 
 /** A JSON value; integers beyond 2^53-1 in magnitude appear as `{"$bigint": "<decimal>"}`. */
 export type VectorValue = null | boolean | number | string | VectorValue[] | { [key: string]: VectorValue };
@@ -110,7 +112,7 @@ function vectorShapeProblem(v: unknown): string | undefined {
   if (typeof v.id !== 'string' || v.id === '') return '"id" must be a non-empty string';
   if (typeof v.description !== 'string') return '"description" must be a string';
   if (!(VECTOR_KINDS as readonly unknown[]).includes(v.kind)) return `"kind" must be one of ${VECTOR_KINDS.join(', ')}`;
-  if (typeof v.hex !== 'string' || !/^(?:[0-9a-f]{2})*$/.test(v.hex)) return '"hex" must be lower-case hex, two digits per byte';
+  if (typeof v.hex !== 'string' || !HEX.test(v.hex)) return '"hex" must be lower-case hex, two digits per byte';
   if (v.encoding !== undefined && v.encoding !== 'json' && v.encoding !== 'cbor') return '"encoding" must be "json" or "cbor"';
   if (v.kind === 'control') {
     if (v.encoding === undefined) return 'a control vector needs "encoding"';
@@ -123,6 +125,10 @@ function vectorShapeProblem(v: unknown): string | undefined {
     return '"maxMessageSize" must be a positive integer';
   }
   if (('decoded' in v) === ('error' in v)) return 'exactly one of "decoded" and "error" is required';
+  if ('decoded' in v) {
+    const problem = decodedShapeProblem(v.kind as Vector['kind'], v.decoded);
+    if (problem) return `"decoded": ${problem}`;
+  }
   if ('error' in v) {
     const e = v.error;
     if (!isRecord(e) || typeof e.code !== 'string' || !Number.isInteger(e.jsonRpcCode)) {
@@ -132,6 +138,21 @@ function vectorShapeProblem(v: unknown): string | undefined {
   if (!Array.isArray(v.profile) || v.profile.length === 0) return '"profile" must be a non-empty array of requirement IDs';
   const badId = v.profile.find((id) => typeof id !== 'string' || !REQUIREMENT_ID.test(id));
   if (badId !== undefined) return `profile entry ${JSON.stringify(badId)} is not a requirement ID (<SYSTEM>-<AREA>-<n>)`;
+  return undefined;
+}
+
+function isU32(value: unknown, max = 0xffff_ffff): boolean {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= max;
+}
+
+/** What is wrong with a `decoded` value for its kind (vectors/README.md), or undefined. */
+function decodedShapeProblem(kind: Vector['kind'], decoded: unknown): string | undefined {
+  if (kind === 'control') return Array.isArray(decoded) && decoded.length > 0 ? undefined : 'must be a non-empty array of messages';
+  if (!isRecord(decoded)) return 'must be an object';
+  if (!isU32(decoded.requestId)) return '"requestId" must be an integer in 0..4294967295';
+  if (typeof decoded.payloadHex !== 'string' || !HEX.test(decoded.payloadHex)) return '"payloadHex" must be lower-case hex';
+  if (kind === 'exec') return isU32(decoded.streamTag) ? undefined : '"streamTag" must be an integer in 0..4294967295';
+  if (!isU32(decoded.channel, 0xff) || !isU32(decoded.flags, 0xff)) return '"channel" and "flags" must be integers in 0..255';
   return undefined;
 }
 
@@ -213,8 +234,15 @@ export function decodeVector(vector: Vector, chunkSize?: number): VectorOutcome 
       return { decoded: toVectorValue(messages), frameEncodings };
     }
     if (vector.kind === 'exec') {
-      const header = decodeExecHeader(bytes);
-      return { decoded: { requestId: header.requestId, streamTag: header.streamTag, payloadHex: toHex(bytes.subarray(8)) } };
+      const stream = new ExecHeaderDecoder();
+      const payload: string[] = [];
+      for (const chunk of chunks(bytes, chunkSize)) {
+        const got = stream.push(chunk);
+        if (got) payload.push(toHex(got.rest));
+      }
+      stream.end();
+      const header = stream.header!;
+      return { decoded: { requestId: header.requestId, streamTag: header.streamTag, payloadHex: payload.join('') } };
     }
     const datagram = decodeDatagram(bytes);
     const decoded: Record<string, VectorValue> = {
