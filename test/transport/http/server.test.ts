@@ -278,6 +278,25 @@ describe('listenHttp: a Streamable HTTP endpoint', () => {
     for (const entry of requests) expect(entry.channel).toMatchObject({ headers: { authorization: 'Bearer token-1' } });
   });
 
+  it('uses an overridden session id and protocol version on later sends', async () => {
+    const client = await session();
+    const realId = client.http.sessionId;
+    client.http.setSessionId('no-such-session');
+    await client.send({ jsonrpc: '2.0', id: 20, method: 'tools/list' });
+    const unknown = await client.next(undefined, WAIT);
+    expect(unknown.message).toMatchObject({ error: { code: -32001 } });
+    expect(unknown.channel).toMatchObject({ status: 404 });
+    client.http.setSessionId(realId);
+    client.http.setProtocolVersion('1999-01-01');
+    await client.send({ jsonrpc: '2.0', id: 21, method: 'tools/list' });
+    expect((await client.next(undefined, WAIT)).channel).toMatchObject({ status: 400 });
+    client.http.setProtocolVersion(undefined);
+    await client.send({ jsonrpc: '2.0', id: 22, method: 'tools/list' });
+    expect((await client.next(undefined, WAIT)).message).toMatchObject({ id: 22, result: {} });
+    const last = client.transcript.entries().filter((entry) => entry.direction === 'sent').at(-1)!;
+    expect(last.channel).not.toHaveProperty(['headers', 'MCP-Protocol-Version']);
+  });
+
   it('closing the listener ends every session', async () => {
     const own = await startEndpoint();
     const client = await connectHttp(own.listener.url, { deleteSessionOnClose: false });
