@@ -27,6 +27,8 @@ const catalog = readCatalog(join(root, 'suites', 'requirements.json'));
 const ids = new Set(catalog.requirements.map((r) => r.id));
 const seedsFolder = join(root, '..', 'shared', 'seeds');
 const haveSeeds = existsSync(seedsFolder);
+const referenceFolder = join(root, '..', 'shared', 'reference', 'mcp-schema');
+const haveReference = existsSync(referenceFolder);
 
 /** ID -> level as written in the profile's requirement tables (parsed independently of the generator). */
 function profileTableLevels(): Map<string, string> {
@@ -90,6 +92,43 @@ describe('requirement catalog', () => {
       if (!parsed) throw new Error(`${r.id} has an unparsable source`);
       expect(headings.get(parsed.seed)?.has(parsed.section), `${r.id}: no heading "${parsed.section}" in ${parsed.seed}`).toBe(true);
     }
+  });
+
+  it.skipIf(!haveReference)('cites official schema definitions that exist (needs ../shared/reference)', () => {
+    type Definition = { properties?: Record<string, { properties?: Record<string, unknown> }> };
+    const schemas = new Map<string, Record<string, Definition>>();
+    for (const version of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
+      const schema = JSON.parse(readFileSync(join(referenceFolder, version, 'schema.json'), 'utf8')) as {
+        definitions?: Record<string, Definition>;
+        $defs?: Record<string, Definition>;
+      };
+      schemas.set(version, (schema.$defs ?? schema.definitions) as Record<string, Definition>);
+    }
+    const defines = (defs: Record<string, Definition>, reference: string): boolean => {
+      const [name, property] = reference.split('.') as [string, string | undefined];
+      const definition = defs[name];
+      if (definition === undefined) return false;
+      if (property === undefined) return true;
+      return (
+        definition.properties?.[property] !== undefined ||
+        definition.properties?.params?.properties?.[property] !== undefined ||
+        defs[`${name}Params`]?.properties?.[property] !== undefined
+      );
+    };
+    let checked = 0;
+    for (const r of raw.requirements) {
+      for (const match of r.source.matchAll(/official MCP schema (?:(\d{4}-\d{2}-\d{2}) )?([A-Za-z.]+(?: \/ [A-Za-z.]+)*)/g)) {
+        const versions = match[1] ? [match[1]] : [...schemas.keys()];
+        for (const reference of (match[2] as string).split(' / ')) {
+          checked++;
+          expect(
+            versions.some((v) => defines(schemas.get(v) as Record<string, Definition>, reference)),
+            `${r.id} cites ${reference}${match[1] ? ` in ${match[1]}` : ''}`,
+          ).toBe(true);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
   });
 
   it('defines the IDs the other parts were promised, with their levels', () => {
