@@ -1,0 +1,78 @@
+// JSON-RPC 2.0 helpers of the mock server: message shapes, id rules, response builders.
+import { JSONRPC_ERROR } from '../../../protocol/error-codes.js';
+
+export type RequestId = string | number;
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A valid MCP request id: a string or an integer (never null, never fractional) (CORE-RPC-3). */
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+/** A map key that keeps the JSON type of an id: the integer 1 and the string "1" differ (CORE-RPC-5). */
+export function idKey(id: RequestId): string {
+  return `${typeof id === 'number' ? 'n' : 's'}:${String(id)}`;
+}
+
+/** An id a WebTransport header can carry: an integer in 0..2^32-1 (WT-ID-1). */
+export function isHeaderId(id: RequestId): id is number {
+  return typeof id === 'number' && Number.isInteger(id) && id >= 0 && id <= 0xffffffff;
+}
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export function errorObject(code: number, message: string, data?: unknown): JsonRpcErrorObject {
+  return data === undefined ? { code, message } : { code, message, data };
+}
+
+/** What went wrong with a message, as the error it is answered with. */
+export interface Malformed {
+  /** The id to echo (null when it cannot be read). */
+  id: RequestId | null;
+  error: JsonRpcErrorObject;
+}
+
+/**
+ * Checks the JSON-RPC envelope of one message (not its params): returns a Malformed answer for
+ * an invalid message (CORE-RPC-2, -3, -9), undefined for a well-formed request, notification or response.
+ */
+export function checkEnvelope(message: unknown, options: { allowBadVersion?: boolean } = {}): Malformed | undefined {
+  if (!isRecord(message)) {
+    return { id: null, error: errorObject(JSONRPC_ERROR.InvalidRequest, 'Invalid Request: a JSON-RPC message is an object') };
+  }
+  const hasId = 'id' in message;
+  const readableId = hasId && isRequestId(message['id']) ? (message['id'] as RequestId) : null;
+  if (hasId && readableId === null) {
+    return {
+      id: null,
+      error: errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: id must be a string or an integer, got ${JSON.stringify(message['id'])}`),
+    };
+  }
+  if (message['jsonrpc'] !== '2.0' && !options.allowBadVersion) {
+    return {
+      id: readableId,
+      error: errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: jsonrpc must be "2.0", got ${JSON.stringify(message['jsonrpc'])}`),
+    };
+  }
+  const isResponse = !('method' in message) && ('result' in message || 'error' in message);
+  if (isResponse) {
+    if ('result' in message && 'error' in message) {
+      return { id: null, error: errorObject(JSONRPC_ERROR.InvalidRequest, 'Invalid Request: a response has either result or error, not both') };
+    }
+    return undefined;
+  }
+  if (typeof message['method'] !== 'string') {
+    return { id: readableId, error: errorObject(JSONRPC_ERROR.InvalidRequest, 'Invalid Request: method must be a string') };
+  }
+  if ('params' in message && (typeof message['params'] !== 'object' || message['params'] === null)) {
+    return { id: readableId, error: errorObject(JSONRPC_ERROR.InvalidRequest, 'Invalid Request: params must be an object') };
+  }
+  return undefined;
+}

@@ -1,0 +1,738 @@
+// One MCP session of the mock server over one Connection: lifecycle (initialize, initialized),
+// version negotiation, JSON-RPC validation, dispatch to the extensions, tools/list and tools/call
+// across every extension's tools, ping, cancellation (notifications/cancelled and $/cancel),
+// progress, logging, capability gating, batches and server-to-client requests. Every fault of
+// CORE_FAULTS that concerns these paths is honoured here.
+import type { Connection } from '../../../transport/connection.js';
+import { ConnectionClosedError } from '../../../transport/errors.js';
+import { BINDING_ERROR, JSONRPC_ERROR } from '../../../protocol/error-codes.js';
+import {
+  CORE_METHOD,
+  BINDING_METHOD,
+  LATEST_PROTOCOL_VERSION,
+  PROTOCOL_VERSIONS,
+  capabilityGate,
+  declares,
+  findMethod,
+  isDefinedIn,
+  isProtocolVersion,
+  type ProtocolVersion,
+} from '../../../protocol/methods.js';
+import { codecFor } from '../../../wire/index.js';
+import {
+  LOG_LEVELS,
+  RpcError,
+  type ActiveFaults,
+  type LogLevel,
+  type RequestContext,
+  type SendRequestOptions,
+  type ServerExtension,
+  type ServerSessionContext,
+  type ServerTool,
+  type ToolResult,
+} from '../extension.js';
+import { CORE_FAULT as F } from '../faults.js';
+import { schemaErrors } from './arguments.js';
+import { checkEnvelope, errorObject, idKey, isHeaderId, isRecord, type JsonRpcErrorObject, type RequestId } from './jsonrpc.js';
+import { ServerRequestTimeoutError } from './errors.js';
+
+export interface SessionOptions {
+  extensions: readonly ServerExtension[];
+  faults: ActiveFaults;
+  serverInfo: { name: string; version: string; title?: string };
+  instructions?: string;
+  /** Protocol versions this server supports, oldest first. */
+  protocolVersions: readonly ProtocolVersion[];
+  /** Declare and serve the logging utility. */
+  logging: boolean;
+  /** Default deadline of server-to-client requests. */
+  requestTimeoutMs: number;
+  /** On WebTransport with datagrams, send progress of integer-id requests as 0x01 datagrams. */
+  progressDatagrams: boolean;
+  connectionId: string;
+}
+
+/** Where the answers to one message go: straight to the connection, or into a batch. */
+interface Sink {
+  send(message: unknown, relatedTo?: RequestId): Promise<void>;
+}
+
+interface InFlight {
+  id: RequestId;
+  method: string;
+  sink: Sink;
+  controller: AbortController;
+  answered: boolean;
+  cancelledBy?: 'notifications/cancelled' | '$/cancel';
+  progressToken?: string | number;
+  lastProgress?: number;
+  progressCount: number;
+}
+
+interface PendingServerRequest {
+  method: string;
+  resolve: (result: unknown) => void;
+  reject: (error: Error) => void;
+  cleanup: () => void;
+}
+
+type RequestHandler = (params: unknown, ctx: RequestContext) => Promise<unknown>;
+
+const SEVERITY = new Map(LOG_LEVELS.map((level, index) => [level, index]));
+
+export class ServerSession {
+  readonly #connection: Connection;
+  readonly #options: SessionOptions;
+  readonly #faults: ActiveFaults;
+  readonly #abort = new AbortController();
+  readonly #inFlight = new Map<string, InFlight>();
+  readonly #finished = new Set<string>();
+  readonly #pending = new Map<number, PendingServerRequest>();
+  readonly #tools = new Map<string, ServerTool>();
+  readonly #requests = new Map<string, RequestHandler>();
+  readonly #notifications = new Map<string, Array<(params: unknown, ctx: ServerSessionContext) => void | Promise<void>>>();
+  readonly #direct: Sink;
+  readonly context: ServerSessionContext;
+
+  #initialized = false;
+  #initializedNotified = false;
+  #protocolVersion: ProtocolVersion = LATEST_PROTOCOL_VERSION;
+  #clientCapabilities: Record<string, unknown> = {};
+  #clientInfo: { name: string; version: string } | undefined;
+  #capabilities: Record<string, unknown> = {};
+  #logLevel: LogLevel | undefined;
+  #nextServerId = 0;
+  #faultsSeen = 0;
+
+  constructor(connection: Connection, options: SessionOptions) {
+    this.#connection = connection;
+    this.#options = options;
+    this.#faults = options.faults;
+    for (const extension of options.extensions) {
+      for (const tool of extension.tools ?? []) this.#tools.set(tool.name, tool);
+      for (const [method, handler] of Object.entries(extension.requests ?? {})) this.#requests.set(method, handler);
+      for (const [method, handler] of Object.entries(extension.notifications ?? {})) {
+        this.#notifications.set(method, [...(this.#notifications.get(method) ?? []), handler]);
+      }
+    }
+    this.#direct = {
+      send: (message, relatedTo) => this.#send(message, relatedTo),
+    };
+    this.context = this.#sessionContext();
+  }
+
+  get initialized(): boolean {
+    return this.#initialized;
+  }
+
+  /** Whether the client has sent notifications/initialized. */
+  get initializedNotified(): boolean {
+    return this.#initializedNotified;
+  }
+
+  /** Serves the connection until it closes. */
+  async run(): Promise<void> {
+    const watcher = this.#watchTransportFaults();
+    try {
+      for (;;) {
+        let received;
+        try {
+          received = await this.#connection.next();
+        } catch {
+          break;
+        }
+        void this.#dispatch(received.message).catch((error: unknown) => this.#note(`dispatch failed: ${describe(error)}`));
+      }
+    } finally {
+      if (watcher) clearInterval(watcher);
+      this.#end();
+    }
+  }
+
+  // ---- transport-level faults ------------------------------------------------------------------
+
+  /**
+   * stdio-like connections record undecodable lines as faults without answering them; the
+   * session answers each with its JSON-RPC code and id null (CORE-RPC-8). WebTransport and HTTP
+   * answer such input themselves.
+   */
+  #watchTransportFaults(): NodeJS.Timeout | undefined {
+    if (this.#connection.kind !== 'stdio') return undefined;
+    const timer = setInterval(() => {
+      const faults = this.#connection.faults();
+      for (const fault of faults.slice(this.#faultsSeen)) {
+        if (fault.jsonRpcCode === undefined || this.#connection.isClosed) continue;
+        if (fault.jsonRpcCode === JSONRPC_ERROR.ParseError && this.#faults.has(F.parseErrorUnanswered)) continue;
+        const name = fault.jsonRpcCode === JSONRPC_ERROR.ParseError ? 'Parse error' : 'Invalid Request';
+        void this.#sendError(this.#direct, null, errorObject(fault.jsonRpcCode, `${name}: ${fault.message}`));
+      }
+      this.#faultsSeen = faults.length;
+    }, 5);
+    timer.unref();
+    return timer;
+  }
+
+  // ---- dispatch ---------------------------------------------------------------------------------
+
+  async #dispatch(message: unknown): Promise<void> {
+    if (Array.isArray(message)) return this.#dispatchBatch(message);
+    return this.#handle(message, this.#direct);
+  }
+
+  /** JSON-RPC batches: served under 2025-03-26 (CORE-RPC-13), refused with -32600 otherwise (C-30). */
+  async #dispatchBatch(items: unknown[]): Promise<void> {
+    const accepted = this.#initialized && this.#protocolVersion === '2025-03-26' && !this.#faults.has(F.batchRejected) && items.length > 0;
+    if (!accepted) {
+      const why = items.length === 0 ? 'an empty batch' : `batches are not accepted under protocol version ${this.#initialized ? this.#protocolVersion : '(not initialized)'}`;
+      await this.#sendError(this.#direct, null, errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: ${why}`));
+      return;
+    }
+    const answers: unknown[] = [];
+    const sink: Sink = { send: async (answer) => void answers.push(answer) };
+    await Promise.all(items.map((item) => this.#handle(item, sink)));
+    if (answers.length > 0) await this.#send(answers);
+  }
+
+  async #handle(message: unknown, sink: Sink): Promise<void> {
+    const malformed = checkEnvelope(message, { allowBadVersion: this.#faults.has(F.invalidRequestServed) });
+    if (malformed) return this.#sendError(sink, malformed.id, malformed.error);
+    const m = message as Record<string, unknown>;
+    if (!('method' in m)) return this.#onResponse(m);
+    const method = m['method'] as string;
+    const params = m['params'];
+    if (!('id' in m)) return this.#onNotification(method, params);
+    const id = m['id'] as RequestId;
+    if (this.#connection.kind === 'webtransport' && typeof id === 'number' && !isHeaderId(id) && !this.#faults.has(F.wtIdOutOfRangeServed)) {
+      return this.#sendError(sink, null, errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: over WebTransport a numeric id is an integer in 0..2^32-1, got ${id}`));
+    }
+    return this.#onRequest(id, method, params, sink);
+  }
+
+  // ---- requests -----------------------------------------------------------------------------------
+
+  async #onRequest(id: RequestId, method: string, params: unknown, sink: Sink): Promise<void> {
+    if (Array.isArray(params)) {
+      return this.#sendError(sink, id, this.#invalidParams('params must be an object (MCP uses named parameters)'));
+    }
+    if (method === CORE_METHOD.initialize) return this.#onInitialize(id, params, sink);
+    if (!this.#initialized) {
+      const pingAllowed = method === CORE_METHOD.ping && this.#connection.kind !== 'webtransport' && !this.#faults.has(F.pingBeforeInitializeRefused);
+      if (!pingAllowed && !this.#faults.has(F.acceptRequestBeforeInitialize)) {
+        return this.#sendError(sink, id, errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: ${method} before initialize (the session is not initialized)`));
+      }
+    }
+    const handler = this.#handlerFor(method);
+    if (handler === undefined) return this.#sendError(sink, id, this.#methodNotFound(method));
+    const definition = findMethod(method);
+    if (definition?.system === 'core' && isProtocolVersion(this.#protocolVersion) && !isDefinedIn(method, this.#protocolVersion)) {
+      return this.#sendError(sink, id, this.#methodNotFound(method, `${method} is not defined in protocol version ${this.#protocolVersion}`));
+    }
+    const gate = definition ? capabilityGate(method, this.#protocolVersion) : undefined;
+    if (gate?.declaredBy === 'server' && !declares(this.#capabilities, gate.path)) {
+      const subscribe = gate.path === 'resources.subscribe' && this.#faults.has(F.subscribeWithoutCapability);
+      if (!subscribe && !this.#faults.has(F.undeclaredCapabilityServed)) {
+        return this.#sendError(sink, id, this.#methodNotFound(method, `${method} needs the ${gate.path} capability, which this server did not declare`));
+      }
+    }
+    return this.#run(id, method, params, sink, handler);
+  }
+
+  #handlerFor(method: string): RequestHandler | undefined {
+    switch (method) {
+      case CORE_METHOD.ping:
+        return async () => (this.#faults.has(F.pingNonEmptyResult) ? { pong: true } : {});
+      case CORE_METHOD.loggingSetLevel:
+        return this.#options.logging || this.#faults.has(F.undeclaredCapabilityServed) ? (params) => this.#setLevel(params) : undefined;
+      case CORE_METHOD.toolsList:
+        return this.#tools.size > 0 ? (params) => this.#listTools(params) : undefined;
+      case CORE_METHOD.toolsCall:
+        return this.#tools.size > 0 ? (params, ctx) => this.#callTool(params, ctx) : undefined;
+      default:
+        return this.#requests.get(method);
+    }
+  }
+
+  async #run(id: RequestId, method: string, params: unknown, sink: Sink, handler: RequestHandler): Promise<void> {
+    const key = idKey(id);
+    const controller = new AbortController();
+    const onSessionEnd = () => controller.abort(new ConnectionClosedError('the session ended'));
+    this.#abort.signal.addEventListener('abort', onSessionEnd, { once: true });
+    const meta = isRecord(params) && isRecord(params['_meta']) ? params['_meta'] : undefined;
+    const token = meta?.['progressToken'];
+    const entry: InFlight = { id, method, sink, controller, answered: false, progressCount: 0 };
+    if (typeof token === 'string' || (typeof token === 'number' && Number.isFinite(token))) entry.progressToken = token;
+    this.#inFlight.set(key, entry);
+    let outcome: { result: unknown } | { error: JsonRpcErrorObject };
+    try {
+      const result = await handler(params ?? {}, this.#requestContext(entry));
+      outcome = { result: isRecord(result) ? result : {} };
+    } catch (error) {
+      outcome = { error: this.#errorFor(error, entry) };
+    } finally {
+      this.#abort.signal.removeEventListener('abort', onSessionEnd);
+    }
+    this.#inFlight.delete(key);
+    this.#finished.add(key);
+    await this.#answer(entry, outcome);
+  }
+
+  /** Sends the one answer a request gets, unless cancellation took it away (CORE-CANCEL-2, WT-CANCEL-2). */
+  async #answer(entry: InFlight, outcome: { result: unknown } | { error: JsonRpcErrorObject }): Promise<void> {
+    if (entry.answered || this.#connection.isClosed) return;
+    if (entry.cancelledBy === 'notifications/cancelled') {
+      if (this.#faults.has(F.respondAfterCancelled)) {
+        outcome = { error: errorObject(BINDING_ERROR.RequestCancelled, 'Request cancelled') };
+      } else if (!this.#faults.has(F.ignoreCancel)) {
+        return;
+      }
+    }
+    entry.answered = true;
+    if ('result' in outcome) await this.#sendResult(entry.sink, entry.id, outcome.result);
+    else await this.#sendError(entry.sink, entry.id, outcome.error);
+    if (this.#faults.has(F.progressAfterResponse) && entry.progressToken !== undefined && entry.progressCount > 0) {
+      await this.#sendProgressNotification(entry, (entry.lastProgress ?? 0) + 1);
+    }
+  }
+
+  #errorFor(error: unknown, entry: InFlight): JsonRpcErrorObject {
+    if (error instanceof RpcError) {
+      if (error.code === JSONRPC_ERROR.InvalidParams && this.#faults.has(F.wrongErrorCodeInvalidParams)) {
+        return errorObject(JSONRPC_ERROR.InternalError, error.message, error.data);
+      }
+      return errorObject(error.code, error.message, error.data);
+    }
+    if (entry.controller.signal.aborted) return errorObject(BINDING_ERROR.Cancelled, 'Cancelled');
+    const code = this.#faults.has(F.internalErrorCodeWrong) ? -32000 : JSONRPC_ERROR.InternalError;
+    return errorObject(code, `Internal error: ${describe(error)}`);
+  }
+
+  #methodNotFound(method: string, why?: string): JsonRpcErrorObject {
+    const code = this.#faults.has(F.wrongErrorCodeMethodNotFound) ? JSONRPC_ERROR.InternalError : JSONRPC_ERROR.MethodNotFound;
+    return errorObject(code, `Method not found: ${why ?? method}`, { method });
+  }
+
+  #invalidParams(message: string, data?: unknown): JsonRpcErrorObject {
+    const code = this.#faults.has(F.wrongErrorCodeInvalidParams) ? JSONRPC_ERROR.InternalError : JSONRPC_ERROR.InvalidParams;
+    return errorObject(code, `Invalid params: ${message}`, data);
+  }
+
+  // ---- initialize --------------------------------------------------------------------------------
+
+  async #onInitialize(id: RequestId, params: unknown, sink: Sink): Promise<void> {
+    if (this.#initialized && !this.#faults.has(F.secondInitializeAccepted)) {
+      return this.#sendError(sink, id, errorObject(JSONRPC_ERROR.InvalidRequest, 'Invalid Request: the session is already initialized'));
+    }
+    const problem = initializeProblem(params);
+    if (problem) return this.#sendError(sink, id, this.#invalidParams(problem));
+    const p = params as Record<string, unknown>;
+    const wt = this.#connection.kind === 'webtransport';
+    if (wt && isRecord(p['transport']) && p['transport']['type'] !== 'mcp-flow' && !this.#faults.has(F.wtInitWrongTypeAccepted)) {
+      return this.#sendError(
+        sink,
+        id,
+        errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: transport.type must be "mcp-flow", got ${JSON.stringify(p['transport']['type'])}`),
+      );
+    }
+    const requested = p['protocolVersion'] as string;
+    const supported = this.#options.protocolVersions;
+    const latest = supported[supported.length - 1] ?? LATEST_PROTOCOL_VERSION;
+    const isSupported = (supported as readonly string[]).includes(requested);
+    if (!isSupported && this.#faults.has(F.unsupportedVersionError)) {
+      return this.#sendError(sink, id, this.#invalidParams(`unsupported protocol version ${JSON.stringify(requested)}`, { supported: [...supported], requested }));
+    }
+    const version: ProtocolVersion = isSupported && !this.#faults.has(F.wrongProtocolVersion) ? (requested as ProtocolVersion) : latest;
+    const fresh = !this.#initialized;
+    if (fresh) {
+      this.#protocolVersion = version;
+      this.#clientCapabilities = isRecord(p['capabilities']) ? p['capabilities'] : {};
+      const info = p['clientInfo'] as Record<string, unknown>;
+      this.#clientInfo = { name: info['name'] as string, version: info['version'] as string };
+      this.#capabilities = this.#computeCapabilities();
+    }
+    const result: Record<string, unknown> = { protocolVersion: fresh ? version : this.#protocolVersion, capabilities: this.#capabilities };
+    if (!this.#faults.has(F.initializeMissingServerInfo)) result['serverInfo'] = { ...this.#options.serverInfo };
+    if (this.#options.instructions !== undefined) result['instructions'] = this.#options.instructions;
+    const negotiate = (this.#connection as { negotiate?: () => unknown }).negotiate;
+    if (wt && typeof negotiate === 'function' && !this.#faults.has(F.wtTransportMissing)) {
+      result['transport'] = negotiate.call(this.#connection);
+    }
+    // Initialized before the answer goes out, so that the next message already sees it.
+    this.#initialized = true;
+    await this.#sendResult(sink, id, result);
+  }
+
+  #computeCapabilities(): Record<string, unknown> {
+    const capabilities: Record<string, unknown> = {};
+    if (this.#options.logging) capabilities['logging'] = {};
+    if (this.#tools.size > 0) capabilities['tools'] = { listChanged: false };
+    for (const extension of this.#options.extensions) {
+      const declared = extension.capabilities?.(this.context);
+      if (declared) mergeInto(capabilities, declared);
+    }
+    return capabilities;
+  }
+
+  // ---- notifications ------------------------------------------------------------------------------
+
+  async #onNotification(method: string, params: unknown): Promise<void> {
+    const p = isRecord(params) ? params : {};
+    switch (method) {
+      case CORE_METHOD.initialized:
+        this.#initializedNotified = true;
+        return;
+      case CORE_METHOD.cancelled:
+        return this.#onCancelled(p['requestId'], p['reason']);
+      case BINDING_METHOD.cancel:
+        return this.#onDollarCancel(p['requestId'], p['reason']);
+    }
+    const handlers = this.#notifications.get(method);
+    if (handlers) {
+      for (const handler of handlers) await handler(params ?? {}, this.context);
+      return;
+    }
+    if (this.#faults.has(F.answerNotification)) {
+      await this.#sendError(this.#direct, null, errorObject(JSONRPC_ERROR.MethodNotFound, `Method not found: ${method}`));
+    }
+  }
+
+  #inFlightFor(requestId: unknown): InFlight | undefined {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return undefined;
+    const entry = this.#inFlight.get(idKey(requestId));
+    return entry && !entry.answered && entry.method !== CORE_METHOD.initialize ? entry : undefined;
+  }
+
+  /** notifications/cancelled: stop the work, send no answer (CORE-CANCEL-2); unknown ids are ignored (CORE-CANCEL-4). */
+  async #onCancelled(requestId: unknown, reason: unknown): Promise<void> {
+    const entry = this.#inFlightFor(requestId);
+    if (!entry) {
+      if (this.#faults.has(F.answerCancelledNotification) && (typeof requestId === 'string' || typeof requestId === 'number')) {
+        await this.#sendError(this.#direct, requestId, errorObject(JSONRPC_ERROR.InvalidParams, `no request ${JSON.stringify(requestId)} is in flight`));
+      }
+      return;
+    }
+    entry.cancelledBy = 'notifications/cancelled';
+    if (!this.#faults.has(F.ignoreCancel)) entry.controller.abort(new RpcError(BINDING_ERROR.RequestCancelled, cancelText(reason)));
+  }
+
+  /** $/cancel: stop the work and answer the request with -32000 "Cancelled" at once (WT-CANCEL-1, -2). */
+  async #onDollarCancel(requestId: unknown, reason: unknown): Promise<void> {
+    const entry = this.#inFlightFor(requestId);
+    if (!entry) {
+      if (this.#faults.has(F.answerUnknownDollarCancel) && (typeof requestId === 'string' || typeof requestId === 'number')) {
+        await this.#sendError(this.#direct, requestId, errorObject(BINDING_ERROR.Cancelled, `Cancelled: no request ${JSON.stringify(requestId)} is in flight`));
+      }
+      return;
+    }
+    if (this.#faults.has(F.dollarCancelAnsweredWithResult)) return;
+    entry.cancelledBy = '$/cancel';
+    entry.controller.abort(new RpcError(BINDING_ERROR.Cancelled, cancelText(reason)));
+    entry.answered = true;
+    await this.#sendError(entry.sink, entry.id, errorObject(BINDING_ERROR.Cancelled, 'Cancelled', reason === undefined ? undefined : { reason }));
+  }
+
+  // ---- responses to server-to-client requests -------------------------------------------------------
+
+  async #onResponse(message: Record<string, unknown>): Promise<void> {
+    const id = message['id'];
+    const pending = typeof id === 'number' ? this.#pending.get(id) : undefined;
+    if (!pending) {
+      this.#note(`response with id ${JSON.stringify(id)} answers no request this server sent; ignored`);
+      return;
+    }
+    this.#pending.delete(id as number);
+    pending.cleanup();
+    if ('error' in message) {
+      const error = isRecord(message['error']) ? message['error'] : {};
+      const code = typeof error['code'] === 'number' ? error['code'] : JSONRPC_ERROR.InternalError;
+      const text = typeof error['message'] === 'string' ? error['message'] : '(no message)';
+      pending.reject(new RpcError(code, text, error['data']));
+    } else {
+      pending.resolve(message['result']);
+    }
+  }
+
+  #sendRequest(method: string, params: unknown, options: SendRequestOptions = {}, relatedTo?: RequestId): Promise<unknown> {
+    if (this.#connection.isClosed) return Promise.reject(new ConnectionClosedError(`cannot send ${method}: the session ended`));
+    const id = this.#nextServerId++;
+    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs;
+    return new Promise<unknown>((resolve, reject) => {
+      const onAbort = () => {
+        const reason = options.signal?.reason;
+        finish();
+        void this.#send({ jsonrpc: '2.0', method: CORE_METHOD.cancelled, params: { requestId: id, reason: describe(reason ?? 'aborted') } });
+        reject(reason instanceof Error ? reason : new RpcError(BINDING_ERROR.RequestCancelled, 'aborted'));
+      };
+      const onEnd = () => {
+        finish();
+        reject(new ConnectionClosedError(`the session ended before the client answered ${method}`));
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new ServerRequestTimeoutError(method, id, timeoutMs));
+      }, timeoutMs);
+      const finish = () => {
+        this.#pending.delete(id);
+        cleanup();
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        this.#abort.signal.removeEventListener('abort', onEnd);
+      };
+      if (options.signal?.aborted) {
+        cleanup();
+        reject(options.signal.reason);
+        return;
+      }
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      this.#abort.signal.addEventListener('abort', onEnd, { once: true });
+      this.#pending.set(id, { method, resolve, reject, cleanup });
+      const message: Record<string, unknown> = { jsonrpc: '2.0', id, method };
+      if (params !== undefined) message['params'] = params;
+      this.#send(message, relatedTo).catch((error: unknown) => {
+        finish();
+        reject(error instanceof Error ? error : new ConnectionClosedError(describe(error)));
+      });
+    });
+  }
+
+  // ---- built-in requests ----------------------------------------------------------------------------
+
+  async #setLevel(params: unknown): Promise<unknown> {
+    const level = isRecord(params) ? params['level'] : undefined;
+    if (typeof level !== 'string' || !SEVERITY.has(level as LogLevel)) {
+      if (this.#faults.has(F.setLevelInvalidAccepted)) return {};
+      throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}`, { level });
+    }
+    this.#logLevel = level as LogLevel;
+    return {};
+  }
+
+  async #listTools(params: unknown): Promise<unknown> {
+    if (isRecord(params) && params['cursor'] !== undefined) {
+      throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown cursor ${JSON.stringify(params['cursor'])} (tools/list has one page)`);
+    }
+    const modern = PROTOCOL_VERSIONS.indexOf(this.#protocolVersion) >= PROTOCOL_VERSIONS.indexOf('2025-06-18');
+    const tools = [...this.#tools.values()].map((tool) => {
+      const listed: Record<string, unknown> = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+      if (modern && tool.title !== undefined) listed['title'] = tool.title;
+      if (modern && tool.outputSchema !== undefined) listed['outputSchema'] = tool.outputSchema;
+      return listed;
+    });
+    return { tools };
+  }
+
+  async #callTool(params: unknown, ctx: RequestContext): Promise<unknown> {
+    const p = isRecord(params) ? params : {};
+    if (typeof p['name'] !== 'string') throw new RpcError(JSONRPC_ERROR.InvalidParams, 'Invalid params: tools/call needs a string name');
+    if (p['arguments'] !== undefined && !isRecord(p['arguments'])) {
+      throw new RpcError(JSONRPC_ERROR.InvalidParams, 'Invalid params: tools/call arguments must be an object');
+    }
+    const tool = this.#tools.get(p['name']);
+    if (!tool) {
+      if (this.#faults.has(F.unknownToolResult)) return { content: [{ type: 'text', text: `Unknown tool: ${p['name']}` }], isError: true };
+      throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown tool ${JSON.stringify(p['name'])}`, { name: p['name'] });
+    }
+    const args = (p['arguments'] as Record<string, unknown> | undefined) ?? {};
+    const invalid = schemaErrors(tool.inputSchema, args);
+    if (invalid !== undefined && !this.#faults.has(F.invalidArgumentsExecuted)) {
+      throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: arguments of ${tool.name} do not match its inputSchema: ${invalid}`, { tool: tool.name });
+    }
+    let result: ToolResult;
+    try {
+      result = await tool.call(args, ctx);
+    } catch (error) {
+      if (error instanceof RpcError || ctx.cancelled.aborted) throw error;
+      // A failure inside the tool is a tool result, not a protocol error (CORE-TOOLS-5).
+      if (this.#faults.has(F.toolFailureAsProtocolError)) throw new RpcError(JSONRPC_ERROR.InternalError, `Internal error: ${describe(error)}`);
+      return { content: [{ type: 'text', text: `${tool.name} failed: ${describe(error)}` }], isError: true };
+    }
+    const answer: Record<string, unknown> = { content: result.content };
+    if (result.isError !== undefined) answer['isError'] = result.isError;
+    if (result.structuredContent !== undefined && PROTOCOL_VERSIONS.indexOf(this.#protocolVersion) >= PROTOCOL_VERSIONS.indexOf('2025-06-18')) {
+      answer['structuredContent'] = result.structuredContent;
+    }
+    return answer;
+  }
+
+  // ---- contexts ---------------------------------------------------------------------------------------
+
+  #sessionContext(): ServerSessionContext {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
+    return {
+      connectionId: this.#options.connectionId,
+      transport: this.#connection.kind,
+      get protocolVersion() {
+        return self.#protocolVersion;
+      },
+      get clientCapabilities() {
+        return self.#clientCapabilities;
+      },
+      get clientInfo() {
+        return self.#clientInfo;
+      },
+      faults: this.#faults,
+      signal: this.#abort.signal,
+      sendRequest: (method, params, options) => this.#sendRequest(method, params, options),
+      sendNotification: (method, params) => this.#notify(method, params),
+      log: (level, data, logger) => void this.#log(level, data, logger),
+    };
+  }
+
+  #requestContext(entry: InFlight): RequestContext {
+    const session = this.context;
+    return {
+      get connectionId() {
+        return session.connectionId;
+      },
+      get transport() {
+        return session.transport;
+      },
+      get protocolVersion() {
+        return session.protocolVersion;
+      },
+      get clientCapabilities() {
+        return session.clientCapabilities;
+      },
+      get clientInfo() {
+        return session.clientInfo;
+      },
+      faults: this.#faults,
+      signal: this.#abort.signal,
+      requestId: entry.id,
+      method: entry.method,
+      cancelled: entry.controller.signal,
+      sendRequest: (method, params, options) => this.#sendRequest(method, params, options, entry.id),
+      sendNotification: (method, params) => this.#notify(method, params, entry.id),
+      log: (level, data, logger) => void this.#log(level, data, logger, entry.id),
+      reportProgress: (progress, total, message) => this.#reportProgress(entry, progress, total, message),
+    };
+  }
+
+  async #notify(method: string, params: unknown, relatedTo?: RequestId): Promise<void> {
+    const message: Record<string, unknown> = { jsonrpc: '2.0', method };
+    if (params !== undefined) message['params'] = params;
+    await this.#send(message, relatedTo);
+  }
+
+  /** notifications/message, only with the logging capability and at or above the set level (CORE-LOG-3, -5). */
+  async #log(level: LogLevel, data: unknown, logger?: string, relatedTo?: RequestId): Promise<void> {
+    if (!this.#initialized || this.#connection.isClosed) return;
+    if (!declares(this.#capabilities, 'logging') && !this.#faults.has(F.logWithoutCapability)) return;
+    const threshold = this.#logLevel === undefined ? 0 : SEVERITY.get(this.#logLevel)!;
+    if ((SEVERITY.get(level) ?? 0) < threshold && !this.#faults.has(F.loggingLevelIgnored)) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params['logger'] = logger;
+    await this.#notify(CORE_METHOD.loggingMessage, params, relatedTo).catch((error: unknown) => this.#note(`log not sent: ${describe(error)}`));
+  }
+
+  /** notifications/progress for the request's token: increasing, never after the answer (CORE-PROG-2..4). */
+  async #reportProgress(entry: InFlight, progress: number, total?: number, message?: string): Promise<void> {
+    if (entry.progressToken === undefined || entry.answered || entry.controller.signal.aborted) return;
+    if (entry.lastProgress !== undefined && progress <= entry.lastProgress) return;
+    let sent = progress;
+    if (this.#faults.has(F.progressNotIncreasing) && entry.progressCount % 2 === 1 && entry.lastProgress !== undefined) sent = entry.lastProgress;
+    await this.#sendProgressNotification(entry, sent, total, message);
+  }
+
+  async #sendProgressNotification(entry: InFlight, progress: number, total?: number, message?: string): Promise<void> {
+    const token = this.#faults.has(F.progressUnknownToken) ? `${String(entry.progressToken)}-not-yours` : entry.progressToken!;
+    const params: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) params['total'] = total;
+    if (message !== undefined && PROTOCOL_VERSIONS.indexOf(this.#protocolVersion) >= PROTOCOL_VERSIONS.indexOf('2025-03-26')) params['message'] = message;
+    entry.lastProgress = progress;
+    entry.progressCount++;
+    const wt = this.#connection.webtransport;
+    try {
+      if (wt && this.#options.progressDatagrams && wt.serverCapabilities?.datagramsSupported === true && isHeaderId(entry.id)) {
+        await wt.sendDatagram({ channel: 0x01, requestId: entry.id, payload: codecFor(wt.encoding).encode(params) });
+        return;
+      }
+      await this.#notify(CORE_METHOD.progress, params, entry.id);
+    } catch (error) {
+      this.#note(`progress not sent: ${describe(error)}`);
+    }
+  }
+
+  // ---- sending ----------------------------------------------------------------------------------------
+
+  async #sendResult(sink: Sink, id: RequestId, result: unknown): Promise<void> {
+    await this.#emit(sink, { jsonrpc: '2.0', id: this.#echo(id), result });
+  }
+
+  async #sendError(sink: Sink, id: RequestId | null, error: JsonRpcErrorObject): Promise<void> {
+    const body = this.#faults.has(F.errorWithoutMessage) ? { ...error, message: '' } : error;
+    await this.#emit(sink, { jsonrpc: '2.0', id: id === null ? null : this.#echo(id), error: body });
+  }
+
+  async #emit(sink: Sink, response: Record<string, unknown>): Promise<void> {
+    try {
+      await sink.send(response);
+      if (this.#faults.has(F.duplicateResponse) && response['id'] !== null) await sink.send(response);
+    } catch (error) {
+      this.#note(`answer not sent: ${describe(error)}`);
+    }
+  }
+
+  #echo(id: RequestId): RequestId {
+    if (typeof id === 'string' && this.#faults.has(F.stringIdEchoedAsNumber) && /^-?[0-9]+$/.test(id)) return Number(id);
+    return id;
+  }
+
+  /** Sends on the connection; over HTTP, messages that belong to a request go on that request's stream. */
+  async #send(message: unknown, relatedTo?: RequestId): Promise<void> {
+    if (this.#connection.isClosed) throw new ConnectionClosedError('the session ended');
+    const related = (this.#connection as { sendRelated?: (id: RequestId | undefined, m: unknown) => Promise<void> }).sendRelated;
+    const isResponse = isRecord(message) && !('method' in message);
+    if (relatedTo !== undefined && !isResponse && typeof related === 'function') {
+      await related.call(this.#connection, relatedTo, message);
+      return;
+    }
+    await this.#connection.send(message);
+  }
+
+  #note(text: string): void {
+    this.#connection.transcript.event(`mock server: ${text}`);
+  }
+
+  #end(): void {
+    if (!this.#abort.signal.aborted) this.#abort.abort(new ConnectionClosedError('the session ended'));
+    for (const extension of this.#options.extensions) {
+      try {
+        extension.onSessionEnd?.(this.context);
+      } catch (error) {
+        this.#note(`${extension.name}.onSessionEnd failed: ${describe(error)}`);
+      }
+    }
+  }
+}
+
+/** Why initialize params are unusable (CORE-LIFE-2), or undefined. */
+function initializeProblem(params: unknown): string | undefined {
+  if (!isRecord(params)) return 'initialize needs params';
+  if (typeof params['protocolVersion'] !== 'string') return 'initialize params need a string protocolVersion';
+  if (!isRecord(params['capabilities'])) return 'initialize params need a capabilities object';
+  const info = params['clientInfo'];
+  if (!isRecord(info) || typeof info['name'] !== 'string' || typeof info['version'] !== 'string') {
+    return 'initialize params need clientInfo with string name and version';
+  }
+  return undefined;
+}
+
+/** Deep merge of capability objects (later extensions add to earlier ones). */
+function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(source)) {
+    const existing = target[key];
+    if (isRecord(existing) && isRecord(value)) mergeInto(existing, value);
+    else target[key] = isRecord(value) ? { ...value } : value;
+  }
+}
+
+function cancelText(reason: unknown): string {
+  return typeof reason === 'string' && reason !== '' ? `Cancelled: ${reason}` : 'Cancelled';
+}
+
+function describe(value: unknown): string {
+  return value instanceof Error ? value.message : String(value);
+}
