@@ -85,17 +85,19 @@ export class ControlStreamReader {
       message = codecFor(encoding).decode(body);
     } catch (error) {
       if (!(error instanceof WireError)) throw error;
-      const other: EncodingName = encoding === 'json' ? 'cbor' : 'json';
-      if (decodesAsMessage(codecFor(other), body)) {
-        const why = this.state.negotiated
-          ? `${encoding} was negotiated`
-          : `${encoding} is required until the initialize result`;
-        return new EncodingMismatchError(encoding, other, why, frameOffset);
-      }
-      return error;
+      return this.#mismatch(body, frameOffset) ?? error;
     }
     this.#observe(message);
     return { message, encoding, body, frameLength: body.length, frameOffset };
+  }
+
+  /** An EncodingMismatchError if `body` decodes to a message in the encoding not in force. */
+  #mismatch(body: Uint8Array, frameOffset: number): EncodingMismatchError | undefined {
+    const encoding = this.state.current;
+    const other: EncodingName = encoding === 'json' ? 'cbor' : 'json';
+    if (!decodesAsMessage(codecFor(other), body)) return undefined;
+    const why = this.state.negotiated ? `${encoding} was negotiated` : `${encoding} is required until the initialize result`;
+    return new EncodingMismatchError(encoding, other, why, frameOffset);
   }
 
   #observe(message: unknown): void {
@@ -110,11 +112,15 @@ export class ControlStreamReader {
   }
 }
 
-/** True when `body` decodes in `codec` to an object or array (a plausible JSON-RPC message or batch). */
+/** An object or array: the shape of a JSON-RPC message or batch. */
+function isMessageShaped(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !(value instanceof Uint8Array);
+}
+
+/** True when `body` decodes in `codec` to a message-shaped value. */
 function decodesAsMessage(codec: Codec, body: Uint8Array): boolean {
   try {
-    const value = codec.decode(body);
-    return typeof value === 'object' && value !== null && !(value instanceof Uint8Array);
+    return isMessageShaped(codec.decode(body));
   } catch {
     return false;
   }

@@ -164,6 +164,13 @@ describe('ENCODING_MISMATCH', () => {
     expect(items[1]).toMatchObject({ encoding: 'cbor', message: { id: 3 }, frameOffset: bad.length });
   });
 
+  it('a non-message value that decodes in neither form is passed on as decoded', () => {
+    const state = new EncodingState();
+    state.switchTo('cbor');
+    const [item] = new ControlStreamReader({ state, role: 'client' }).push(encodeFrame(cborCodec.encode('just a string')));
+    expect(item).toMatchObject({ message: 'just a string', encoding: 'cbor' });
+  });
+
   it('a body that decodes in neither encoding keeps its own error', () => {
     const reader = new ControlStreamReader({ state: new EncodingState(), role: 'server' });
     const [item] = reader.push(encodeFrame(utf8('{"unterminated')));
