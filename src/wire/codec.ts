@@ -101,10 +101,10 @@ const cborOptions = {
 } as const;
 const cborEncoder = new Encoder(cborOptions);
 const cborDecoder = new Decoder(cborOptions);
-// cbor-x renames a decoded "__proto__" key to "__proto_"; bodies holding that key text decode to
-// Maps first and are rebuilt as objects with a real own "__proto__" member.
+// cbor-x renames a decoded "__proto__" key to "__proto_"; bodies holding that text anywhere decode
+// to Maps first and are rebuilt as objects with a real own "__proto__" member.
 const cborMapDecoder = new Decoder({ ...cborOptions, mapsAsObjects: false });
-const PROTO_KEY = Buffer.from([0x69, ...Buffer.from('__proto__', 'latin1')]);
+const PROTO_TEXT = Buffer.from('__proto__', 'latin1');
 
 export const cborCodec: Codec = {
   name: 'cbor',
@@ -151,7 +151,7 @@ function decodeWithCborX(body: Uint8Array): unknown {
   // cbor-x caches a `dataView` property on the array it decodes: hand it a throwaway view. A
   // plain Uint8Array view (not a Buffer) also makes decoded byte strings plain Uint8Arrays.
   const view = new Uint8Array(body.buffer, body.byteOffset, body.length);
-  if (Buffer.from(body.buffer, body.byteOffset, body.length).includes(PROTO_KEY)) {
+  if (Buffer.from(body.buffer, body.byteOffset, body.length).includes(PROTO_TEXT)) {
     return mapsToObjects(cborMapDecoder.decode(view));
   }
   return cborDecoder.decode(view);

@@ -56,6 +56,14 @@ describe('round trips', () => {
     }
   });
 
+  it('keeps "__proto__" written with a non-preferred length header', () => {
+    // {"__proto__": 1} with the key length in a 1-byte argument (0x78 0x09) instead of 0x69.
+    const body = fromHex('a1 7809 5f5f70726f746f5f5f 01');
+    const decoded = cborCodec.decode(body) as Record<string, unknown>;
+    expect(Object.keys(decoded)).toEqual(['__proto__']);
+    expect(decoded['__proto__']).toBe(1);
+  });
+
   it('drops object members whose value is undefined, as JSON.stringify does', () => {
     const message = { jsonrpc: '2.0', id: 1, result: { a: undefined, b: 1 }, error: undefined };
     for (const codec of [jsonCodec, cborCodec]) {
