@@ -169,10 +169,19 @@ describe('docs/profile.md', () => {
     for (const entry of entries) expect(profile, entry).toContain(`<a id="${entry.toLowerCase()}"></a>\n### ${entry}:`);
   });
 
-  it('gives every conflict entry a decision', () => {
-    const entries = profile.split(/^<a id="c-[0-9]{2}"><\/a>$/m).slice(1);
+  it('gives every conflict entry a decision, a reason and the accepted readings', () => {
+    const entries = profile.split(/^<a id="c-[0-9]{2}"><\/a>$/m).slice(1).map((entry) => entry.split(/^## /m)[0] as string);
     expect(entries.length).toBeGreaterThanOrEqual(20);
-    for (const entry of entries) expect(entry, entry.slice(0, 80)).toContain('**Decision.**');
+    for (const entry of entries) {
+      for (const part of ['**Decision.**', '**Reason.**', '**Accepted readings']) expect(entry, `${entry.slice(0, 60)}: ${part}`).toContain(part);
+    }
+  });
+
+  it('numbers conflict entries C-01, C-02... and shapes at least one requirement with each', () => {
+    const entries = [...profile.matchAll(/^### (C-[0-9]{2}):/gm)].map((m) => m[1] as string);
+    expect(entries).toEqual(entries.map((_, i) => `C-${String(i + 1).padStart(2, '0')}`));
+    const used = new Set(raw.requirements.map((r) => r.conflict).filter((c) => c !== undefined));
+    for (const entry of entries) expect(used.has(entry), `no requirement names ${entry}`).toBe(true);
   });
 
   it('cites only requirement IDs that exist', () => {
