@@ -596,7 +596,7 @@ export class WebTransportSessionConnection implements Connection {
         finish(`cancelled locally (${String(reason ?? 'no reason')})`);
         await reader.cancel(reason).catch(() => undefined);
       },
-    });
+    }, INCOMING_PREFETCH);
     return {
       streamId,
       header,
@@ -849,6 +849,8 @@ export class WebTransportSessionConnection implements Connection {
 const CONTROL: TranscriptChannel = { kind: 'control' };
 /** How long a peer whose control stream lost frame sync may keep the session to read our error answer. */
 const LOST_SYNC_CLOSE_DELAY_MS = 1000;
+/** Chunks read ahead from an incoming execution stream (keeps the library's reads busy). */
+const INCOMING_PREFETCH = new CountQueuingStrategy({ highWaterMark: 32 });
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
