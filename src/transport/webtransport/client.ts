@@ -8,17 +8,22 @@ import { loadWebTransportLibrary, requireHttp3 } from './library.js';
 import { probeWebTransportSession } from './probe.js';
 import { sessionLimits, type WtSessionLimits } from './limits.js';
 import { WebTransportSessionConnection, type LibrarySession } from './session.js';
-import { parseCertificateHash, type CertificateHash } from './tls.js';
+import { loadCaFile, parseCertificateHash, type CertificateHash } from './tls.js';
+import { verifyServerWithCa } from './ca-verify.js';
 
 export interface WebTransportClientOptions {
   /** 2 (default) or 3 (needs the optional native addon). */
   http?: 2 | 3;
   /**
    * Pinned server certificate hash(es) (SHA-256, hex or bytes), as browsers' serverCertificateHashes.
-   * Without one the certificate must verify against Node's CA store (add a private CA with
-   * NODE_EXTRA_CA_CERTS; the library takes no per-connection CA).
+   * Without one (and without `caFile`) the certificate must verify against Node's CA store.
    */
   certificateHash?: string | Uint8Array | ReadonlyArray<string | Uint8Array>;
+  /**
+   * PEM CA file to verify the server against (checked with a TLS handshake first; the verified
+   * leaf is then pinned, or Node's store is used for leaves valid 14 days or more).
+   */
+  caFile?: string;
   /** Deadline for the session to be established. Default 10000 ms. */
   timeoutMs?: number;
   /** Open the control stream right away (001 §8 client checklist). Default true. */
@@ -44,8 +49,12 @@ export async function connectWebTransport(
   if (parsed.protocol !== 'https:') throw new InvalidUrlError(url, 'WebTransport needs an https: URL');
   const httpVersion = options.http ?? 2;
   if (httpVersion === 3) await requireHttp3();
-  const hashes = pinnedHashes(options.certificateHash);
+  let hashes = pinnedHashes(options.certificateHash);
   const timeoutMs = options.timeoutMs ?? 10_000;
+  if (options.caFile !== undefined && hashes === undefined) {
+    const verified = await verifyServerWithCa(parsed, await loadCaFile(options.caFile), timeoutMs);
+    if (verified.pinnable) hashes = [{ algorithm: 'sha-256', value: verified.leafHash }];
+  }
   const transcript = options.transcript instanceof Transcript ? options.transcript : new Transcript(options.transcript);
   const library = await loadWebTransportLibrary();
   let session: LibrarySession;
@@ -155,7 +164,7 @@ async function describeConnectFailure(
     return new TlsConfigError(
       pinned
         ? `the server certificate at ${url} does not match the pinned hash (or is valid for 14 days or more): ${detail}`
-        : `the server certificate at ${url} is not trusted (pin its hash, or add its CA with NODE_EXTRA_CA_CERTS): ${detail}`,
+        : `the server certificate at ${url} is not trusted (pin its hash, or give its CA with caFile / NODE_EXTRA_CA_CERTS): ${detail}`,
       { cause: error },
     );
   }

@@ -1,6 +1,10 @@
 // What a peer cannot do to the process or to the harness: wrong certificates, resets observed,
 // buffering bounded, HTTP/3 asked for without the addon.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSelfSignedCertificate } from '../../../src/transport/webtransport/tls.js';
 import { connectWebTransport } from '../../../src/transport/webtransport/client.js';
 import { isHttp3Available } from '../../../src/transport/webtransport/library.js';
 import { listenWebTransport, type WebTransportServer } from '../../../src/transport/webtransport/server.js';
@@ -28,6 +32,20 @@ describe('certificate pinning', () => {
     await expect(connectWebTransport(server.url, { certificateHash: '00'.repeat(32), timeoutMs: LIVENESS_MS })).rejects.toMatchObject({
       name: 'TlsConfigError',
     });
+  });
+
+  it('verifies the server against a CA file, and refuses one signed by another', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wt-ca-'));
+    await writeFile(join(dir, 'right.pem'), server.tls.certPem);
+    await writeFile(join(dir, 'wrong.pem'), (await generateSelfSignedCertificate()).certPem);
+    const client = await connectWebTransport(server.url, { caFile: join(dir, 'right.pem'), timeoutMs: LIVENESS_MS });
+    expect(client.webtransport.state).toBe('CONTROL_STREAM_OPENED');
+    await client.close();
+    await expect(connectWebTransport(server.url, { caFile: join(dir, 'wrong.pem'), timeoutMs: LIVENESS_MS })).rejects.toMatchObject({
+      name: 'TlsConfigError',
+      message: expect.stringContaining('does not verify against the given CA'),
+    });
+    await expect(connectWebTransport(server.url, { caFile: join(dir, 'absent.pem') })).rejects.toMatchObject({ name: 'TlsConfigError' });
   });
 
   it('refuses a URL that is not https', async () => {
