@@ -35,6 +35,7 @@ import { CORE_FAULT as F } from '../faults.js';
 import { schemaErrors } from './arguments.js';
 import { checkEnvelope, errorObject, idKey, isHeaderId, isRecord, type JsonRpcErrorObject, type RequestId } from './jsonrpc.js';
 import { ServerRequestTimeoutError } from './errors.js';
+import { WEBTRANSPORT_FACET } from './tools.js';
 
 export interface SessionOptions {
   extensions: readonly ServerExtension[];
@@ -582,7 +583,7 @@ export class ServerSession {
 
   #requestContext(entry: InFlight): RequestContext {
     const session = this.context;
-    return {
+    const context: RequestContext = {
       get connectionId() {
         return session.connectionId;
       },
@@ -608,6 +609,10 @@ export class ServerSession {
       log: (level, data, logger) => void this.#log(level, data, logger, entry.id),
       reportProgress: (progress, total, message) => this.#reportProgress(entry, progress, total, message),
     };
+    if (this.#connection.webtransport) {
+      Object.defineProperty(context, WEBTRANSPORT_FACET, { value: this.#connection.webtransport, enumerable: false });
+    }
+    return context;
   }
 
   async #notify(method: string, params: unknown, relatedTo?: RequestId): Promise<void> {

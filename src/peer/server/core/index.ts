@@ -1,0 +1,49 @@
+// The mock server's core features as one ServerExtension: built-in tools, resources (paginated,
+// subscribable, one template), prompts and completions. Each feature can be left undeclared
+// (its handlers stay registered, so the session's capability gate is what refuses them).
+import { PROTOCOL_VERSIONS } from '../../../protocol/methods.js';
+import type { ServerExtension, ServerTool } from '../extension.js';
+import { promptRequests } from './prompts.js';
+import { resourceFeature } from './resources.js';
+import { CORE_TOOLS } from './tools.js';
+
+export interface CoreFeatureOptions {
+  /** Offer the built-in tools. Default true. */
+  tools?: boolean;
+  /** Declare resources (with subscribe). Default true. */
+  resources?: boolean;
+  /** Declare resources.subscribe. Default true. */
+  subscribe?: boolean;
+  /** Declare prompts. Default true. */
+  prompts?: boolean;
+  /** Declare completions (from 2025-03-26; earlier versions have no such capability). Default true. */
+  completions?: boolean;
+  /** Resources per resources/list page. Default 10. */
+  pageSize?: number;
+  /** Touch mock://counter on this interval (notifying subscribers). Default: only the touch tool does. */
+  updateIntervalMs?: number;
+}
+
+export function createCoreExtension(options: CoreFeatureOptions = {}): ServerExtension {
+  const resources = resourceFeature({
+    pageSize: options.pageSize ?? 10,
+    ...(options.updateIntervalMs !== undefined ? { updateIntervalMs: options.updateIntervalMs } : {}),
+  });
+  const tools: ServerTool[] = options.tools === false ? [] : [...CORE_TOOLS, resources.touchTool];
+  return {
+    name: 'core',
+    tools,
+    requests: { ...resources.requests, ...promptRequests },
+    capabilities(ctx) {
+      const capabilities: Record<string, unknown> = {};
+      if (options.resources !== false) capabilities['resources'] = { subscribe: options.subscribe !== false, listChanged: false };
+      if (options.prompts !== false) capabilities['prompts'] = { listChanged: false };
+      const modern = PROTOCOL_VERSIONS.indexOf(ctx.protocolVersion as (typeof PROTOCOL_VERSIONS)[number]) >= PROTOCOL_VERSIONS.indexOf('2025-03-26');
+      if (options.completions !== false && modern) capabilities['completions'] = {};
+      return capabilities;
+    },
+    onSessionEnd(ctx) {
+      resources.end(ctx);
+    },
+  };
+}
