@@ -1,0 +1,761 @@
+// The MCP Flow engine of the mock server: sessions (stateful, or stateless in signed tokens),
+// the client-to-server requests (capabilities, interaction.start/.respond/.cancel/.getState), the
+// server-to-client requests it sends (interaction.prompt/.continue/.complete), timeouts with a
+// warning before expiry, limits, and every fault of faults.ts honoured where it applies.
+import { randomBytes } from 'node:crypto';
+import { nextState, isTerminal, type InteractionState, type SessionTrigger } from '../../../protocol/flow-session.js';
+import { FLOW_ERROR, JSONRPC_ERROR } from '../../../protocol/error-codes.js';
+import { InvalidStateTransitionError } from '../../../protocol/errors.js';
+import { FLOW_METHOD } from '../../../protocol/methods.js';
+import type { ValidationOutcome } from '../../../protocol/prompt-validation.js';
+import { RpcError, type ActiveFaults, type RequestContext, type ServerSessionContext } from '../extension.js';
+import { validateAnswer, type EnginePrompt } from './answers.js';
+import type { ResolvedFlowOptions } from './options.js';
+import {
+  nextTarget,
+  progressFor,
+  renderExport,
+  renderPrompt,
+  renderResult,
+  stepById,
+  type HistoryTurn,
+  type Progress,
+  type SessionRecord,
+} from './session.js';
+import { decodeToken, encodeToken, TokenRejectedError } from './tokens.js';
+import { COMPLETE_TARGET, storeKey, type Wizard, type WizardStep } from './wizard.js';
+
+/** The MCP Flow version this engine implements (FLOW-CAP-3). */
+export const FLOW_VERSION = '0.1.0';
+
+/** Code of the errors answering a request over a rate or count limit (FLOW-RATE-5): a JSON-RPC server error. */
+export const LIMIT_EXCEEDED = -32000;
+
+/** Logger name of the timeout warnings (notifications/message at level warning, profile C-22). */
+export const TIMEOUT_WARNING_LOGGER = 'mcp-flow';
+
+/** A session as the engine holds it while it works on it. */
+export interface LiveSession {
+  record: SessionRecord;
+  wizard: Wizard;
+  /** The creating connection's context: the server-to-client requests go through it. */
+  ctx: ServerSessionContext;
+  /** Bumped when the session is cancelled, finished or expired: pending work checks it and stops. */
+  epoch: number;
+  timers: (() => void)[];
+  /** The client's answer to interaction.complete, once it came. */
+  completion?: unknown;
+}
+
+type Params = Record<string, unknown>;
+
+function isObject(value: unknown): value is Params {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function invalidParams(message: string, data?: unknown): RpcError {
+  return new RpcError(JSONRPC_ERROR.InvalidParams, message, data);
+}
+
+export class FlowEngine {
+  readonly options: ResolvedFlowOptions;
+  readonly wizards: ReadonlyMap<string, Wizard>;
+  readonly #sessions = new Map<string, LiveSession>();
+  /** Expired session ids (and their connection) that still answer -32002 until retention ends. */
+  readonly #expired = new Map<string, string>();
+  /** Stateless mode: sessions that reached a terminal state, so that their older tokens are refused. */
+  readonly #finished = new Map<string, InteractionState>();
+  readonly #requestTimes = new Map<string, number[]>();
+  readonly #pending = new Set<Promise<void>>();
+  #counter = 0;
+  #lastFinishedId: string | undefined;
+  #lastStarted: SessionRecord | undefined;
+  #previousStarted: SessionRecord | undefined;
+
+  constructor(options: ResolvedFlowOptions, wizards: ReadonlyMap<string, Wizard>) {
+    this.options = options;
+    this.wizards = wizards;
+  }
+
+  // ---- bookkeeping -------------------------------------------------------------------------
+
+  /** Resolves once no engine work (prompts to send, completions) is pending. */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+
+  /** Live sessions held in memory (stateful mode). */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /** A live session by its id (tests and diagnostics). */
+  session(id: string): LiveSession | undefined {
+    return this.#sessions.get(id);
+  }
+
+  #schedule(work: () => Promise<void>): void {
+    const promise = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(work)
+      .catch(() => {
+        // A failed server-to-client request already moved the session to error where it matters.
+      });
+    this.#pending.add(promise);
+    void promise.finally(() => this.#pending.delete(promise));
+  }
+
+  #now(): number {
+    return this.options.clock.now();
+  }
+
+  #publicId(live: LiveSession): string {
+    const stateless = this.options.stateless;
+    if (stateless === undefined) return live.record.id;
+    return encodeToken(stateless.secret, { sessionId: live.record.id, state: live.record });
+  }
+
+  #error(faults: ActiveFaults, code: number, message: string, sessionId: string | undefined, extra: Params = {}): RpcError {
+    const data = faults.has('missing-error-session-id') || sessionId === undefined ? extra : { sessionId, ...extra };
+    return new RpcError(code, message, Object.keys(data).length === 0 ? undefined : data);
+  }
+
+  #notFound(faults: ActiveFaults, sessionId: string): RpcError {
+    const code = faults.has('wrong-error-code-session-not-found') ? FLOW_ERROR.INVALID_STATE_TRANSITION : FLOW_ERROR.SESSION_NOT_FOUND;
+    return this.#error(faults, code, `Session not found: ${sessionId}`, sessionId);
+  }
+
+  #expiredError(faults: ActiveFaults, sessionId: string): RpcError {
+    return this.#error(faults, FLOW_ERROR.SESSION_EXPIRED, `Session expired: ${sessionId}`, sessionId);
+  }
+
+  /** A state change by 000's table (via src/protocol/flow-session.ts); throws the matching RpcError. */
+  #transition(live: LiveSession, trigger: SessionTrigger, faults: ActiveFaults, sessionId: string): void {
+    try {
+      live.record.state = nextState(live.record.state, trigger);
+    } catch (error) {
+      if (error instanceof InvalidStateTransitionError) {
+        const message =
+          error.jsonRpcCode === FLOW_ERROR.ALREADY_CANCELLED
+            ? `Session already cancelled: ${sessionId}`
+            : `Invalid state transition: cannot ${trigger} session ${sessionId} in state ${live.record.state}`;
+        throw this.#error(faults, error.jsonRpcCode, message, sessionId, { state: live.record.state });
+      }
+      throw error;
+    }
+  }
+
+  #reportState(state: InteractionState, faults: ActiveFaults): string {
+    if (state === 'waiting_user' && faults.has('unknown-state-name')) return 'waiting';
+    return state;
+  }
+
+  // ---- limits and timeouts -----------------------------------------------------------------
+
+  /** Answers a request over a limit: a JSON-RPC error (or, under rate-limit-silence, no answer until cancelled). */
+  #limitExceeded(ctx: RequestContext, message: string, sessionId: string | undefined, limit: string, max: number): Promise<never> {
+    if (ctx.faults.has('rate-limit-silence')) {
+      return new Promise<never>((_, reject) => {
+        const stop = (): void => reject(new RpcError(LIMIT_EXCEEDED, 'request abandoned'));
+        if (ctx.cancelled.aborted) stop();
+        else ctx.cancelled.addEventListener('abort', stop, { once: true });
+      });
+    }
+    return Promise.reject(this.#error(ctx.faults, LIMIT_EXCEEDED, message, sessionId, { limit, max }));
+  }
+
+  /** FLOW-RATE-1: counts a request naming the session; false when it is over the limit. */
+  #withinRate(id: string): boolean {
+    const { requestsPerWindow, windowMs } = this.options.limits;
+    const now = this.#now();
+    const times = (this.#requestTimes.get(id) ?? []).filter((t) => now - t < windowMs);
+    if (times.length >= requestsPerWindow) {
+      this.#requestTimes.set(id, times);
+      return false;
+    }
+    times.push(now);
+    this.#requestTimes.set(id, times);
+    return true;
+  }
+
+  #isOverdue(record: SessionRecord, faults: ActiveFaults): boolean {
+    if (faults.has('no-expiry') || isTerminal(record.state)) return false;
+    const now = this.#now();
+    return now - record.lastActivityAt >= record.timeoutMs || now - record.createdAt >= this.options.limits.maxDurationMs;
+  }
+
+  #clearTimers(live: LiveSession): void {
+    for (const cancel of live.timers.splice(0)) cancel();
+  }
+
+  /** Records activity and (stateful mode) re-arms the warning and expiry timers. */
+  #touch(live: LiveSession): void {
+    const record = live.record;
+    record.lastActivityAt = Math.max(record.lastActivityAt, this.#now());
+    if (this.options.stateless !== undefined) return;
+    this.#clearTimers(live);
+    if (isTerminal(record.state) || live.ctx.faults.has('no-expiry')) return;
+    const { clock, limits } = this.options;
+    const idleLeft = record.timeoutMs - (this.#now() - record.lastActivityAt);
+    const durationLeft = limits.maxDurationMs - (this.#now() - record.createdAt);
+    const left = Math.max(0, Math.min(idleLeft, durationLeft));
+    const lead = Math.min(this.options.timeoutWarningLeadMs ?? Math.floor(record.timeoutMs / 5), left);
+    if (lead > 0 && left - lead > 0) {
+      live.timers.push(clock.setTimer(left - lead, () => this.#warn(live, lead)));
+    }
+    live.timers.push(clock.setTimer(left, () => this.#expire(live)));
+  }
+
+  /** FLOW-TIMEOUT-4 (C-22): notifications/message at level warning naming the session. */
+  #warn(live: LiveSession, lead: number): void {
+    if (isTerminal(live.record.state) || !this.#sessions.has(live.record.id)) return;
+    const sessionId = this.#publicId(live);
+    live.ctx.log(
+      'warning',
+      {
+        sessionId,
+        expiresAt: live.record.lastActivityAt + live.record.timeoutMs,
+        message: `Session ${sessionId} expires in ${lead} ms without activity`,
+      },
+      TIMEOUT_WARNING_LOGGER,
+    );
+  }
+
+  #expire(live: LiveSession): void {
+    const record = live.record;
+    if (this.#sessions.get(record.id) !== live || isTerminal(record.state)) return;
+    live.epoch++;
+    this.#clearTimers(live);
+    this.#sessions.delete(record.id);
+    this.#requestTimes.delete(record.id);
+    this.#expired.set(record.id, record.connectionId);
+    this.options.clock.setTimer(this.options.retentionMs, () => this.#expired.delete(record.id));
+  }
+
+  /** A session reached completed, cancelled or error. */
+  #finish(live: LiveSession): void {
+    const record = live.record;
+    live.epoch++;
+    this.#clearTimers(live);
+    this.#lastFinishedId = record.id;
+    const forget = (): void => {
+      if (this.#sessions.get(record.id) === live) this.#sessions.delete(record.id);
+      this.#finished.delete(record.id);
+      this.#requestTimes.delete(record.id);
+    };
+    if (this.options.stateless !== undefined) this.#finished.set(record.id, record.state);
+    // Sessions are cleaned up after completion (FLOW-SEC-7); until then getState shows the terminal state (FLOW-STATE-6).
+    live.timers.push(this.options.clock.setTimer(this.options.retentionMs, forget));
+  }
+
+  #fail(live: LiveSession): void {
+    if (isTerminal(live.record.state)) return;
+    live.record.state = 'error';
+    live.record.currentPrompt = null;
+    this.#finish(live);
+  }
+
+  // ---- session lookup ----------------------------------------------------------------------
+
+  #sessionIdParam(params: unknown, method: string): { params: Params; sessionId: string } {
+    if (!isObject(params)) throw invalidParams(`${method} needs params with a string sessionId`);
+    const sessionId = params.sessionId;
+    if (typeof sessionId !== 'string' || sessionId === '') throw invalidParams(`${method} needs a non-empty string sessionId`);
+    return { params, sessionId };
+  }
+
+  /** The session a request names, or the RpcError for it (-32001, -32002, or a limit error). */
+  async #resolve(sessionId: string, ctx: RequestContext): Promise<LiveSession> {
+    const faults = ctx.faults;
+    const live = this.options.stateless === undefined ? this.#resolveStateful(sessionId, ctx) : this.#resolveStateless(sessionId, ctx);
+    if (this.#isOverdue(live.record, faults)) {
+      this.#expire(live);
+      throw this.#expiredError(faults, sessionId);
+    }
+    if (!this.#withinRate(live.record.id)) {
+      return this.#limitExceeded(ctx, `Rate limit exceeded for session ${sessionId}`, sessionId, 'requestsPerWindow', this.options.limits.requestsPerWindow);
+    }
+    return live;
+  }
+
+  #resolveStateful(sessionId: string, ctx: RequestContext): LiveSession {
+    const bound = this.options.bindSessionsToConnection;
+    const live = this.#sessions.get(sessionId);
+    if (live === undefined) {
+      const owner = this.#expired.get(sessionId);
+      if (owner !== undefined && (!bound || owner === ctx.connectionId)) throw this.#expiredError(ctx.faults, sessionId);
+      throw this.#notFound(ctx.faults, sessionId);
+    }
+    // FLOW-SEC-4 reading 1: another connection's session does not exist for this one.
+    if (bound && live.record.connectionId !== ctx.connectionId) throw this.#notFound(ctx.faults, sessionId);
+    return live;
+  }
+
+  #resolveStateless(token: string, ctx: RequestContext): LiveSession {
+    const faults = ctx.faults;
+    const secret = (this.options.stateless as { secret: Uint8Array | string }).secret;
+    if (faults.has('reject-own-token')) throw this.#notFound(faults, token);
+    let record: SessionRecord;
+    try {
+      record = decodeToken<SessionRecord>(secret, token, { verify: !faults.has('accept-tampered-token') }).state;
+    } catch (error) {
+      if (error instanceof TokenRejectedError) throw this.#notFound(faults, token);
+      throw error;
+    }
+    const wizard = typeof record.wizardName === 'string' ? this.wizards.get(record.wizardName) : undefined;
+    if (wizard === undefined || typeof record.id !== 'string' || !Array.isArray(record.history) || !isObject(record.accumulatedData)) {
+      throw this.#notFound(faults, token);
+    }
+    if (this.options.bindSessionsToConnection && record.connectionId !== ctx.connectionId) throw this.#notFound(faults, token);
+    const finished = this.#finished.get(record.id);
+    if (finished !== undefined && !isTerminal(record.state)) {
+      record.state = finished;
+      record.currentPrompt = null;
+      record.stepId = null;
+    }
+    return { record, wizard, ctx, epoch: 0, timers: [] };
+  }
+
+  #requireInteractive(ctx: RequestContext, params: unknown): void {
+    if (this.options.interactive) return;
+    const sessionId = isObject(params) && typeof params.sessionId === 'string' ? params.sessionId : undefined;
+    throw this.#error(ctx.faults, FLOW_ERROR.NOT_INTERACTIVE, 'Interactive mode is not supported by this server', sessionId);
+  }
+
+  // ---- capabilities ------------------------------------------------------------------------
+
+  /** The 000 capability object (capabilities method, and initialize per capabilityLocation). */
+  capabilityObject(faults: ActiveFaults): Record<string, unknown> {
+    const interactive = this.options.interactive && !faults.has('no-interactive-capability');
+    return {
+      interactive: faults.has('capabilities-interactive-not-boolean') ? 'yes' : interactive,
+      version: FLOW_VERSION,
+      features: {
+        statefulSessions: this.options.stateless === undefined,
+        progressTracking: true,
+        validation: faults.has('feature-flag-not-boolean') ? 'client' : true,
+        multiplePromptTypes: true,
+        sessionPersistence: false,
+      },
+    };
+  }
+
+  /** Merged into the initialize result's capabilities (C-14). */
+  initializeCapabilities(faults: ActiveFaults): Record<string, unknown> {
+    if (!this.options.interactive || faults.has('no-interactive-capability')) return {};
+    const object = this.capabilityObject(faults);
+    switch (this.options.capabilityLocation) {
+      case 'experimental':
+        return { experimental: { interactive: object } };
+      case 'top-level':
+        return { interactive: object };
+      case 'method-only':
+        return {};
+    }
+  }
+
+  // ---- prompts -----------------------------------------------------------------------------
+
+  /** The prompt as sent, with the prompt-shape faults applied. */
+  #asSent(prompt: EnginePrompt, faults: ActiveFaults): EnginePrompt {
+    const sent = structuredClone(prompt);
+    if (faults.has('prompt-without-message')) delete (sent as Partial<EnginePrompt>).message;
+    if (faults.has('duplicate-choice-values') && sent.choices !== undefined && sent.choices.length > 0) {
+      sent.choices = [sent.choices[0] as NonNullable<EnginePrompt['choices']>[number], ...sent.choices];
+    }
+    const rules = sent.validation;
+    if (faults.has('inverted-bounds') && rules?.min !== undefined && rules.max !== undefined && rules.min !== rules.max) {
+      [rules.min, rules.max] = [rules.max, rules.min];
+    }
+    if (faults.has('default-wrong-type') && sent.defaultValue !== undefined) {
+      sent.defaultValue = typeof sent.defaultValue === 'string' ? 0 : String(sent.defaultValue);
+    }
+    return sent;
+  }
+
+  #progress(live: LiveSession, step: WizardStep, message?: string): Progress {
+    const progress = progressFor(live.wizard, live.record, step, message);
+    return live.ctx.faults.has('progress-beyond-total') ? { ...progress, current: progress.total + 1 } : progress;
+  }
+
+  async #clientRequest(live: LiveSession, method: string, params: Params): Promise<unknown> {
+    const timeoutMs = this.options.clientRequestTimeoutMs;
+    return live.ctx.sendRequest(method, params, timeoutMs === undefined ? {} : { timeoutMs });
+  }
+
+  /**
+   * Makes `step` the current prompt and sends it: interaction.prompt, or interaction.continue with
+   * nextPrompt when the step says so. A re-prompt (after a rejected value) carries the error.
+   */
+  async #present(live: LiveSession, step: WizardStep, reprompt?: { error: string }): Promise<void> {
+    const record = live.record;
+    const faults = live.ctx.faults;
+    const prompt = renderPrompt(step, record);
+    if (reprompt !== undefined) prompt.error = reprompt.error;
+    const sent = this.#asSent(prompt, faults);
+    const viaContinue = reprompt === undefined && step.delivery === 'continue';
+    const sessionId = this.#publicId(live);
+    if (reprompt === undefined) {
+      record.stepId = step.id;
+      if (viaContinue && faults.has('continue-prompt-not-current')) {
+        record.currentPrompt = null;
+      } else {
+        this.#transition(live, 'prompt', faults, sessionId);
+        record.currentPrompt = sent;
+      }
+    } else {
+      record.currentPrompt = sent;
+    }
+    record.promptCount++;
+    this.#touch(live);
+    const epoch = live.epoch;
+    const progress = this.#progress(live, step);
+    const id = this.#publicId(live);
+    const method = viaContinue ? FLOW_METHOD.continue : FLOW_METHOD.prompt;
+    const params = viaContinue ? { sessionId: id, nextPrompt: sent, progress } : { sessionId: id, prompt: sent, progress };
+    if (!viaContinue && faults.has('prompt-as-notification')) {
+      await live.ctx.sendNotification(method, params);
+      return;
+    }
+    try {
+      await this.#clientRequest(live, method, params);
+    } catch {
+      // The client refused or never acknowledged the prompt: the session cannot go on.
+      if (live.epoch === epoch && record.state === 'waiting_user' && record.stepId === step.id) this.#fail(live);
+    }
+  }
+
+  /** Goes on after `answered` (null: the first step): the next prompt, or the completion. */
+  async #advance(live: LiveSession, answered: WizardStep | null): Promise<void> {
+    const epoch = live.epoch;
+    const first = live.wizard.steps[0] as WizardStep;
+    const target = answered === null ? first.id : nextTarget(live.wizard, answered, live.record.accumulatedData);
+    if (target === COMPLETE_TARGET) return this.#complete(live);
+    const step = stepById(live.wizard, target) as WizardStep;
+    if (step.announce !== undefined) {
+      const progress = this.#progress(live, step, step.announce);
+      try {
+        await this.#clientRequest(live, FLOW_METHOD.continue, { sessionId: this.#publicId(live), progress });
+      } catch {
+        if (live.epoch === epoch) this.#fail(live);
+        return;
+      }
+      if (live.epoch !== epoch || isTerminal(live.record.state)) return; // FLOW-CANCEL-5
+    }
+    await this.#present(live, step);
+  }
+
+  /** FLOW-SM-6, FLOW-SM-7: completed, then one interaction.complete with the rendered result. */
+  async #complete(live: LiveSession): Promise<void> {
+    const record = live.record;
+    const faults = live.ctx.faults;
+    const lastPrompt = record.history.at(-1)?.prompt ?? null;
+    this.#transition(live, 'complete', faults, record.id);
+    record.stepId = null;
+    record.currentPrompt = faults.has('current-prompt-after-complete') ? lastPrompt : null;
+    this.#finish(live);
+    const rendered = renderResult(live.wizard, record);
+    let data = rendered.data;
+    const file = renderExport(live.wizard, record.accumulatedData, record.params);
+    if (file !== undefined) {
+      data = {
+        ...(isObject(data) ? data : { value: data }),
+        file: { name: file.fileName, mimeType: file.mimeType, rows: file.rows, size: file.bytes.length, content: file.bytes.toString('utf8') },
+      };
+    }
+    const sessionId = this.#publicId(live);
+    const result = faults.has('complete-without-success') ? { data } : { success: true, data };
+    const params = rendered.summary === undefined ? { sessionId, result } : { sessionId, result, summary: rendered.summary };
+    const sends = faults.has('complete-twice') ? 2 : 1;
+    for (let i = 0; i < sends; i++) {
+      try {
+        live.completion = await this.#clientRequest(live, FLOW_METHOD.complete, params);
+      } catch {
+        // The session is complete whatever the client answered.
+      }
+    }
+    if (faults.has('prompt-after-complete') && lastPrompt !== null) {
+      await this.#clientRequest(live, FLOW_METHOD.prompt, { sessionId, prompt: lastPrompt }).catch(() => undefined);
+    }
+  }
+
+  // ---- client-to-server requests -------------------------------------------------------------
+
+  capabilities(_params: unknown, ctx: RequestContext): Record<string, unknown> {
+    return this.capabilityObject(ctx.faults);
+  }
+
+  /** 128+ random bits (FLOW-SEC-2, FLOW-SEC-10), unless a fault says otherwise. */
+  #newId(faults: ActiveFaults): string {
+    if (faults.has('sequential-session-ids')) return `session_${++this.#counter}`;
+    if (faults.has('reuse-session-id') && this.#lastFinishedId !== undefined) {
+      const id = this.#lastFinishedId;
+      this.#lastFinishedId = undefined;
+      const old = this.#sessions.get(id);
+      if (old !== undefined) this.#clearTimers(old);
+      this.#sessions.delete(id);
+      return id;
+    }
+    return `session_${randomBytes(18).toString('base64url')}`;
+  }
+
+  async start(params: unknown, ctx: RequestContext): Promise<Record<string, unknown>> {
+    this.#requireInteractive(ctx, params);
+    const faults = ctx.faults;
+    if (!isObject(params)) throw invalidParams('interaction.start needs params with a string toolName');
+    const { toolName, initialParams, context, timeout } = params;
+    if (typeof toolName !== 'string' || toolName === '') throw invalidParams('interaction.start needs a non-empty string toolName');
+    if (initialParams !== undefined && !isObject(initialParams)) throw invalidParams('interaction.start initialParams must be an object');
+    if (context !== undefined && !isObject(context)) throw invalidParams('interaction.start context must be an object');
+    const timeoutValid = timeout === undefined || (Number.isSafeInteger(timeout) && (timeout as number) > 0);
+    if (!timeoutValid && !faults.has('accept-invalid-timeout')) {
+      throw invalidParams(`interaction.start timeout must be a positive integer number of milliseconds, got ${JSON.stringify(timeout)}`);
+    }
+    let wizard = this.wizards.get(toolName);
+    if (wizard === undefined) {
+      if ([...this.options.plainTools()].includes(toolName)) {
+        throw new RpcError(FLOW_ERROR.NOT_INTERACTIVE, `Tool ${toolName} is not interactive; call it with tools/call`, { toolName });
+      }
+      if (!faults.has('start-unknown-tool') || this.wizards.size === 0) {
+        throw invalidParams(`Unknown tool: ${toolName}`, { toolName, interactiveTools: [...this.wizards.keys()] });
+      }
+      wizard = [...this.wizards.values()][0] as Wizard;
+    }
+    const live = [...this.#sessions.values()].filter((s) => s.record.connectionId === ctx.connectionId && !isTerminal(s.record.state));
+    const maxSessions = this.options.limits.maxSessionsPerConnection;
+    if (live.length >= maxSessions) {
+      return this.#limitExceeded(ctx, `Session limit reached: at most ${maxSessions} live sessions per connection`, undefined, 'maxSessionsPerConnection', maxSessions);
+    }
+    const id = this.#newId(faults);
+    const now = this.#now();
+    const record: SessionRecord = {
+      id,
+      toolName,
+      wizardName: wizard.name,
+      connectionId: ctx.connectionId,
+      state: 'idle',
+      createdAt: now,
+      lastActivityAt: now,
+      timeoutMs: timeoutValid && timeout !== undefined ? (timeout as number) : (wizard.timeout ?? this.options.defaultTimeoutMs),
+      stepId: null,
+      currentPrompt: null,
+      history: [],
+      accumulatedData: {},
+      promptCount: 0,
+      params: (initialParams as Params | undefined) ?? {},
+      context: (context as Params | undefined) ?? {},
+    };
+    const session: LiveSession = { record, wizard, ctx, epoch: 0, timers: [] };
+    this.#previousStarted = this.#lastStarted;
+    this.#lastStarted = record;
+    if (this.options.stateless === undefined) this.#sessions.set(id, session);
+
+    const result: Record<string, unknown> = {};
+    if (wizard.initialPrompt === true) {
+      const step = wizard.steps[0] as WizardStep;
+      const sent = this.#asSent(renderPrompt(step, record), faults);
+      record.stepId = step.id;
+      record.promptCount = 1;
+      if (!faults.has('initial-prompt-not-current')) {
+        record.state = nextState(null, 'start', true); // C-03: waiting_user
+        record.currentPrompt = sent;
+      }
+      this.#touch(session);
+      result.sessionId = this.#publicId(session);
+      result.state = this.options.initialPromptState === 'idle' ? 'idle' : this.#reportState(record.state, faults);
+      result.initialPrompt = sent;
+      result.progress = this.#progress(session, step);
+    } else {
+      record.state = nextState(null, 'start', false);
+      this.#touch(session);
+      result.sessionId = this.#publicId(session);
+      result.state = record.state;
+      this.#schedule(async () => {
+        if (session.epoch !== 0 || record.state !== 'idle') return;
+        record.state = nextState(record.state, 'begin');
+        if (faults.has('no-first-prompt')) return;
+        await this.#advance(session, null);
+      });
+    }
+    if (faults.has('start-without-state')) delete result.state;
+    return result;
+  }
+
+  #validate(prompt: EnginePrompt, value: unknown, faults: ActiveFaults): ValidationOutcome {
+    if (faults.has('skip-validation')) return { valid: true };
+    const relaxed = structuredClone(prompt);
+    const rules = (relaxed.validation ??= {});
+    const missing = value === undefined || value === null || value === '';
+    if (faults.has('ignore-required')) delete rules.required;
+    if (faults.has('ignore-pattern')) delete rules.pattern;
+    if (faults.has('ignore-text-length') && relaxed.type === 'text') {
+      delete rules.min;
+      delete rules.max;
+    }
+    if (faults.has('ignore-number-range') && relaxed.type === 'number') {
+      delete rules.min;
+      delete rules.max;
+    }
+    if (!missing && faults.has('accept-non-number') && relaxed.type === 'number') return { valid: true };
+    if (!missing && faults.has('accept-unlisted-choice') && relaxed.type === 'choice') return { valid: true };
+    if (!missing && faults.has('accept-non-boolean-confirm') && relaxed.type === 'confirm') return { valid: true };
+    return validateAnswer(relaxed, value, this.options.validation);
+  }
+
+  async respond(params: unknown, ctx: RequestContext): Promise<Record<string, unknown>> {
+    this.#requireInteractive(ctx, params);
+    const faults = ctx.faults;
+    const { params: p, sessionId } = this.#sessionIdParam(params, FLOW_METHOD.respond);
+    let response = p.response;
+    if (!isObject(response) || !Object.hasOwn(response, 'value')) {
+      if (!faults.has('accept-missing-response')) {
+        throw invalidParams('interaction.respond needs a response object with a value', { sessionId });
+      }
+      response = { ...(isObject(response) ? response : {}), value: null };
+    }
+    const answer = response as Params;
+    if (answer.timestamp !== undefined && !Number.isSafeInteger(answer.timestamp)) {
+      throw invalidParams('interaction.respond response.timestamp must be an integer (milliseconds since the epoch)', { sessionId });
+    }
+    if (answer.metadata !== undefined && !isObject(answer.metadata)) {
+      throw invalidParams('interaction.respond response.metadata must be an object', { sessionId });
+    }
+    const live = await this.#resolve(sessionId, ctx);
+    const record = live.record;
+    const accepted = { accepted: true, validation: { valid: true } };
+    if (record.state === 'cancelled' && faults.has('respond-after-cancel-accepted')) return accepted;
+    if (record.state === 'completed' && faults.has('respond-after-complete-accepted')) return accepted;
+    const step = record.stepId === null ? undefined : stepById(live.wizard, record.stepId);
+    if (record.state !== 'waiting_user' || step === undefined) {
+      this.#transition(live, 'respond', faults, sessionId); // throws -32003 or -32006 (FLOW-RESPOND-5, -6)
+      throw new RpcError(FLOW_ERROR.INVALID_STATE_TRANSITION, `Session ${sessionId} has no prompt awaiting a response`, { sessionId });
+    }
+    const value = answer.value;
+    const key = storeKey(step);
+    if (faults.has('record-rejected-answer')) record.accumulatedData[key] = value;
+    const prompt = renderPrompt(step, record);
+    const outcome = this.#validate(prompt, value, faults);
+    this.#touch(live);
+    const maxPrompts = this.options.limits.maxPrompts;
+    if (!outcome.valid) {
+      const again = this.options.reprompt && !faults.has('drop-prompt-after-rejection');
+      if (again && record.promptCount >= maxPrompts) {
+        this.#fail(live);
+        return this.#limitExceeded(ctx, `Prompt limit reached: at most ${maxPrompts} prompts per session`, sessionId, 'maxPrompts', maxPrompts);
+      }
+      if (faults.has('drop-prompt-after-rejection')) this.#fail(live);
+      else if (again) {
+        const epoch = live.epoch;
+        this.#schedule(async () => {
+          if (live.epoch === epoch && record.state === 'waiting_user' && record.stepId === step.id) {
+            await this.#present(live, step, { error: outcome.error });
+          }
+        });
+      }
+      const validation: Record<string, unknown> = { valid: false };
+      if (!faults.has('rejection-without-error')) validation.error = outcome.error;
+      if (outcome.suggestion !== undefined) validation.suggestion = outcome.suggestion;
+      if (this.options.rejectWithError) {
+        throw this.#error(faults, FLOW_ERROR.VALIDATION_FAILED, `Validation failed: ${outcome.error}`, sessionId, { validation });
+      }
+      return { accepted: false, validation };
+    }
+    const target = nextTarget(live.wizard, step, { ...record.accumulatedData, [key]: value });
+    if (target !== COMPLETE_TARGET && record.promptCount >= maxPrompts) {
+      this.#fail(live);
+      return this.#limitExceeded(ctx, `Prompt limit reached: at most ${maxPrompts} prompts per session`, sessionId, 'maxPrompts', maxPrompts);
+    }
+    const turn: HistoryTurn = {
+      turnId: record.history.length,
+      prompt: record.currentPrompt as EnginePrompt,
+      response: {
+        value,
+        ...(answer.timestamp === undefined ? {} : { timestamp: answer.timestamp as number }),
+        ...(answer.metadata === undefined ? {} : { metadata: answer.metadata as Params }),
+      },
+      timestamp: this.#now(),
+    };
+    record.history.push(turn);
+    record.accumulatedData[key] = value;
+    this.#transition(live, 'respond', faults, sessionId);
+    record.currentPrompt = null;
+    this.#schedule(() => this.#advance(live, step));
+    return faults.has('accepted-without-validation') ? { accepted: true } : accepted;
+  }
+
+  async getState(params: unknown, ctx: RequestContext): Promise<Record<string, unknown>> {
+    this.#requireInteractive(ctx, params);
+    const faults = ctx.faults;
+    const { sessionId } = this.#sessionIdParam(params, FLOW_METHOD.getState);
+    const live = await this.#resolve(sessionId, ctx);
+    const record = live.record;
+    if (faults.has('getstate-mutates')) {
+      const reads = record.accumulatedData.__reads;
+      record.accumulatedData.__reads = typeof reads === 'number' ? reads + 1 : 1;
+    }
+    let state = this.#reportState(record.state, faults);
+    if (record.state === 'waiting_user' && faults.has('state-idle-while-waiting')) state = 'idle';
+    const metadata: Record<string, unknown> = { createdAt: record.createdAt, lastActivityAt: record.lastActivityAt, toolName: record.toolName };
+    if (faults.has('missing-metadata')) delete metadata.toolName;
+    let accumulatedData = structuredClone(record.accumulatedData);
+    if (faults.has('leak-foreign-session')) {
+      const foreign = [this.#lastStarted, this.#previousStarted].find((r) => r !== undefined && r.id !== record.id);
+      if (foreign !== undefined) accumulatedData = { ...structuredClone(foreign.accumulatedData), ...accumulatedData };
+    }
+    const result: Record<string, unknown> = {
+      sessionId,
+      state,
+      metadata,
+      history: faults.has('missing-history') ? [] : structuredClone(record.history),
+      accumulatedData,
+    };
+    if (record.currentPrompt !== null && (record.state === 'waiting_user' || faults.has('current-prompt-after-complete'))) {
+      result.currentPrompt = structuredClone(record.currentPrompt);
+    }
+    return result;
+  }
+
+  async cancel(params: unknown, ctx: RequestContext): Promise<Record<string, unknown>> {
+    this.#requireInteractive(ctx, params);
+    const faults = ctx.faults;
+    const { params: p, sessionId } = this.#sessionIdParam(params, FLOW_METHOD.cancel);
+    if (p.reason !== undefined && typeof p.reason !== 'string') throw invalidParams('interaction.cancel reason must be a string', { sessionId });
+    const live = await this.#resolve(sessionId, ctx);
+    const record = live.record;
+    if (record.state === 'cancelled' && faults.has('cancel-twice-succeeds')) return { cancelled: true };
+    if ((record.state === 'completed' || record.state === 'error') && faults.has('cancel-completed-session')) {
+      record.state = 'cancelled';
+      if (this.options.stateless !== undefined) this.#finished.set(record.id, 'cancelled');
+      return { cancelled: true };
+    }
+    if (faults.has('cancel-ignored') && !isTerminal(record.state)) return { cancelled: true };
+    const lastPrompt = record.currentPrompt;
+    this.#transition(live, 'cancel', faults, sessionId); // -32006 when cancelled, -32003 when completed or error
+    record.currentPrompt = null;
+    record.stepId = null;
+    this.#finish(live);
+    if (faults.has('prompt-after-cancel') && lastPrompt !== null) {
+      this.#schedule(async () => {
+        await this.#clientRequest(live, FLOW_METHOD.prompt, { sessionId: this.#publicId(live), prompt: lastPrompt });
+      });
+    }
+    return { cancelled: true };
+  }
+
+  /** interaction.prompt/.continue/.complete sent by a client: the wrong direction (FLOW-CAP-9). */
+  wrongDirection(method: string, ctx: RequestContext): Record<string, unknown> {
+    if (ctx.faults.has('serve-client-methods')) return { acknowledged: true };
+    throw new RpcError(JSONRPC_ERROR.MethodNotFound, `Method not found: ${method} is a server-to-client request`, { method });
+  }
+
+  /** The connection ended: its sessions end with it. */
+  endConnection(connectionId: string): void {
+    for (const live of [...this.#sessions.values()]) {
+      if (live.record.connectionId !== connectionId) continue;
+      live.epoch++;
+      this.#clearTimers(live);
+      this.#sessions.delete(live.record.id);
+      this.#requestTimes.delete(live.record.id);
+    }
+    for (const [id, owner] of [...this.#expired]) if (owner === connectionId) this.#expired.delete(id);
+  }
+}

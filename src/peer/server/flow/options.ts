@@ -1,0 +1,136 @@
+// Options of the MCP Flow engine, their defaults, and the readings of the profile the mock server
+// can be switched to (so that the suite can show each accepted reading passes).
+import type { ValidationOptions } from '../../../protocol/prompt-validation.js';
+import { FlowOptionsError } from './errors.js';
+import type { Wizard } from './wizard.js';
+
+/** Time as the engine sees it; tests pass a fake clock. */
+export interface FlowClock {
+  now(): number;
+  /** Calls `callback` after `ms` milliseconds; returns a function that cancels it. */
+  setTimer(ms: number, callback: () => void): () => void;
+}
+
+export const systemClock: FlowClock = {
+  now: () => Date.now(),
+  setTimer(ms, callback) {
+    const timer = setTimeout(callback, ms);
+    timer.unref?.();
+    return () => clearTimeout(timer);
+  },
+};
+
+export interface FlowLimits {
+  /** Requests naming one session within `windowMs` (FLOW-RATE-1). */
+  requestsPerWindow: number;
+  windowMs: number;
+  /** Prompts (re-prompts included) one session may send (FLOW-RATE-4). */
+  maxPrompts: number;
+  /** Live sessions one connection may hold (FLOW-RATE-2, per connection). */
+  maxSessionsPerConnection: number;
+  /** Longest a session may live, active or not (FLOW-RATE-3). */
+  maxDurationMs: number;
+}
+
+export interface FlowExtensionOptions {
+  /** Interactive tools (default: the shipped wizards). Names must be unique. */
+  wizards?: readonly Wizard[];
+  /** false: a Flow-aware server with interactive mode off (every interaction.* gets -32007). Default true. */
+  interactive?: boolean;
+  /** Where initialize advertises `interactive` (C-14); default 'experimental'. */
+  capabilityLocation?: 'experimental' | 'top-level' | 'method-only';
+  /** The state interaction.start reports with an initialPrompt (C-03); default 'waiting_user'. */
+  initialPromptState?: 'waiting_user' | 'idle';
+  /** Answer a rejected value with error -32004 instead of the accepted:false result (C-15). Default false. */
+  rejectWithError?: boolean;
+  /** Send a new interaction.prompt after a rejected value (FLOW-RESPOND-4 reading 1). Default true. */
+  reprompt?: boolean;
+  /** Refuse a session id used from another connection with -32001 (FLOW-SEC-4 reading 1). Default true. */
+  bindSessionsToConnection?: boolean;
+  /** Stateless mode (000 Appendix B): the HMAC-SHA256 secret (at least 32 bytes). */
+  stateless?: { secret: Uint8Array | string };
+  /** Inactivity timeout when interaction.start gives none (000: 5 minutes). */
+  defaultTimeoutMs?: number;
+  /** How long before expiry the warning goes out; default a fifth of the session's timeout. */
+  timeoutWarningLeadMs?: number;
+  /** How long expired sessions still answer -32002, and finished ones their terminal state, before they are gone (-32001). */
+  retentionMs?: number;
+  limits?: Partial<FlowLimits>;
+  /** Names of tools other extensions serve without interaction (interaction.start on them gets -32007). */
+  plainTools?: Iterable<string> | (() => Iterable<string>);
+  /** Answer validation readings of C-31. */
+  validation?: ValidationOptions;
+  /** How long to wait for the client to answer interaction.prompt/continue/complete. */
+  clientRequestTimeoutMs?: number;
+  clock?: FlowClock;
+}
+
+export interface ResolvedFlowOptions {
+  interactive: boolean;
+  capabilityLocation: 'experimental' | 'top-level' | 'method-only';
+  initialPromptState: 'waiting_user' | 'idle';
+  rejectWithError: boolean;
+  reprompt: boolean;
+  bindSessionsToConnection: boolean;
+  stateless: { secret: Uint8Array | string } | undefined;
+  defaultTimeoutMs: number;
+  timeoutWarningLeadMs: number | undefined;
+  retentionMs: number;
+  limits: FlowLimits;
+  plainTools: () => Iterable<string>;
+  validation: ValidationOptions;
+  clientRequestTimeoutMs: number | undefined;
+  clock: FlowClock;
+}
+
+export const DEFAULT_TIMEOUT_MS = 300_000;
+
+export const DEFAULT_LIMITS: FlowLimits = Object.freeze({
+  requestsPerWindow: 120,
+  windowMs: 10_000,
+  maxPrompts: 200,
+  maxSessionsPerConnection: 64,
+  maxDurationMs: 3_600_000,
+});
+
+function positiveInteger(option: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new FlowOptionsError(option, `must be a positive integer, got ${String(value)}`);
+  return value;
+}
+
+export function resolveOptions(options: FlowExtensionOptions): ResolvedFlowOptions {
+  const limits = options.limits ?? {};
+  const secret = options.stateless?.secret;
+  if (options.stateless !== undefined) {
+    const length = typeof secret === 'string' ? Buffer.byteLength(secret) : (secret?.length ?? 0);
+    if (length < 32) throw new FlowOptionsError('stateless.secret', `needs at least 32 bytes for HMAC-SHA256, got ${length}`);
+  }
+  const plain = options.plainTools;
+  const timeoutWarningLeadMs =
+    options.timeoutWarningLeadMs === undefined ? undefined : positiveInteger('timeoutWarningLeadMs', options.timeoutWarningLeadMs, 1);
+  return {
+    interactive: options.interactive ?? true,
+    capabilityLocation: options.capabilityLocation ?? 'experimental',
+    initialPromptState: options.initialPromptState ?? 'waiting_user',
+    rejectWithError: options.rejectWithError ?? false,
+    reprompt: options.reprompt ?? true,
+    bindSessionsToConnection: options.bindSessionsToConnection ?? true,
+    stateless: options.stateless,
+    defaultTimeoutMs: positiveInteger('defaultTimeoutMs', options.defaultTimeoutMs, DEFAULT_TIMEOUT_MS),
+    timeoutWarningLeadMs,
+    retentionMs: positiveInteger('retentionMs', options.retentionMs, 600_000),
+    limits: {
+      requestsPerWindow: positiveInteger('limits.requestsPerWindow', limits.requestsPerWindow, DEFAULT_LIMITS.requestsPerWindow),
+      windowMs: positiveInteger('limits.windowMs', limits.windowMs, DEFAULT_LIMITS.windowMs),
+      maxPrompts: positiveInteger('limits.maxPrompts', limits.maxPrompts, DEFAULT_LIMITS.maxPrompts),
+      maxSessionsPerConnection: positiveInteger('limits.maxSessionsPerConnection', limits.maxSessionsPerConnection, DEFAULT_LIMITS.maxSessionsPerConnection),
+      maxDurationMs: positiveInteger('limits.maxDurationMs', limits.maxDurationMs, DEFAULT_LIMITS.maxDurationMs),
+    },
+    plainTools: typeof plain === 'function' ? plain : () => plain ?? [],
+    validation: options.validation ?? {},
+    clientRequestTimeoutMs:
+      options.clientRequestTimeoutMs === undefined ? undefined : positiveInteger('clientRequestTimeoutMs', options.clientRequestTimeoutMs, 1),
+    clock: options.clock ?? systemClock,
+  };
+}
