@@ -45,7 +45,8 @@ export function coreResources(): ResourceEntry[] {
       },
     },
   ];
-  for (let n = 1; n <= ITEM_COUNT - list.length; n++) {
+  const items = ITEM_COUNT - list.length;
+  for (let n = 1; n <= items; n++) {
     list.push({ uri: `mock://docs/item-${n}`, name: `item-${n}`, mimeType: 'text/plain', read: () => ({ text: `item ${n}` }) });
   }
   return list;

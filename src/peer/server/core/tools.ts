@@ -121,11 +121,18 @@ export const sampleTool: ServerTool = {
     if (!declares(ctx.clientCapabilities, 'sampling') && !ctx.faults.has(F.samplingWithoutCapability)) {
       return { content: [text('the client did not declare the sampling capability')], isError: true };
     }
-    const result = await ctx.sendRequest(
-      CORE_METHOD.samplingCreateMessage,
-      { messages: [{ role: 'user', content: { type: 'text', text: args['prompt'] } }], maxTokens: 100 },
-      { signal: ctx.cancelled },
-    );
+    let result: unknown;
+    try {
+      result = await ctx.sendRequest(
+        CORE_METHOD.samplingCreateMessage,
+        { messages: [{ role: 'user', content: { type: 'text', text: args['prompt'] } }], maxTokens: 100 },
+        { signal: ctx.cancelled },
+      );
+    } catch (error) {
+      // The client refusing to sample is the tool's failure, not a protocol error of tools/call.
+      if (error instanceof RpcError) return { content: [text(`the client refused sampling: ${error.code} ${error.message}`)], isError: true };
+      throw error;
+    }
     const content = (result as { content?: { type?: string; text?: unknown } } | undefined)?.content;
     return { content: [text(typeof content?.text === 'string' ? content.text : JSON.stringify(result))] };
   },
