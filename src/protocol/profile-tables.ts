@@ -8,7 +8,6 @@ import {
   REQUIREMENT_AREAS,
   REQUIREMENT_LEVELS,
   REQUIREMENT_SYSTEMS,
-  parseSource,
   type Requirement,
   type RequirementCatalog,
   type RequirementSystem,
@@ -97,10 +96,7 @@ function cell(text: string): string {
 
 /** `000_73a7...txt §Heading; more` -> `000 §Heading; more` (the seed's number is enough in a table). */
 function shortSource(source: string): string {
-  const parsed = parseSource(source);
-  if (!parsed) return source;
-  const number = parsed.seed.slice(0, 3);
-  return `${number} §${parsed.section}${parsed.also ? `; ${parsed.also}` : ''}`;
+  return source.replace(/\b([0-9]{3})_[0-9a-f]{16}\.txt\b/g, '$1');
 }
 
 function requirementRow(r: Requirement): string {
