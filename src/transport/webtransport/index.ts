@@ -8,6 +8,7 @@ export type { WtRole } from './session.js';
 export { WebTransportSdkTransport, connectSdkTransport } from './sdk-transport.js';
 export type { SdkTransportOptions } from './sdk-transport.js';
 export { probeWebTransportSession } from './probe.js';
+export { verifyServerWithCa } from './ca-verify.js';
 export type { ProbeOptions, ProbeResult } from './probe.js';
 export {
   generateSelfSignedCertificate,

@@ -152,32 +152,38 @@ export async function listenWebTransport(options: WebTransportServerOptions = {}
         return;
       }
       if (next.done) return;
-      pendingAccepts = Math.max(0, pendingAccepts - 1);
-      const session = next.value;
-      try {
-        await session.ready;
-      } catch {
-        continue;
-      }
-      const connection = new WebTransportSessionConnection({
-        role: 'server',
-        session,
-        httpVersion,
-        limits,
-        transcript: new Transcript(options.transcript),
-        encodings: options.encodings ?? ['cbor', 'json'],
-        datagramsSupported: options.datagramsSupported ?? true,
-      });
-      active.add(connection);
-      void connection.closed.then(() => active.delete(connection));
-      if (closing) {
-        void connection.close('server closing');
-        continue;
-      }
-      if (options.onConnection) options.onConnection(connection);
-      else queue.push(connection);
+      void accept(next.value);
     }
   })();
+
+  /** Wraps one accepted session (each on its own, so a slow handshake holds up no other). */
+  async function accept(session: LibrarySession): Promise<void> {
+    try {
+      await session.ready;
+    } catch {
+      pendingAccepts = Math.max(0, pendingAccepts - 1);
+      return;
+    }
+    pendingAccepts = Math.max(0, pendingAccepts - 1);
+    const connection = new WebTransportSessionConnection({
+      role: 'server',
+      session,
+      httpVersion,
+      limits,
+      transcript: new Transcript(options.transcript),
+      encodings: options.encodings ?? ['cbor', 'json'],
+      datagramsSupported: options.datagramsSupported ?? true,
+    });
+    active.add(connection);
+    void connection.closed.then(() => active.delete(connection));
+    if (closing) {
+      void connection.close('server closing');
+      return;
+    }
+    if (options.onConnection) options.onConnection(connection);
+    else queue.push(connection);
+  }
+
 
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}${path}`;
   return {

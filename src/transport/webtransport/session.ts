@@ -225,7 +225,9 @@ export class WebTransportSessionConnection implements Connection {
       this.#closeStarted = 'local';
       this.transcript.event(`closing: ${reason}`);
       try {
-        await this.#controlWriter?.close().catch(() => undefined);
+        // Flush what was already sent (bounded), end the control stream, then the session.
+        await Promise.race([this.#writeChain, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+        void this.#controlWriter?.close().catch(() => undefined);
         this.#session.close({ closeCode: 0, reason });
       } catch (error) {
         this.#finish({ initiator: 'local', reason, error: asError(error) });
