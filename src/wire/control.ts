@@ -3,7 +3,7 @@
 import { type Codec, type EncodingName, codecFor } from './codec.js';
 import { EncodingState, initializeRequestId, negotiatedEncoding } from './encoding-state.js';
 import { EncodingMismatchError, WireError } from './errors.js';
-import { FrameDecoder, encodeFrame, resolveMaxMessageSize } from './frame.js';
+import { type AfterLengthError, FrameDecoder, encodeFrame, resolveMaxMessageSize } from './frame.js';
 
 export type ControlRole = 'client' | 'server';
 
@@ -18,7 +18,7 @@ export interface DecodedFrame {
   frameOffset: number;
 }
 
-/** Framing errors after which the byte stream cannot be resynchronised. */
+/** Framing errors after which the byte stream is not resynchronised (in the default 'close' mode). */
 export function losesSync(error: WireError): boolean {
   return error.code === 'FRAME_TOO_LARGE' || error.code === 'FRAME_EMPTY';
 }
@@ -26,6 +26,8 @@ export function losesSync(error: WireError): boolean {
 export interface ControlStreamReaderOptions {
   state: EncodingState;
   maxMessageSize?: number;
+  /** After FRAME_TOO_LARGE / FRAME_EMPTY: 'close' (default, the error is fatal) or 'skip' the body and go on (WT-FRAME-7). */
+  afterLengthError?: AfterLengthError;
   /** Which end reads: a client switches encoding when it reads the initialize result. */
   role: ControlRole;
 }
@@ -36,9 +38,10 @@ export interface ControlStreamReaderOptions {
  * arrived in the same chunk is already read as CBOR. A server reader records the initialize request id.
  *
  * push() returns per-frame errors (bad body, encoding mismatch) in place, so later good frames still
- * come out. A framing error that loses sync (FRAME_TOO_LARGE, FRAME_EMPTY) is thrown; if good frames
- * preceded it in the same chunk they are returned with the error as the last element instead, and
- * every later push()/end() throws it.
+ * come out. In the default 'close' mode a framing error that loses sync (FRAME_TOO_LARGE, FRAME_EMPTY)
+ * is thrown; if good frames preceded it in the same chunk they are returned with the error as the
+ * last element instead, and every later push()/end() throws it. In 'skip' mode those two errors are
+ * returned in place like any other and decoding goes on after the skipped body.
  */
 export class ControlStreamReader {
   readonly state: EncodingState;
@@ -48,7 +51,15 @@ export class ControlStreamReader {
   constructor(options: ControlStreamReaderOptions) {
     this.state = options.state;
     this.role = options.role;
-    this.#frames = new FrameDecoder({ maxMessageSize: resolveMaxMessageSize(options.maxMessageSize) });
+    this.#frames = new FrameDecoder({
+      maxMessageSize: resolveMaxMessageSize(options.maxMessageSize),
+      afterLengthError: options.afterLengthError ?? 'close',
+    });
+  }
+
+  /** The framing error that ended this stream ('close' mode), if any. */
+  get failure(): WireError | undefined {
+    return this.#frames.failure;
   }
 
   get bufferedBytes(): number {
@@ -59,22 +70,27 @@ export class ControlStreamReader {
     this.#frames.write(chunk);
     const out: Array<DecodedFrame | WireError> = [];
     for (;;) {
-      const frameOffset = this.#frames.offset;
       let body: Uint8Array | undefined;
       try {
         body = this.#frames.read();
       } catch (error) {
-        if (out.length === 0 || !(error instanceof WireError)) throw error;
+        if (!(error instanceof WireError)) throw error;
+        if (this.#frames.failure !== error) {
+          out.push(error); // 'skip' mode: the stream is still in sync
+          continue;
+        }
+        if (out.length === 0) throw error;
         out.push(error);
         return out;
       }
       if (body === undefined) return out;
-      out.push(this.#decode(body, frameOffset));
+      out.push(this.#decode(body, this.#frames.lastFrameOffset!));
     }
   }
 
   /** Declares the end of the stream; throws if it ended inside a frame. */
   end(): void {
+    // push() reads every complete frame, so nothing is left for end() to return.
     this.#frames.end();
   }
 

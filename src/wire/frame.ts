@@ -13,6 +13,17 @@ export interface FrameOptions {
   maxMessageSize?: number;
 }
 
+/**
+ * What a decoder does after a FRAME_TOO_LARGE or FRAME_EMPTY prefix (WT-FRAME-7 accepts both):
+ * 'close' (default) stays failed, every later call throws the error again; 'skip' discards the
+ * declared body as it arrives, without buffering it, and goes on with the next frame.
+ */
+export type AfterLengthError = 'close' | 'skip';
+
+export interface FrameDecoderOptions extends FrameOptions {
+  afterLengthError?: AfterLengthError;
+}
+
 /** Checks a maximum message size option: an integer in 1..2^32-1. */
 export function resolveMaxMessageSize(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_MESSAGE_SIZE;
@@ -36,10 +47,12 @@ export function encodeFrame(body: Uint8Array, options?: FrameOptions): Uint8Arra
 /**
  * Incremental frame decoder: bytes in, complete bodies out, the same bodies for any chunking.
  * A length prefix of 0 or above the maximum is rejected as soon as its 4 bytes are in, before
- * any body byte is kept; the stream has then lost sync, so every later call throws that error again.
+ * any body byte is kept. By default the stream is then treated as lost and every later call throws
+ * that error again; with `afterLengthError: 'skip'` the declared body is skipped instead.
  */
 export class FrameDecoder {
   readonly maxMessageSize: number;
+  readonly afterLengthError: AfterLengthError;
   #chunks: Uint8Array[] = [];
   /** Index of the first unread chunk (consumed chunks are dropped in batches, not shifted one by one). */
   #first = 0;
@@ -51,12 +64,20 @@ export class FrameDecoder {
   /** Stream offset of the first byte still buffered. */
   #offset = 0;
   #failure: WireError | undefined;
+  /** 'skip' mode: the oversized frame whose body is being discarded. */
+  #skipping: { declaredLength: number; frameStart: number; remaining: number } | undefined;
+  /** 'skip' mode: an error push() met after returning earlier bodies; thrown by the next call. */
+  #pending: WireError | undefined;
+  #lastFrameOffset: number | undefined;
 
-  constructor(options?: FrameOptions) {
+  constructor(options?: FrameDecoderOptions) {
     this.maxMessageSize = resolveMaxMessageSize(options?.maxMessageSize);
+    const after = options?.afterLengthError ?? 'close';
+    if (after !== 'close' && after !== 'skip') throw new WireOptionError('afterLengthError', after, '"close" or "skip"');
+    this.afterLengthError = after;
   }
 
-  /** Bytes received but not yet returned as a body (prefix bytes included). */
+  /** Bytes received but not yet returned or skipped (prefix bytes included). */
   get bufferedBytes(): number {
     return this.#buffered + (this.#bodyLength === undefined ? 0 : FRAME_PREFIX_BYTES);
   }
@@ -66,17 +87,45 @@ export class FrameDecoder {
     return this.#offset;
   }
 
+  /** Stream offset of the length prefix of the body read() returned last. */
+  get lastFrameOffset(): number | undefined {
+    return this.#lastFrameOffset;
+  }
+
   /** The framing error that ended this stream, if any. */
   get failure(): WireError | undefined {
     return this.#failure;
   }
 
-  /** Adds bytes and returns every body they complete. */
+  /**
+   * Adds bytes and returns every body they complete. A length error is thrown. In 'skip' mode, if
+   * bodies came before it in the same chunk, they are returned and the error is thrown by the next
+   * push() (which still takes its chunk) or end(); calling again then goes on with the next frame.
+   * (ControlStreamReader has no such deferral: it returns errors in place.)
+   */
   push(chunk: Uint8Array): Uint8Array[] {
     this.write(chunk);
+    this.#throwPending();
     const bodies: Uint8Array[] = [];
-    for (let body = this.read(); body !== undefined; body = this.read()) bodies.push(body);
-    return bodies;
+    for (;;) {
+      let body: Uint8Array | undefined;
+      try {
+        body = this.read();
+      } catch (error) {
+        if (bodies.length === 0 || this.#failure === error) throw error;
+        this.#pending = error as WireError;
+        return bodies;
+      }
+      if (body === undefined) return bodies;
+      bodies.push(body);
+    }
+  }
+
+  #throwPending(): void {
+    const pending = this.#pending;
+    if (pending === undefined) return;
+    this.#pending = undefined;
+    throw pending;
   }
 
   /**
@@ -93,29 +142,65 @@ export class FrameDecoder {
   /** The next complete body, or undefined when more bytes are needed. Throws on a bad prefix. */
   read(): Uint8Array | undefined {
     if (this.#failure) throw this.#failure;
+    this.#throwPending();
+    if (this.#skipping) {
+      const count = Math.min(this.#skipping.remaining, this.#buffered);
+      this.#drop(count);
+      this.#skipping.remaining -= count;
+      if (this.#skipping.remaining > 0) return undefined;
+      this.#skipping = undefined;
+    }
     if (this.#bodyLength === undefined) {
       if (this.#buffered < FRAME_PREFIX_BYTES) return undefined;
       const prefix = this.#take(FRAME_PREFIX_BYTES);
       const length = new DataView(prefix.buffer, prefix.byteOffset, FRAME_PREFIX_BYTES).getUint32(0, false);
       const frameStart = this.#offset - FRAME_PREFIX_BYTES;
-      if (length === 0) return this.#fail(new FrameEmptyError(frameStart));
-      if (length > this.maxMessageSize) return this.#fail(new FrameTooLargeError(length, this.maxMessageSize, frameStart));
+      if (length === 0) return this.#lengthError(new FrameEmptyError(frameStart));
+      if (length > this.maxMessageSize) {
+        this.#skipping = { declaredLength: length, frameStart, remaining: length };
+        return this.#lengthError(new FrameTooLargeError(length, this.maxMessageSize, frameStart));
+      }
       this.#bodyLength = length;
     }
     if (this.#buffered < this.#bodyLength) return undefined;
+    this.#lastFrameOffset = this.#offset - FRAME_PREFIX_BYTES;
     const body = this.#take(this.#bodyLength);
     this.#bodyLength = undefined;
     return body;
   }
 
-  /** Declares the end of input; throws if it fell inside a frame. */
-  end(): void {
+  /**
+   * Declares the end of input; throws if it fell inside a frame. Returns any complete bodies still
+   * unread (only possible in 'skip' mode after a deferred error; a further length error among them
+   * is thrown at once).
+   */
+  end(): Uint8Array[] {
     if (this.#failure) throw this.#failure;
+    this.#throwPending();
+    const bodies: Uint8Array[] = [];
+    for (let body = this.read(); body !== undefined; body = this.read()) bodies.push(body);
+    if (this.#skipping) {
+      const count = Math.min(this.#skipping.remaining, this.#buffered);
+      this.#drop(count);
+      this.#skipping.remaining -= count;
+      if (this.#skipping.remaining > 0) {
+        const { declaredLength, frameStart, remaining } = this.#skipping;
+        throw this.#fail(new FrameTruncatedBodyError(declaredLength, declaredLength - remaining, frameStart));
+      }
+      this.#skipping = undefined;
+    }
     if (this.#bodyLength !== undefined) {
       const received = this.#buffered;
       throw this.#fail(new FrameTruncatedBodyError(this.#bodyLength, received, this.#offset - FRAME_PREFIX_BYTES));
     }
     if (this.#buffered > 0) throw this.#fail(new FrameTruncatedLengthError(this.#buffered, this.#offset));
+    return bodies;
+  }
+
+  /** A FRAME_EMPTY / FRAME_TOO_LARGE prefix: fatal in 'close' mode, thrown and skipped in 'skip' mode. */
+  #lengthError(error: WireError): never {
+    if (this.afterLengthError === 'close') this.#fail(error);
+    throw error;
   }
 
   #fail(error: WireError): never {
@@ -125,7 +210,37 @@ export class FrameDecoder {
     this.#head = 0;
     this.#buffered = 0;
     this.#bodyLength = undefined;
+    this.#skipping = undefined;
+    this.#pending = undefined;
     throw error;
+  }
+
+  /** Discards n buffered bytes (n <= #buffered). */
+  #drop(n: number): void {
+    let left = n;
+    while (left > 0) {
+      const first = this.#chunks[this.#first]!;
+      const count = Math.min(first.length - this.#head, left);
+      left -= count;
+      this.#head += count;
+      if (this.#head === first.length) {
+        this.#first += 1;
+        this.#head = 0;
+      }
+    }
+    this.#buffered -= n;
+    this.#offset += n;
+    this.#compact();
+  }
+
+  #compact(): void {
+    if (this.#first === this.#chunks.length) {
+      this.#chunks = [];
+      this.#first = 0;
+    } else if (this.#first >= 1024) {
+      this.#chunks = this.#chunks.slice(this.#first);
+      this.#first = 0;
+    }
   }
 
   /** Removes n buffered bytes (n <= #buffered) and returns them as a fresh array. */
@@ -143,15 +258,9 @@ export class FrameDecoder {
         this.#head = 0;
       }
     }
-    if (this.#first === this.#chunks.length) {
-      this.#chunks = [];
-      this.#first = 0;
-    } else if (this.#first >= 1024) {
-      this.#chunks = this.#chunks.slice(this.#first);
-      this.#first = 0;
-    }
     this.#buffered -= n;
     this.#offset += n;
+    this.#compact();
     return out;
   }
 }

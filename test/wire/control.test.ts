@@ -199,6 +199,36 @@ describe('sync loss', () => {
   });
 });
 
+describe("afterLengthError: 'skip' (WT-FRAME-7, the other accepted reading)", () => {
+  it('property: an oversized frame between good ones is reported in place and skipped without buffering its body', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 65, max: 400 }), fc.array(fc.nat(), { maxLength: 10 }), (oversize, cuts) => {
+        const good = (id: number) => encodeFrame(jsonCodec.encode({ jsonrpc: '2.0', id, method: 'ping' }));
+        const bad = concat([new Uint8Array([0, 0, oversize >> 8, oversize & 0xff]), new Uint8Array(oversize).fill(0x7b)]);
+        const stream = concat([good(1), bad, new Uint8Array([0, 0, 0, 0]), good(2)]);
+        const reader = new ControlStreamReader({ state: new EncodingState(), role: 'server', maxMessageSize: 64, afterLengthError: 'skip' });
+        const items: Array<DecodedFrame | WireError> = [];
+        for (const chunk of chunked(stream, cuts)) {
+          items.push(...reader.push(chunk));
+          expect(reader.bufferedBytes).toBeLessThanOrEqual(4 + 64);
+        }
+        reader.end();
+        expect(items.map((i) => (i instanceof WireError ? i.code : (i.message as { id: number }).id))).toEqual([1, 'FRAME_TOO_LARGE', 'FRAME_EMPTY', 2]);
+        expect(items[1]).toMatchObject({ offset: good(1).length, declaredLength: oversize });
+        expect(items[3]).toMatchObject({ frameOffset: good(1).length + bad.length + 4 });
+        expect(reader.failure).toBeUndefined();
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('input that ends inside a skipped body is FRAME_TRUNCATED_BODY', () => {
+    const reader = new ControlStreamReader({ state: new EncodingState(), role: 'server', maxMessageSize: 4, afterLengthError: 'skip' });
+    expect(reader.push(new Uint8Array([0, 0, 0, 10, 1, 2, 3]))).toMatchObject([{ code: 'FRAME_TOO_LARGE' }]);
+    expect(captureError(() => reader.end())).toMatchObject({ code: 'FRAME_TRUNCATED_BODY', declaredLength: 10, receivedBodyBytes: 3, offset: 0 });
+  });
+});
+
 describe('properties', () => {
   it('any chunking of the initialize exchange plus later messages decodes the same, switching at the result', () => {
     fc.assert(

@@ -88,6 +88,24 @@ describe('FrameDecoder', () => {
     expect(error).toMatchObject({ code: 'FRAME_TRUNCATED_BODY', declaredLength: 5, receivedBodyBytes: 2, offset: 0, jsonRpcCode: -32700, requirement: 'WT-FRAME-5' });
   });
 
+  it("'skip' mode: push() defers an error that follows good bodies to the next call, then goes on", () => {
+    const decoder = new FrameDecoder({ maxMessageSize: 4, afterLengthError: 'skip' });
+    expect(decoder.push(fromHex('00000001 41  00000009 0102'))).toEqual([fromHex('41')]);
+    const error = captureError(() => decoder.push(fromHex('030405060708 09 00000001 42')));
+    expect(error).toMatchObject({ code: 'FRAME_TOO_LARGE', offset: 5, declaredLength: 9 });
+    expect(decoder.push(fromHex('00000001 43'))).toEqual([fromHex('42'), fromHex('43')]);
+    expect(decoder.end()).toEqual([]);
+    expect(decoder.failure).toBeUndefined();
+    expect(() => new FrameDecoder({ afterLengthError: 'ignore' as 'skip' })).toThrow(WireOptionError);
+  });
+
+  it("'skip' mode: end() returns bodies left unread after a deferred error", () => {
+    const decoder = new FrameDecoder({ maxMessageSize: 4, afterLengthError: 'skip' });
+    expect(decoder.push(fromHex('00000001 41 00000000 00000001 42'))).toEqual([fromHex('41')]);
+    expect(captureError(() => decoder.end())).toMatchObject({ code: 'FRAME_EMPTY', offset: 5 });
+    expect(decoder.end()).toEqual([fromHex('42')]);
+  });
+
   it('returns bodies that do not alias the pushed chunks', () => {
     const chunk = fromHex('00000002 4142');
     const [body] = new FrameDecoder().push(chunk);
