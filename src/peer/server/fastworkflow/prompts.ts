@@ -1,0 +1,80 @@
+// The two prompts of 004 §7: format-command and clarify-params. The extension interface has no
+// prompt hook, so prompts/list and prompts/get are served as extension requests. Getting a prompt
+// renders text only; it never acts on the session (FW-PROMPT-4).
+import { JSONRPC_ERROR } from '../../../protocol/error-codes.js';
+import { RpcError, type RequestContext } from '../extension.js';
+import { FW_FAULT as F } from './faults.js';
+
+interface PromptDefinition {
+  name: string;
+  description: string;
+  arguments: { name: string; description: string }[];
+  render(args: Record<string, string>): string;
+}
+
+const INSTRUCTIONS_FORMAT =
+  'Write exactly one executable command for the intent below, in the form QualifiedName <param>value</param> ..., ' +
+  'using only a command and parameters from the metadata. Escape &, < and > in values.';
+
+export const PROMPTS: readonly PromptDefinition[] = [
+  {
+    name: 'format-command',
+    description: 'Format a single executable command with XML-tagged parameters',
+    arguments: [
+      { name: 'intent', description: 'What the user wants done.' },
+      { name: 'metadata', description: 'Command metadata (get_commands output), as text or JSON.' },
+    ],
+    render: (a) => `${INSTRUCTIONS_FORMAT}\n\nIntent: ${a['intent']}\n\nMetadata: ${a['metadata']}`,
+  },
+  {
+    name: 'clarify-params',
+    description: 'Compose a concise clarification question for missing parameters',
+    arguments: [
+      { name: 'error_message', description: 'The error that names the missing or invalid parameters.' },
+      { name: 'metadata', description: 'Command metadata (get_commands output), as text or JSON.' },
+    ],
+    render: (a) => `${a['error_message']}\n\nMetadata: ${a['metadata']}\n\nAsk the user one concise question for exactly the parameters that are missing.`,
+  },
+];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** prompts/list (FW-PROMPT-1, FW-PROMPT-2). */
+export async function listPrompts(params: unknown, ctx: RequestContext): Promise<unknown> {
+  if (isRecord(params) && params['cursor'] !== undefined) {
+    throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown cursor ${JSON.stringify(params['cursor'])} (prompts/list has one page)`);
+  }
+  const required = !ctx.faults.has(F.promptArgumentsOptional);
+  return {
+    prompts: PROMPTS.map((p) => ({
+      name: p.name,
+      description: p.description,
+      arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required })),
+    })),
+  };
+}
+
+/**
+ * prompts/get (FW-PROMPT-3): -32602 for an unknown prompt, a missing argument or a non-string one
+ * (CORE-PROMPTS-3). `onGet` runs after a successful render (the hook of fault prompt-starts-conversation).
+ */
+export async function getPrompt(params: unknown, ctx: RequestContext, onGet?: () => Promise<void>): Promise<unknown> {
+  const p = isRecord(params) ? params : {};
+  const prompt = PROMPTS.find((candidate) => candidate.name === p['name']);
+  if (!prompt) throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p['name'])}`, { name: p['name'] ?? null });
+  const given = p['arguments'] ?? {};
+  if (!isRecord(given)) throw new RpcError(JSONRPC_ERROR.InvalidParams, 'Invalid params: prompts/get arguments must be an object');
+  const args: Record<string, string> = {};
+  for (const argument of prompt.arguments) {
+    const value = given[argument.name];
+    if (typeof value !== 'string' || value.trim() === '') {
+      throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: ${prompt.name} needs a non-empty string argument ${argument.name}`, { argument: argument.name });
+    }
+    args[argument.name] = value;
+  }
+  const text = ctx.faults.has(F.promptIgnoresArguments) ? `Use the ${prompt.name} template.` : prompt.render(args);
+  await onGet?.();
+  return { description: prompt.description, messages: [{ role: 'user', content: { type: 'text', text } }] };
+}

@@ -1,0 +1,471 @@
+// The ten FastWorkflow tools (004 §5) over one shared conversation store and one runtime per MCP
+// session. Results travel as structuredContent plus the same JSON as one text item (FW-TOOL-3);
+// failures go through errors.ts in the configured style.
+import type { RequestContext, ServerTool, ToolResult } from '../extension.js';
+import { CommandSyntaxError, parseCommand } from './command-syntax.js';
+import { ConversationStore, MemoryBackend, type Summarizer } from './conversation-store.js';
+import {
+  FastWorkflowFailure,
+  internal,
+  notFound,
+  reportFailure,
+  unprocessable,
+  type FailureContext,
+  type FailureStyle,
+} from './errors.js';
+import { FW_FAULT as F } from './faults.js';
+import { planClause, splitClauses } from './intents.js';
+import { DEFAULT_TIMEOUT_SECONDS, DEFAULT_USER, SessionRuntime } from './runtime.js';
+import { TurnRecorder, type TurnEnvironment, type TurnOutcome } from './turns.js';
+import type { CommandOutput, StreamEvent, TraceEvent } from './types.js';
+import { CommandRejectedError, WORKFLOW_INFO } from './workflow.js';
+
+/**
+ * How invoke_agent delivers trace events (profile C-27, FW-STREAM-1):
+ * - `auto`: streamed as notifications/progress when the call carries a progressToken (the MCP
+ *   counterpart of asking for a stream), else attached to the result;
+ * - `notifications/progress`, `notifications/message`: always streamed that way;
+ * - `attached`: never streamed; traces are part of the CommandOutput.
+ * Streamed events are `{"type":"trace","data":...}` (progress: as the JSON text of `message`;
+ * message: as `data`), and the tool result is then `{"type":"output","data":CommandOutput}`.
+ */
+export type TraceDelivery = 'auto' | 'notifications/progress' | 'notifications/message' | 'attached';
+
+export interface ProfileSettings {
+  store: ConversationStore;
+  traceDelivery: TraceDelivery;
+  failureStyle: FailureStyle;
+  slowCommand: (signal: AbortSignal) => Promise<void>;
+  summarize: Summarizer;
+  now: () => number;
+}
+
+/** The logger name of notifications/message trace events. */
+export const TRACE_LOGGER = 'fastworkflow';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The progressToken of the call, when the core exposes it on the request context. */
+function progressTokenOf(ctx: RequestContext): string | number | undefined {
+  const token = 'progressToken' in ctx ? ctx.progressToken : undefined;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+function prose(value: unknown, indent = ''): string {
+  if (!isRecord(value)) return `${indent}${String(value)}`;
+  return Object.entries(value)
+    .map(([k, v]) => (isRecord(v) || Array.isArray(v) ? `${indent}${k}: ${JSON.stringify(v)}` : `${indent}${k}: ${String(v)}`))
+    .join('\n');
+}
+
+/** The per-server state of the profile: runtimes by connection id, and the tools that use them. */
+export class FastWorkflowProfile {
+  readonly settings: ProfileSettings;
+  readonly #runtimes = new Map<string, SessionRuntime>();
+
+  constructor(settings: ProfileSettings) {
+    this.settings = settings;
+  }
+
+  runtime(connectionId: string): SessionRuntime | undefined {
+    return this.#runtimes.get(connectionId);
+  }
+
+  endSession(connectionId: string): void {
+    this.#runtimes.get(connectionId)?.end();
+    this.#runtimes.delete(connectionId);
+  }
+
+  // ---- results and failures ---------------------------------------------------------------------
+
+  #success(value: unknown, ctx: RequestContext): ToolResult {
+    if (ctx.faults.has(F.resultAsProse)) return { content: [{ type: 'text', text: prose(value) }] };
+    return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+  }
+
+  /** Wraps a handler: its value becomes the result, its failure a FastWorkflow failure (unexpected errors are 500s, FW-ERR-5). */
+  #tool(name: string, description: string, inputSchema: object, handler: (args: Record<string, unknown>, ctx: RequestContext) => Promise<unknown>): ServerTool {
+    return {
+      name,
+      description,
+      inputSchema,
+      call: async (args, ctx) => {
+        try {
+          return this.#success(await handler(args, ctx), ctx);
+        } catch (error) {
+          if (ctx.cancelled.aborted && !(error instanceof FastWorkflowFailure)) throw error;
+          const failure =
+            error instanceof FastWorkflowFailure
+              ? error
+              : internal(`${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`, this.runtime(ctx.connectionId)?.context(), error);
+          if (failure.httpStatus === 500) ctx.log('error', { tool: name, error: failure.message, stack: failure.cause instanceof Error ? failure.cause.stack : undefined }, TRACE_LOGGER);
+          return reportFailure(failure, this.settings.failureStyle, ctx.faults.has(F.failureWithoutStatus));
+        }
+      },
+    };
+  }
+
+  /** A 422 for a bad argument (a 500 under wrong-status-mapping, FW-ERR-2). */
+  #badArgument(ctx: RequestContext, message: string, context: FailureContext): FastWorkflowFailure {
+    return ctx.faults.has(F.wrongStatusMapping) ? new FastWorkflowFailure(500, message, context) : unprocessable(message, context);
+  }
+
+  /** The session's runtime, or 404 until the initialize tool ran (FW-SESSION-1). */
+  async #require(ctx: RequestContext): Promise<SessionRuntime> {
+    const runtime = this.#runtimes.get(ctx.connectionId);
+    if (runtime) return runtime;
+    if (ctx.faults.has(F.toolsBeforeInitialize)) return this.#bind(ctx, undefined, undefined);
+    throw notFound('no FastWorkflow session: call the initialize tool first');
+  }
+
+  #timeout(args: Record<string, unknown>, ctx: RequestContext, runtime: SessionRuntime): number {
+    const value = args['timeout_seconds'];
+    if (value === undefined) return DEFAULT_TIMEOUT_SECONDS;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+      throw this.#badArgument(ctx, 'timeout_seconds must be a positive number', { ...runtime.context(), parameter: 'timeout_seconds' });
+    }
+    return value;
+  }
+
+  #query(args: Record<string, unknown>, ctx: RequestContext, runtime: SessionRuntime): string {
+    const value = args['user_query'];
+    if (typeof value !== 'string' || value.trim() === '') {
+      throw this.#badArgument(ctx, 'user_query must be a non-empty string', { ...runtime.context(), parameter: 'user_query' });
+    }
+    return value;
+  }
+
+  // ---- sessions ---------------------------------------------------------------------------------
+
+  async #bind(ctx: RequestContext, userId: string | undefined, conversationId: string | null | undefined): Promise<SessionRuntime> {
+    const previous = this.#runtimes.get(ctx.connectionId);
+    if (previous?.turnInProgress) throw new FastWorkflowFailure(409, 'a turn is in progress; initialize again after it', previous.context());
+    const user = userId ?? (ctx.faults.has(F.defaultUserIgnored) ? 'anonymous' : DEFAULT_USER);
+    const store = ctx.faults.has(F.conversationsNotPersisted) ? new ConversationStore(new MemoryBackend(), { now: this.settings.now }) : this.settings.store;
+    const requested = conversationId && !ctx.faults.has(F.initializeIgnoresConversationId) ? await store.get(user, conversationId) : undefined;
+    const conversation = requested ?? (await store.latest(user)) ?? (await store.create(user, !ctx.faults.has(F.duplicateTopics)));
+    const runtime = new SessionRuntime(user, conversation.conversation_id, store);
+    previous?.end();
+    this.#runtimes.set(ctx.connectionId, runtime);
+    return runtime;
+  }
+
+  async initialize(args: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
+    let userId = args['user_id'];
+    const conversationId = args['conversation_id'];
+    if (userId !== undefined && (typeof userId !== 'string' || userId === '')) {
+      if (!ctx.faults.has(F.initializeInvalidAccepted)) throw unprocessable('user_id must be a non-empty string', { parameter: 'user_id' });
+      userId = String(userId);
+    }
+    if (conversationId !== undefined && conversationId !== null && (typeof conversationId !== 'string' || conversationId === '')) {
+      if (!ctx.faults.has(F.initializeInvalidAccepted)) throw unprocessable('conversation_id must be a non-empty string or null', { parameter: 'conversation_id' });
+    }
+    for (const key of Object.keys(args)) {
+      if (key !== 'user_id' && key !== 'conversation_id' && !ctx.faults.has(F.initializeInvalidAccepted)) {
+        throw unprocessable(`initialize takes user_id and conversation_id only, not ${JSON.stringify(key)}`, { parameter: key });
+      }
+    }
+    await this.#bind(ctx, userId as string | undefined, typeof conversationId === 'string' ? conversationId : null);
+    const info = structuredClone(WORKFLOW_INFO) as unknown as Record<string, unknown>;
+    return ctx.faults.has(F.initializeResultUnwrapped) ? info : { workflow_info: info };
+  }
+
+  // ---- discovery --------------------------------------------------------------------------------
+
+  async getWorkflowInfo(_args: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
+    const runtime = await this.#require(ctx);
+    const info: Record<string, unknown> = structuredClone(WORKFLOW_INFO) as unknown as Record<string, unknown>;
+    if (ctx.faults.has(F.currentContextInWorkflowInfo)) info['current_context'] = runtime.workflow.context;
+    return info;
+  }
+
+  async getCommands(_args: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
+    const runtime = await this.#require(ctx);
+    const commands = runtime.workflow.commands();
+    return {
+      display_text: runtime.workflow.displayText(),
+      commands: ctx.faults.has(F.commandsWithoutParameters) ? commands.map(({ parameters: _p, ...rest }) => rest) : commands,
+    };
+  }
+
+  // ---- turns ------------------------------------------------------------------------------------
+
+  #environment(ctx: RequestContext, signal: AbortSignal, emit: (trace: TraceEvent) => Promise<void>): TurnEnvironment {
+    return {
+      signal,
+      slowCommand: this.settings.slowCommand,
+      now: this.settings.now,
+      emit,
+      timestampsInSeconds: ctx.faults.has(F.traceTimestampInSeconds),
+    };
+  }
+
+  /** CommandOutput as sent: traces attached or not, fields dropped under command-response-fields-omitted. */
+  #shape(output: CommandOutput, traces: TraceEvent[] | undefined, ctx: RequestContext): Record<string, unknown> {
+    const shaped: Record<string, unknown> = { ...output };
+    if (traces !== undefined) shaped['traces'] = traces;
+    if (ctx.faults.has(F.commandResponseFieldsOmitted)) {
+      delete shaped['command_parameters'];
+      shaped['command_responses'] = output.command_responses.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)));
+    }
+    return shaped;
+  }
+
+  async #record(runtime: SessionRuntime, tool: string, query: string, outcome: TurnOutcome): Promise<void> {
+    const { output } = outcome;
+    const last = output.command_responses[output.command_responses.length - 1];
+    const recorded = await runtime.store.appendTurn(
+      runtime.userId,
+      runtime.conversationId,
+      { tool, query, command_name: output.command_name, success: output.success, response: last?.response ?? '' },
+      true,
+    );
+    if (!recorded) throw internal('the active conversation disappeared from the store', runtime.context());
+    runtime.actionLog.push(...outcome.traces);
+  }
+
+  /** Plans and runs an agent query clause by clause (server-side planning). */
+  async #agentTurn(runtime: SessionRuntime, query: string, env: TurnEnvironment): Promise<TurnOutcome> {
+    const recorder = new TurnRecorder(runtime.workflow, env);
+    const clauses = splitClauses(query);
+    for (const clause of clauses) {
+      const plan = planClause(clause, runtime.workflow);
+      if (!plan) {
+        recorder.note({ response: `I could not map "${clause}" to a command of context ${runtime.workflow.context}.`, recommendations: runtime.workflow.commands().map((c) => c.examples[0]!) }, false);
+        break;
+      }
+      let ok = true;
+      for (const step of plan) {
+        ok = await recorder.run(step);
+        if (!ok) break;
+      }
+      if (!ok) break;
+    }
+    return recorder.outcome();
+  }
+
+  async invokeAgent(args: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
+    const runtime = await this.#require(ctx);
+    const raw = this.#query(args, ctx, runtime);
+    const timeoutSeconds = this.#timeout(args, ctx, runtime);
+    const query = ctx.faults.has(F.leadingSlashKept) ? raw.trim() : raw.trim().replace(/^\/+/, '').trim();
+    if (query === '') throw this.#badArgument(ctx, 'user_query is empty once the leading "/" is stripped', { ...runtime.context(), parameter: 'user_query' });
+    const delivery = this.#delivery(ctx);
+    let sent = 0;
+    const emit = async (trace: TraceEvent): Promise<void> => {
+      const event: StreamEvent = { type: 'trace', data: trace };
+      if (delivery === 'notifications/progress') await ctx.reportProgress(++sent, undefined, JSON.stringify(event));
+      else if (delivery === 'notifications/message') ctx.log('info', event, TRACE_LOGGER);
+    };
+    const outcome = await runtime.turn(this.#turnOptions(ctx, timeoutSeconds), (signal) => this.#agentTurn(runtime, query, this.#environment(ctx, signal, emit)));
+    await this.#record(runtime, 'invoke_agent', raw, outcome);
+    if (delivery === 'attached') return this.#shape(outcome.output, ctx.faults.has(F.tracesNotAttached) ? undefined : outcome.traces, ctx);
+    const output = this.#shape(outcome.output, ctx.faults.has(F.tracesInStreamedOutput) ? outcome.traces : undefined, ctx);
+    return ctx.faults.has(F.outputEventMissing) ? output : { type: 'output', data: output };
+  }
+
+  #delivery(ctx: RequestContext): Exclude<TraceDelivery, 'auto'> {
+    const configured = this.settings.traceDelivery;
+    if (configured !== 'auto') return configured;
+    // 2024-11-05 progress notifications carry no message, so there the traces are attached.
+    return progressTokenOf(ctx) !== undefined && ctx.protocolVersion !== '2024-11-05' ? 'notifications/progress' : 'attached';
+  }
+
+  #turnOptions(ctx: RequestContext, timeoutSeconds: number) {
+    return {
+      timeoutSeconds,
+      cancelled: ctx.cancelled,
+      allowConcurrent: ctx.faults.has(F.allowConcurrentTurns),
+      noTimeout: ctx.faults.has(F.noTimeout),
+    };
+  }
+
+  async invokeAssistant(args: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
+    const runtime = await this.#require(ctx);
+    const query = this.#query(args, ctx, runtime).trim();
+    const timeoutSeconds = this.#timeout(args, ctx, runtime);
+    const outcome = await runtime.turn(this.#turnOptions(ctx, timeoutSeconds), async (signal) => {
+      const recorder = new TurnRecorder(runtime.workflow, this.#environment(ctx, signal, async () => undefined));
+      const plan = planClause(query, runtime.workflow);
+      if (!plan) {
+        recorder.note({ response: `I could not map "${query}" to a command of context ${runtime.workflow.context}.`, recommendations: runtime.workflow.commands().map((c) => c.examples[0]!) }, false);
+      } else if (plan.length > 1) {
+        // No planning in assistant mode: say which commands it would take.
+        recorder.note(
+          {
+            response: `This takes ${plan.length} commands; run them one at a time or use invoke_agent.`,
+            next_actions: plan.map((step) => ({ command_name: step.name, arguments: { ...step.parameters } })),
+          },
+          false,
+        );
+      } else {
+        await recorder.run(plan[0]!);
+      }
+      return recorder.outcome();
+    });
+    await this.#record(runtime, 'invoke_assistant', query, outcome);
+    if (ctx.faults.has(F.assistantReturnsCommandResult)) {
+      return { response_text: outcome.output.command_responses.map((r) => r.response ?? '').join('\n'), success: outcome.output.success === true };
+    }
+    return this.#shape(outcome.output, ctx.faults.has(F.tracesNotAttached) ? undefined : outcome.traces, ctx);
+  }
+
+  async executeCommand(args: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
+    const runtime = await this.#require(ctx);
+    const command = args['command'];
+    if (typeof command !== 'string') throw this.#badArgument(ctx, 'command must be a string', { ...runtime.context(), parameter: 'command' });
+    let parsed;
+    try {
+      parsed = parseCommand(command);
+      runtime.workflow.resolve(parsed);
+    } catch (error) {
+      if (!(error instanceof CommandSyntaxError || error instanceof CommandRejectedError)) throw error;
+      if (ctx.faults.has(F.malformedCommandAccepted)) return { response_text: error.message, success: false };
+      const detail = error instanceof CommandSyntaxError ? { offset: error.offset } : { reason: error.code, ...(error.parameter ? { parameter: error.parameter } : {}) };
+      throw unprocessable(`malformed command: ${error.message}`, { ...runtime.context(), ...detail });
+    }
+    const outcome = await runtime.turn(this.#turnOptions(ctx, DEFAULT_TIMEOUT_SECONDS), async (signal) => {
+      const recorder = new TurnRecorder(runtime.workflow, this.#environment(ctx, signal, async () => undefined));
+      await recorder.run(parsed);
+      return recorder.outcome();
+    });
+    await this.#record(runtime, 'execute_command', command, outcome);
+    return {
+      response_text: outcome.output.command_responses.map((r) => r.response ?? '').join('\n'),
+      success: outcome.output.success === true,
+      traces: outcome.traces,
+    };
+  }
+
+  // ---- conversations ----------------------------------------------------------------------------
+
+  async newConversation(_args: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
+    const runtime = await this.#require(ctx);
+    if (ctx.faults.has(F.newConversationKeepsId)) return { status: 'ok', new_conversation_id: runtime.conversationId };
+    const distinct = !ctx.faults.has(F.duplicateTopics);
+    try {
+      await runtime.store.finalize(runtime.userId, runtime.conversationId, this.settings.summarize, distinct);
+    } catch (error) {
+      // FW-CONV-7: the summary failed, so the conversation does not rotate.
+      throw internal(`could not summarise the conversation: ${error instanceof Error ? error.message : String(error)}`, runtime.context(), error);
+    }
+    const created = await runtime.store.create(runtime.userId, distinct);
+    runtime.conversationId = created.conversation_id;
+    return { status: 'ok', new_conversation_id: created.conversation_id };
+  }
+
+  async listConversations(args: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
+    const runtime = await this.#require(ctx);
+    const limit = args['limit'] ?? 10;
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+      throw this.#badArgument(ctx, 'limit must be a positive integer', { ...runtime.context(), parameter: 'limit' });
+    }
+    const all = ctx.faults.has(F.conversationsVisibleAcrossUsers)
+      ? await runtime.store.listEveryone(Number.POSITIVE_INFINITY)
+      : await runtime.store.list(runtime.userId);
+    const ordered = ctx.faults.has(F.conversationsOldestFirst) ? all.reverse() : all;
+    return { conversations: ordered.slice(0, limit) };
+  }
+
+  async activateConversation(args: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
+    const runtime = await this.#require(ctx);
+    const id = args['conversation_id'];
+    if (typeof id !== 'string' || id === '') throw this.#badArgument(ctx, 'conversation_id must be a non-empty string', { ...runtime.context(), parameter: 'conversation_id' });
+    const found = await runtime.store.get(runtime.userId, id);
+    if (!found) {
+      if (ctx.faults.has(F.activateUnknownConversationOk)) return { status: 'ok' };
+      throw notFound(`conversation ${JSON.stringify(id)} not found for user ${JSON.stringify(runtime.userId)}`, { user_id: runtime.userId, conversation_id: id });
+    }
+    if (runtime.turnInProgress) throw new FastWorkflowFailure(409, 'a turn is in progress; activate the conversation after it', runtime.context());
+    runtime.conversationId = id;
+    return { status: 'ok' };
+  }
+
+  async postFeedback(args: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
+    const runtime = await this.#require(ctx);
+    const score = args['binary_or_numeric_score'] ?? null;
+    const text = args['nl_feedback'] ?? null;
+    if (score !== null && typeof score !== 'boolean' && (typeof score !== 'number' || !Number.isFinite(score))) {
+      throw this.#badArgument(ctx, 'binary_or_numeric_score must be a boolean, a number or null', { ...runtime.context(), parameter: 'binary_or_numeric_score' });
+    }
+    if (text !== null && typeof text !== 'string') {
+      throw this.#badArgument(ctx, 'nl_feedback must be a string or null', { ...runtime.context(), parameter: 'nl_feedback' });
+    }
+    if (score === null && text === null) {
+      if (ctx.faults.has(F.feedbackBothNullAccepted)) return { status: 'ok' };
+      throw unprocessable('binary_or_numeric_score and nl_feedback are both null; give at least one', runtime.context());
+    }
+    const attached = await runtime.store.attachFeedback(runtime.userId, runtime.conversationId, { binary_or_numeric_score: score, nl_feedback: text });
+    if (attached === 'no-conversation') throw notFound('the active conversation no longer exists', runtime.context());
+    return { status: 'ok' };
+  }
+
+  // ---- the tool list ----------------------------------------------------------------------------
+
+  tools(): ServerTool[] {
+    const bind = (handler: (args: Record<string, unknown>, ctx: RequestContext) => Promise<unknown>) => handler.bind(this);
+    const none = { type: 'object', properties: {}, additionalProperties: false };
+    const query = {
+      type: 'object',
+      properties: {
+        user_query: { type: 'string', minLength: 1, description: 'The request in natural language (or a command string).' },
+        timeout_seconds: { type: 'number', exclusiveMinimum: 0, default: DEFAULT_TIMEOUT_SECONDS, description: 'Fail with 504 when no output arrives in time.' },
+      },
+      required: ['user_query'],
+      additionalProperties: false,
+    };
+    return [
+      this.#tool(
+        'initialize',
+        'Create or resume a user session bound to the workflow; restores the given conversation, else the last one, else starts one.',
+        {
+          type: 'object',
+          properties: {
+            user_id: { type: 'string', minLength: 1, description: `The user (default "${DEFAULT_USER}").` },
+            conversation_id: { type: ['string', 'null'], minLength: 1, description: 'The conversation to restore.' },
+          },
+          additionalProperties: false,
+        },
+        bind(this.initialize),
+      ),
+      this.#tool('get_workflow_info', "The workflow's name, description, purpose and contexts.", none, bind(this.getWorkflowInfo)),
+      this.#tool('get_commands', 'Commands of the active context, as text and as structured metadata.', none, bind(this.getCommands)),
+      this.#tool('invoke_agent', 'An agentic turn: the server plans and runs commands; trace events stream while it runs.', query, bind(this.invokeAgent)),
+      this.#tool('invoke_assistant', 'A deterministic turn: the query is one instruction, run without planning.', query, bind(this.invokeAssistant)),
+      this.#tool(
+        'execute_command',
+        'Run one command string: QualifiedName <param>value</param> ...',
+        { type: 'object', properties: { command: { type: 'string', minLength: 1, description: 'The command.' } }, required: ['command'], additionalProperties: false },
+        bind(this.executeCommand),
+      ),
+      this.#tool('new_conversation', 'Store the current conversation with its topic and summary and start a new one.', none, bind(this.newConversation)),
+      this.#tool(
+        'list_conversations',
+        "The user's latest conversations, most recently updated first.",
+        { type: 'object', properties: { limit: { type: 'integer', minimum: 1, default: 10 } }, additionalProperties: false },
+        bind(this.listConversations),
+      ),
+      this.#tool(
+        'activate_conversation',
+        'Switch to another conversation of this user.',
+        { type: 'object', properties: { conversation_id: { type: 'string', minLength: 1 } }, required: ['conversation_id'], additionalProperties: false },
+        bind(this.activateConversation),
+      ),
+      this.#tool(
+        'post_feedback',
+        'Attach feedback to the latest turn of the active conversation; at least one field must be non-null.',
+        {
+          type: 'object',
+          properties: {
+            binary_or_numeric_score: { type: ['boolean', 'number', 'null'] },
+            nl_feedback: { type: ['string', 'null'] },
+          },
+          additionalProperties: false,
+        },
+        bind(this.postFeedback),
+      ),
+    ];
+  }
+}
