@@ -120,6 +120,8 @@ export class ServerSession {
       send: (message, relatedTo) => this.#send(message, relatedTo),
     };
     this.context = this.#sessionContext();
+    // What a request served before initialize (only with a fault) sees; initialize recomputes it.
+    this.#capabilities = this.#computeCapabilities();
   }
 
   get initialized(): boolean {
@@ -142,6 +144,8 @@ export class ServerSession {
         } catch {
           break;
         }
+        // Undecodable input recorded before this message is answered first, in arrival order.
+        this.#answerTransportFaults();
         void this.#dispatch(received.message).catch((error: unknown) => this.#note(`dispatch failed: ${describe(error)}`));
       }
     } finally {
@@ -159,18 +163,21 @@ export class ServerSession {
    */
   #watchTransportFaults(): NodeJS.Timeout | undefined {
     if (this.#connection.kind !== 'stdio') return undefined;
-    const timer = setInterval(() => {
-      const faults = this.#connection.faults();
-      for (const fault of faults.slice(this.#faultsSeen)) {
-        if (fault.jsonRpcCode === undefined || this.#connection.isClosed) continue;
-        if (fault.jsonRpcCode === JSONRPC_ERROR.ParseError && this.#faults.has(F.parseErrorUnanswered)) continue;
-        const name = fault.jsonRpcCode === JSONRPC_ERROR.ParseError ? 'Parse error' : 'Invalid Request';
-        void this.#sendError(this.#direct, null, errorObject(fault.jsonRpcCode, `${name}: ${fault.message}`));
-      }
-      this.#faultsSeen = faults.length;
-    }, 5);
+    const timer = setInterval(() => this.#answerTransportFaults(), 5);
     timer.unref();
     return timer;
+  }
+
+  #answerTransportFaults(): void {
+    if (this.#connection.kind !== 'stdio') return;
+    const faults = this.#connection.faults();
+    for (const fault of faults.slice(this.#faultsSeen)) {
+      if (fault.jsonRpcCode === undefined || this.#connection.isClosed) continue;
+      if (fault.jsonRpcCode === JSONRPC_ERROR.ParseError && this.#faults.has(F.parseErrorUnanswered)) continue;
+      const name = fault.jsonRpcCode === JSONRPC_ERROR.ParseError ? 'Parse error' : 'Invalid Request';
+      void this.#sendError(this.#direct, null, errorObject(fault.jsonRpcCode, `${name}: ${fault.message}`));
+    }
+    this.#faultsSeen = faults.length;
   }
 
   // ---- dispatch ---------------------------------------------------------------------------------

@@ -1,0 +1,285 @@
+// Every core fault changes what a client can observe: for each one, a probe whose observation
+// differs between the correct server and the server with only that fault switched on.
+import { describe, expect, it } from 'vitest';
+import { barrier, startRaw, type RawSession } from './harness.js';
+import { CORE_FAULT, CORE_FAULTS, activeFaults, faultCatalog } from '../../../../src/peer/server/faults.js';
+import { ActiveFaults, DuplicateFaultError, UnknownFaultError, type ServerExtension } from '../../../../src/peer/server/extension.js';
+import { createMockServer, type MockServerOptions } from '../../../../src/peer/server/server.js';
+import { requirements } from '../../../../src/protocol/requirements.js';
+
+type Msg = Record<string, unknown>;
+type Probe = { options?: MockServerOptions; run(session: RawSession, gate: Gate): Promise<unknown> };
+
+/** A test tool that blocks until released or cancelled, so cancellation probes need no timing. */
+class Gate {
+  entered!: Promise<void>;
+  finished!: Promise<void>;
+  #enter!: () => void;
+  #finish!: () => void;
+  #release!: () => void;
+  #released!: Promise<void>;
+  constructor() {
+    this.entered = new Promise((resolve) => (this.#enter = resolve));
+    this.finished = new Promise((resolve) => (this.#finish = resolve));
+    this.#released = new Promise((resolve) => (this.#release = resolve));
+  }
+  release(): void {
+    this.#release();
+  }
+  extension(): ServerExtension {
+    return {
+      name: 'gate',
+      tools: [
+        {
+          name: 'gate',
+          description: 'waits until released or cancelled',
+          inputSchema: { type: 'object' },
+          call: async (_args, ctx) => {
+            this.#enter();
+            try {
+              await new Promise<void>((resolve, reject) => {
+                void this.#released.then(() => resolve());
+                ctx.cancelled.addEventListener('abort', () => reject(ctx.cancelled.reason), { once: true });
+              });
+              return { content: [{ type: 'text', text: 'released' }] };
+            } finally {
+              this.#finish();
+            }
+          },
+        },
+      ],
+    };
+  }
+}
+
+const kind = (m: Msg | undefined) => (m === undefined ? 'none' : 'result' in m ? 'result' : 'error' in m ? 'error' : 'other');
+const code = (m: Msg) => (m['error'] as Msg | undefined)?.['code'];
+
+/** Calls the gate tool, cancels it with `notification`, releases it, and reports what answered the call. */
+async function cancelGate(session: RawSession, gate: Gate, notification: string): Promise<string> {
+  await session.initialize();
+  await session.client.send({ jsonrpc: '2.0', id: 'g', method: 'tools/call', params: { name: 'gate', arguments: {} } });
+  await gate.entered;
+  await session.notify(notification, { requestId: 'g' });
+  await barrier(session);
+  gate.release();
+  await gate.finished;
+  await barrier(session);
+  return kind(session.pending().find((m) => m['id'] === 'g'));
+}
+
+async function countAfter(session: RawSession, action: () => Promise<unknown>, match: (m: Msg) => boolean): Promise<number> {
+  await action();
+  await barrier(session);
+  return session.pending().filter(match).length;
+}
+
+const F = CORE_FAULT;
+const clientInfo = { name: 't', version: '1' };
+const slowArgs = (steps: number) => ({ name: 'slow', arguments: { steps, stepMs: 0 }, _meta: { progressToken: 'p' } });
+
+const PROBES: Record<string, Probe> = {
+  [F.acceptRequestBeforeInitialize]: { run: async (s) => kind(await s.request('tools/list')) },
+  [F.pingBeforeInitializeRefused]: { run: async (s) => kind(await s.request('ping')) },
+  [F.secondInitializeAccepted]: {
+    run: async (s) => {
+      await s.initialize();
+      return kind(await s.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo }));
+    },
+  },
+  [F.initializeMissingServerInfo]: { run: async (s) => 'serverInfo' in ((await s.initialize())['result'] as Msg) },
+  [F.wrongProtocolVersion]: { run: async (s) => ((await s.initialize('2025-03-26'))['result'] as Msg)['protocolVersion'] },
+  [F.unsupportedVersionError]: { run: async (s) => kind(await s.initialize('1999-01-01')) },
+  [F.pingNonEmptyResult]: { run: async (s) => (await s.initialize(), (await s.request('ping'))['result']) },
+  [F.parseErrorUnanswered]: {
+    run: async (s) => {
+      await s.client.sendRaw(new TextEncoder().encode('not json\n'));
+      await barrier(s);
+      return s.pending().filter((m) => code(m) === -32700).length;
+    },
+  },
+  [F.invalidRequestServed]: {
+    run: async (s) => {
+      await s.initialize();
+      await s.client.send({ jsonrpc: '1.0', id: 'v', method: 'ping' });
+      return kind(await s.next((m) => m['id'] === 'v'));
+    },
+  },
+  [F.wrongErrorCodeMethodNotFound]: { run: async (s) => (await s.initialize(), code(await s.request('no/such'))) },
+  [F.wrongErrorCodeInvalidParams]: { run: async (s) => (await s.initialize(), code(await s.request('tools/call', {}))) },
+  [F.stringIdEchoedAsNumber]: {
+    run: async (s) => {
+      await s.initialize();
+      await s.client.send({ jsonrpc: '2.0', id: '7', method: 'ping' });
+      return typeof (await s.next((m) => m['id'] === '7' || m['id'] === 7))['id'];
+    },
+  },
+  [F.duplicateResponse]: {
+    run: async (s) => {
+      await s.initialize();
+      return countAfter(s, () => s.client.send({ jsonrpc: '2.0', id: 'd', method: 'ping' }), (m) => m['id'] === 'd');
+    },
+  },
+  [F.errorWithoutMessage]: { run: async (s) => (await s.initialize(), ((await s.request('no/such'))['error'] as Msg)['message'] !== '') },
+  [F.answerNotification]: {
+    run: async (s) => (await s.initialize(), countAfter(s, () => s.notify('notifications/unheard-of'), () => true)),
+  },
+  [F.internalErrorCodeWrong]: { run: async (s) => (await s.initialize(), code(await s.request('resources/read', { uri: 'mock://broken' }))) },
+  [F.batchRejected]: {
+    run: async (s) => {
+      await s.initialize('2025-03-26');
+      await s.client.send([{ jsonrpc: '2.0', id: 'b', method: 'ping' }]);
+      return Array.isArray(await s.next());
+    },
+  },
+  [F.undeclaredCapabilityServed]: { options: { core: { prompts: false } }, run: async (s) => (await s.initialize(), kind(await s.request('prompts/list'))) },
+  [F.subscribeWithoutCapability]: {
+    options: { core: { subscribe: false } },
+    run: async (s) => (await s.initialize(), kind(await s.request('resources/subscribe', { uri: 'mock://counter' }))),
+  },
+  [F.samplingWithoutCapability]: {
+    run: async (s) => {
+      await s.initialize('2025-11-25', {});
+      await s.client.send({ jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'sample', arguments: { prompt: 'x' } } });
+      const first = await s.next((m) => m['id'] === 'c' || m['method'] === 'sampling/createMessage');
+      if (first['method'] !== undefined) await s.client.send({ jsonrpc: '2.0', id: first['id'], error: { code: -32601, message: 'no' } });
+      return first['method'] ?? 'answered';
+    },
+  },
+  [F.ignoreCancel]: { run: (s, gate) => cancelGate(s, gate, 'notifications/cancelled') },
+  [F.respondAfterCancelled]: { run: (s, gate) => cancelGate(s, gate, 'notifications/cancelled') },
+  [F.answerCancelledNotification]: {
+    run: async (s) => (await s.initialize(), countAfter(s, () => s.notify('notifications/cancelled', { requestId: 'ghost' }), () => true)),
+  },
+  [F.dollarCancelAnsweredWithResult]: { run: (s, gate) => cancelGate(s, gate, '$/cancel') },
+  [F.answerUnknownDollarCancel]: {
+    run: async (s) => (await s.initialize(), countAfter(s, () => s.notify('$/cancel', { requestId: 'ghost' }), () => true)),
+  },
+  [F.progressAfterResponse]: {
+    run: async (s) => (await s.initialize(), countAfter(s, () => s.request('tools/call', slowArgs(2)), (m) => m['method'] === 'notifications/progress')),
+  },
+  [F.progressNotIncreasing]: {
+    run: async (s) => {
+      await s.initialize();
+      await s.request('tools/call', slowArgs(3));
+      return s.pending().map((m) => (m['params'] as Msg)['progress']);
+    },
+  },
+  [F.progressUnknownToken]: {
+    run: async (s) => {
+      await s.initialize();
+      await s.request('tools/call', slowArgs(1));
+      return s.pending().map((m) => (m['params'] as Msg)['progressToken']);
+    },
+  },
+  [F.loggingLevelIgnored]: {
+    run: async (s) => {
+      await s.initialize();
+      await s.request('logging/setLevel', { level: 'error' });
+      return countAfter(s, () => s.request('tools/call', { name: 'log', arguments: { level: 'info', message: 'x' } }), (m) => m['method'] === 'notifications/message');
+    },
+  },
+  [F.setLevelInvalidAccepted]: { run: async (s) => (await s.initialize(), kind(await s.request('logging/setLevel', { level: 'loud' }))) },
+  [F.logWithoutCapability]: {
+    options: { logging: false },
+    run: async (s) => {
+      await s.initialize();
+      return countAfter(s, () => s.request('tools/call', { name: 'log', arguments: { level: 'error', message: 'x' } }), (m) => m['method'] === 'notifications/message');
+    },
+  },
+  [F.unknownToolResult]: { run: async (s) => (await s.initialize(), kind(await s.request('tools/call', { name: 'nope', arguments: {} }))) },
+  [F.invalidArgumentsExecuted]: { run: async (s) => (await s.initialize(), kind(await s.request('tools/call', { name: 'add', arguments: { a: 'x', b: 1 } }))) },
+  [F.toolFailureAsProtocolError]: { run: async (s) => (await s.initialize(), kind(await s.request('tools/call', { name: 'fail', arguments: {} }))) },
+  [F.structuredContentMismatch]: {
+    run: async (s) => (await s.initialize(), ((await s.request('tools/call', { name: 'add', arguments: { a: 1, b: 2 } }))['result'] as Msg)['structuredContent']),
+  },
+  [F.resourceNotFoundResult]: { run: async (s) => (await s.initialize(), kind(await s.request('resources/read', { uri: 'mock://missing' }))) },
+  [F.pathTraversalServed]: { run: async (s) => (await s.initialize(), kind(await s.request('resources/read', { uri: 'mock://docs/../../etc/passwd' }))) },
+  [F.updatedWithoutSubscription]: {
+    run: async (s) => {
+      await s.initialize();
+      return countAfter(s, () => s.request('tools/call', { name: 'touch', arguments: { uri: 'mock://counter' } }), (m) => m['method'] === 'notifications/resources/updated');
+    },
+  },
+  [F.cursorLoops]: {
+    options: { core: { pageSize: 20 } },
+    run: async (s) => {
+      await s.initialize();
+      const first = (await s.request('resources/list'))['result'] as Msg;
+      const second = (await s.request('resources/list', { cursor: first['nextCursor'] }))['result'] as Msg;
+      return second['nextCursor'] ?? 'end';
+    },
+  },
+  [F.invalidCursorAccepted]: { run: async (s) => (await s.initialize(), kind(await s.request('resources/list', { cursor: 'bogus' }))) },
+  [F.promptMissingArgumentAccepted]: {
+    run: async (s) => (await s.initialize(), kind(await s.request('prompts/get', { name: 'greeting', arguments: {} }))),
+  },
+};
+
+/** Faults whose probes need a WebTransport session (test/peer/server/core/webtransport.test.ts). */
+export const WEBTRANSPORT_FAULTS = [
+  F.wtInitWrongTypeAccepted,
+  F.wtTransportMissing,
+  F.wtIdOutOfRangeServed,
+  F.wtCancelKeepsStream,
+  F.wtStreamErrorWithFin,
+  F.wtNoStreamErrorNotification,
+];
+
+async function observe(name: string | undefined, probe: Probe): Promise<unknown> {
+  const gate = new Gate();
+  const options = { ...probe.options, extensions: [gate.extension()], ...(name ? { faults: [name] } : {}) };
+  const session = startRaw(options);
+  try {
+    return await probe.run(session, gate);
+  } finally {
+    gate.release();
+    await session.close();
+  }
+}
+
+describe('core fault catalog', () => {
+  it('names every fault once, in kebab-case, citing a requirement the catalog has', () => {
+    const catalog = requirements();
+    const names = CORE_FAULTS.map((f) => f.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const fault of CORE_FAULTS) {
+      expect(fault.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(() => catalog.get(fault.requirement), `${fault.name} cites ${fault.requirement}`).not.toThrow();
+      expect(fault.description.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('has an in-memory probe or a WebTransport probe for every fault', () => {
+    const covered = new Set([...Object.keys(PROBES), ...WEBTRANSPORT_FAULTS]);
+    expect(CORE_FAULTS.map((f) => f.name).filter((n) => !covered.has(n))).toEqual([]);
+    expect([...covered].filter((n) => !CORE_FAULTS.some((f) => f.name === n))).toEqual([]);
+  });
+
+  it('rejects unknown fault names with suggestions, and duplicate definitions', () => {
+    expect(() => createMockServer({ faults: ['ignore-cancle'] })).toThrow(UnknownFaultError);
+    try {
+      activeFaults(['ignore-cancle']);
+    } catch (error) {
+      expect((error as UnknownFaultError).suggestions[0]).toBe('ignore-cancel');
+      expect((error as UnknownFaultError).message).toContain('ignore-cancel');
+    }
+    expect(() => new ActiveFaults([], [...CORE_FAULTS, CORE_FAULTS[0]!])).toThrow(DuplicateFaultError);
+  });
+
+  it("aggregates extensions' faults into the catalog", () => {
+    const extension: ServerExtension = { name: 'x', faults: [{ name: 'x-breaks', requirement: 'FLOW-SM-4', description: 'breaks the state machine' }] };
+    expect(faultCatalog([extension]).map((f) => f.name)).toContain('x-breaks');
+    const server = createMockServer({ extensions: [extension], faults: ['x-breaks'] });
+    expect(server.faults.has('x-breaks')).toBe(true);
+    expect(server.faults.list()).toEqual(['x-breaks']);
+  });
+});
+
+describe('each core fault changes observable behaviour (in-memory)', () => {
+  it.each(Object.entries(PROBES))('%s', async (name, probe) => {
+    const correct = await observe(undefined, probe);
+    const faulty = await observe(name, probe);
+    expect(faulty).not.toEqual(correct);
+  });
+});
