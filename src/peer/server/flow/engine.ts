@@ -402,9 +402,8 @@ export class FlowEngine {
         this.#transition(live, 'prompt', faults, sessionId);
         record.currentPrompt = sent;
       }
-    } else {
-      record.currentPrompt = sent;
     }
+    // A re-prompt carries the error but the current prompt stays as it was (FLOW-VALID-10).
     record.promptCount++;
     this.#touch(live);
     const epoch = live.epoch;
