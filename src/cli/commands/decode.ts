@@ -59,18 +59,22 @@ async function runDecode(args: Record<string, unknown>, io: CliIo): Promise<numb
   const encoding = args['encoding'] as EncodingName;
   // yargs has already reported a bad choice or a missing --hex (and may still call the handler).
   if (!KINDS.includes(kind) || !isEncodingName(encoding) || typeof args['hex'] !== 'string') return ExitCode.usage;
-  let bytes: Uint8Array;
   let maxMessageSize: number;
   try {
-    const hexArg = String(args['hex']);
-    bytes = fromHex(hexArg === '-' ? await io.readStdin() : hexArg);
     maxMessageSize = resolveMaxMessageSize(args['maxMessageSize'] as number | undefined);
   } catch (error) {
-    if (error instanceof InvalidHexError || error instanceof WireOptionError) {
-      io.err(`error: ${error instanceof WireOptionError ? error.message.replace('option maxMessageSize', '--max-message-size') : `--hex: ${error.message}`}`);
-      return ExitCode.usage;
-    }
-    throw error;
+    if (!(error instanceof WireOptionError)) throw error;
+    io.err(`error: --max-message-size: ${String(args['maxMessageSize'])} is not an integer in 1..4294967295`);
+    return ExitCode.usage;
+  }
+  let bytes: Uint8Array;
+  try {
+    const hexArg = args['hex'];
+    bytes = fromHex(hexArg === '-' ? await io.readStdin() : hexArg);
+  } catch (error) {
+    if (!(error instanceof InvalidHexError)) throw error;
+    io.err(`error: --hex: ${error.message}`);
+    return ExitCode.usage;
   }
   const report =
     kind === 'exec' ? decodeExec(bytes) : kind === 'datagram' ? decodeOneDatagram(bytes, encoding) : decodeControl(bytes, encoding, maxMessageSize);
