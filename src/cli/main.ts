@@ -13,6 +13,9 @@ const commands: CliCommand[] = [
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   let exitCode: number = ExitCode.ok;
+  // With exitProcess(false) yargs still runs a command's handler after a validation failure;
+  // once usage failed, the handler must neither run nor overwrite the usage exit code.
+  let usageFailed = false;
   let parser = yargs(argv)
     .scriptName('mcp-flow-conformance')
     .usage('$0 <command> [options]')
@@ -22,6 +25,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     .version(false)
     .exitProcess(false)
     .fail((message, error) => {
+      usageFailed = true;
       exitCode = ExitCode.usage;
       io.err(error ? `error: ${error.message}` : `error: ${message}\nRun with --help for usage.`);
     });
@@ -31,6 +35,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       command.describe,
       command.builder,
       async (args) => {
+        if (usageFailed) return;
         exitCode = await command.run(args as Record<string, unknown>, io);
       },
     );
