@@ -209,11 +209,9 @@ export class ServerSession {
     const method = m['method'] as string;
     const params = m['params'];
     if (!('id' in m)) return this.#onNotification(method, params);
-    const id = m['id'] as RequestId;
-    if (this.#connection.kind === 'webtransport' && typeof id === 'number' && !isHeaderId(id) && !this.#faults.has(F.wtIdOutOfRangeServed)) {
-      return this.#sendError(sink, null, errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: over WebTransport a numeric id is an integer in 0..2^32-1, got ${id}`));
-    }
-    return this.#onRequest(id, method, params, sink);
+    // Over WebTransport the session itself refuses ids outside 0..2^32-1 (WT-ID-3) and an
+    // initialize whose transport.type is not "mcp-flow" (WT-INIT-2) before they reach here.
+    return this.#onRequest(m['id'] as RequestId, method, params, sink);
   }
 
   // ---- requests -----------------------------------------------------------------------------------
@@ -334,13 +332,6 @@ export class ServerSession {
     if (problem) return this.#sendError(sink, id, this.#invalidParams(problem));
     const p = params as Record<string, unknown>;
     const wt = this.#connection.kind === 'webtransport';
-    if (wt && isRecord(p['transport']) && p['transport']['type'] !== 'mcp-flow' && !this.#faults.has(F.wtInitWrongTypeAccepted)) {
-      return this.#sendError(
-        sink,
-        id,
-        errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: transport.type must be "mcp-flow", got ${JSON.stringify(p['transport']['type'])}`),
-      );
-    }
     const requested = p['protocolVersion'] as string;
     const supported = this.#options.protocolVersions;
     const latest = supported[supported.length - 1] ?? LATEST_PROTOCOL_VERSION;

@@ -203,13 +203,13 @@ async function streamDownload(wt: WtFacet, ctx: RequestContext, bytes: number, f
     throw error;
   }
   const keepOnCancel = ctx.faults.has(F.wtCancelKeepsStream);
+  // Cancelling resets the stream at once, even while a write waits for flow control (WT-CANCEL-3).
+  const onCancel = () => void stream.abort('request cancelled').catch(() => undefined);
+  if (!keepOnCancel) ctx.cancelled.addEventListener('abort', onCancel, { once: true });
   let written = 0;
   try {
     while (written < bytes) {
-      if (ctx.cancelled.aborted && !keepOnCancel) {
-        await stream.abort('request cancelled');
-        throw ctx.cancelled.reason;
-      }
+      if (ctx.cancelled.aborted && !keepOnCancel) throw ctx.cancelled.reason;
       if (failAfter !== undefined && written >= failAfter) {
         // A mid-transfer failure: $/streamError, then reset (never FIN) (WT-STREAMERR-1, -2).
         if (!ctx.faults.has(F.wtNoStreamErrorNotification)) {
@@ -233,6 +233,8 @@ async function streamDownload(wt: WtFacet, ctx: RequestContext, bytes: number, f
     if (ctx.cancelled.aborted) throw ctx.cancelled.reason;
     await stream.abort(`write failed: ${(error as Error).message}`).catch(() => undefined);
     throw error;
+  } finally {
+    ctx.cancelled.removeEventListener('abort', onCancel);
   }
   if (ctx.cancelled.aborted && !keepOnCancel) throw ctx.cancelled.reason;
   return { content: [{ type: 'ref/stream', streamTag: DOWNLOAD_STREAM_TAG, mimeType: 'application/octet-stream' }] };

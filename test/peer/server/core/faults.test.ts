@@ -218,9 +218,7 @@ const PROBES: Record<string, Probe> = {
 
 /** Faults whose probes need a WebTransport session (test/peer/server/core/webtransport.test.ts). */
 export const WEBTRANSPORT_FAULTS = [
-  F.wtInitWrongTypeAccepted,
   F.wtTransportMissing,
-  F.wtIdOutOfRangeServed,
   F.wtCancelKeepsStream,
   F.wtStreamErrorWithFin,
   F.wtNoStreamErrorNotification,
