@@ -30,9 +30,13 @@ export class InFlightRequests {
     }
   }
 
-  /** True when a stream or datagram header may carry this id. */
-  has(requestId: number): boolean {
-    return this.#sent.has(requestId) || this.#received.has(requestId) || this.#lingering.has(requestId);
+  /**
+   * True when a stream or datagram header may carry this id: a request travelling `direction`
+   * (only client-to-server requests get streams and datagrams, WT-ID-4: a server asks about
+   * 'received' requests, a client about 'sent' ones) that is not yet fully answered.
+   */
+  has(requestId: number, direction: 'sent' | 'received'): boolean {
+    return (direction === 'sent' ? this.#sent : this.#received).has(requestId) || this.#lingering.has(requestId);
   }
 
   /** The method of a request we received (for error messages), if in flight. */
@@ -48,12 +52,12 @@ export class InFlightRequests {
     if (tags.size === 0) this.#lingering.delete(requestId);
   }
 
-  /** Resolves true once `requestId` is in flight, or false after `graceMs`. */
-  waitFor(requestId: number, graceMs: number): Promise<boolean> {
-    if (this.has(requestId)) return Promise.resolve(true);
+  /** Resolves true once `requestId` is in flight (see `has`), or false after `graceMs`. */
+  waitFor(requestId: number, direction: 'sent' | 'received', graceMs: number): Promise<boolean> {
+    if (this.has(requestId, direction)) return Promise.resolve(true);
     return new Promise((resolve) => {
       const check = () => {
-        if (!this.has(requestId)) return;
+        if (!this.has(requestId, direction)) return;
         finish(true);
       };
       const timer = setTimeout(() => finish(false), graceMs);

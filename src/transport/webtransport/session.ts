@@ -155,6 +155,11 @@ export class WebTransportSessionConnection implements Connection {
 
   // ---- Connection ---------------------------------------------------------------------------
 
+  /** How client-to-server requests travel from this end (the only ones streams and datagrams name). */
+  get #clientRequests(): 'sent' | 'received' {
+    return this.role === 'client' ? 'sent' : 'received';
+  }
+
   get isClosed(): boolean {
     return this.#isClosed;
   }
@@ -256,15 +261,35 @@ export class WebTransportSessionConnection implements Connection {
       for (;;) {
         await this.#pendingBelowLimit();
         const { value, done } = await reader.read();
-        if (done) break;
+        if (done) {
+          this.#onControlEnd();
+          break;
+        }
         this.#onControlChunk(value);
-        if (this.#controlFailure !== undefined) break;
+        if (this.#controlFailure !== undefined) return; // the lost-sync path closes the session
       }
       this.transcript.event('control stream ended by the peer');
     } catch (error) {
       if (!this.#isClosed) this.transcript.event(`control stream failed: ${asError(error).message}`);
     } finally {
       reader.releaseLock();
+    }
+    // WT-CONN-6: the control stream ending or being reset closes the session.
+    if (!this.#isClosed && this.#controlFailure === undefined) {
+      await this.#writeChain;
+      await this.close('control stream ended');
+    }
+  }
+
+  /** WT-FRAME-5: a control stream that ends inside a frame is a framing error. */
+  #onControlEnd(): void {
+    try {
+      this.#reader.end();
+    } catch (error) {
+      if (!(error instanceof WireError)) throw error;
+      this.transcript.record({ direction: 'received', channel: CONTROL, error: { code: error.code, message: error.message }, note: 'end of stream' });
+      this.#fault(error.code, error.message, CONTROL, error.jsonRpcCode);
+      if (this.role === 'server') void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
     }
   }
 
@@ -324,8 +349,20 @@ export class WebTransportSessionConnection implements Connection {
 
   /** Server role: the 001 §1 rules for the first control message. Returns whether to deliver it. */
   #admitOnServer(message: unknown, encoding: EncodingName): boolean {
-    if (this.#machine.state !== 'CONTROL_STREAM_OPENED') return true;
     const id = idOf(message);
+    const rawId = record(message)?.['id'];
+    if (typeof rawId === 'number' && typeof record(message)?.['method'] === 'string' && !isU32(rawId)) {
+      // WT-ID-3: numeric ids must fit the 32-bit header fields.
+      this.#refuse(null, WT_ERROR.INVALID_REQUEST, 'ID_OUT_OF_RANGE', `request id ${rawId} is not an integer in 0..2^32-1 (WT-ID-3)`);
+      return false;
+    }
+    const state = this.#machine.state;
+    if (state === 'INITIALIZING') {
+      // WT-CONN-4/5: nothing but the initialize exchange before READY.
+      this.#refuse(id, WT_ERROR.INVALID_REQUEST, 'MESSAGE_BEFORE_READY', 'no message may be sent before the initialize result (001 §1)');
+      return false;
+    }
+    if (state !== 'CONTROL_STREAM_OPENED') return true;
     if (encoding !== 'json') {
       this.#refuse(id, WT_ERROR.ENCODING_MISMATCH, 'ENCODING_MISMATCH', 'initialize must be JSON encoded (001 §3 rule 1)');
       return false;
@@ -340,7 +377,13 @@ export class WebTransportSessionConnection implements Connection {
       return false;
     }
     const params = record(record(message)?.['params']);
-    const encodings = record(params?.['transport'])?.['encodings'];
+    const transport = params?.['transport'];
+    if (transport !== undefined && record(transport)?.['type'] !== MCP_FLOW_TRANSPORT_TYPE) {
+      // WT-INIT-2
+      this.#refuse(id, WT_ERROR.INVALID_REQUEST, 'UNKNOWN_TRANSPORT_TYPE', `initialize params.transport.type must be "${MCP_FLOW_TRANSPORT_TYPE}"`);
+      return false;
+    }
+    const encodings = record(transport)?.['encodings'];
     this.#offeredEncodings = Array.isArray(encodings) ? encodings.filter((e): e is string => typeof e === 'string') : undefined;
     this.#encoding.noteInitializeRequest(initializeRequestId(message)!);
     this.#machine.transition('INITIALIZING', 'initialize request received');
@@ -528,7 +571,7 @@ export class WebTransportSessionConnection implements Connection {
       return;
     }
     this.#incomingOpen++;
-    const correlated = await this.#inFlight.waitFor(header.requestId, this.#limits.streamCorrelationGraceMs);
+    const correlated = await this.#inFlight.waitFor(header.requestId, this.#clientRequests, this.#limits.streamCorrelationGraceMs);
     if (!correlated) {
       this.#incomingOpen--;
       this.#changed();
@@ -675,10 +718,10 @@ export class WebTransportSessionConnection implements Connection {
       datagram = { channel, flags, requestId, payload, at: Date.now() };
     } catch (error) {
       if (!(error instanceof WireError)) throw error;
+      // WT-DGRAM-1..4: malformed datagrams are dropped without an error response.
       const channel: TranscriptChannel = { kind: 'datagram', channel: bytes[0] ?? -1 };
-      this.transcript.record({ direction: 'received', channel, bytes, error: { code: error.code, message: error.message } });
+      this.transcript.record({ direction: 'received', channel, bytes, error: { code: error.code, message: error.message }, note: 'dropped' });
       this.#fault(error.code, error.message, channel, error.jsonRpcCode);
-      if (this.role === 'server') void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
       return;
     }
     const channel: TranscriptChannel = { kind: 'datagram', channel: datagram.channel, requestId: datagram.requestId };
@@ -687,6 +730,13 @@ export class WebTransportSessionConnection implements Connection {
       const text = 'Datagram Not Supported: this server advertised datagramsSupported: false';
       this.#fault('DATAGRAM_NOT_SUPPORTED', text, channel, WT_ERROR.DATAGRAM_NOT_SUPPORTED);
       void this.#sendError(null, WT_ERROR.DATAGRAM_NOT_SUPPORTED, text, { channel: datagram.channel, requestId: datagram.requestId });
+      return;
+    }
+    if (!this.#inFlight.has(datagram.requestId, this.#clientRequests)) {
+      // WT-DGRAM-10: dropped without affecting any request.
+      const text = `datagram names request ${datagram.requestId}, which is not in flight`;
+      this.transcript.record({ direction: 'received', channel, bytes, note: `dropped: ${text}` });
+      this.#fault('DATAGRAM_NOT_IN_FLIGHT', text, channel);
       return;
     }
     let decoded: unknown;
@@ -861,6 +911,10 @@ function record(value: unknown): Record<string, unknown> | undefined {
 function idOf(message: unknown): string | number | null {
   const id = record(message)?.['id'];
   return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+function isU32(value: number): boolean {
+  return Number.isInteger(value) && value >= 0 && value <= 0xffff_ffff;
 }
 
 function asError(value: unknown): Error {

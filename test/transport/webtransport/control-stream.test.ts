@@ -104,6 +104,44 @@ describe('the first control message (001 §1)', () => {
   });
 });
 
+describe('binding rules on requests (WT-CONN-4, WT-INIT-2, WT-ID-3)', () => {
+  it('refuses anything sent between initialize and its result', async () => {
+    const blocking = await startServer({ onConnection: (connection) => serverSide.push(connection) }); // never answers
+    try {
+      const client = await connect(blocking);
+      await client.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+      await client.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+      expect((await answerTo(client, 2)).message).toMatchObject({ id: 2, error: { code: -32600 } });
+      expect(serverSide.at(-1)!.faults().map((fault) => fault.code)).toEqual(['MESSAGE_BEFORE_READY']);
+      await client.close();
+    } finally {
+      await blocking.close();
+    }
+  });
+
+  it('refuses an initialize whose transport type is not mcp-flow', async () => {
+    const client = await connect(server);
+    await client.send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' }, transport: { type: 'other' } },
+    });
+    expect((await answerTo(client, 3)).message).toMatchObject({ id: 3, error: { code: -32600 } });
+    expect(client.webtransport.state).toBe('CONTROL_STREAM_OPENED'); // initialize answered with an error
+    await client.close();
+  });
+
+  it('refuses a request id that does not fit 32 bits, with id null', async () => {
+    const client = await connectReady(server);
+    await client.send({ jsonrpc: '2.0', id: 2 ** 32, method: 'ping' });
+    expect((await answerTo(client, null)).message).toMatchObject({ id: null, error: { code: -32600 } });
+    await client.send({ jsonrpc: '2.0', id: 'text-id', method: 'ping' });
+    expect((await answerTo(client, 'text-id')).message).toMatchObject({ result: {} }); // WT-ID-2: served
+    await client.close();
+  });
+});
+
 describe('frames (WT-FRAME)', () => {
   it('answers an undecodable frame with the wire error code and keeps serving', async () => {
     const client = await connectReady(server);

@@ -13,9 +13,12 @@ export function testTls(): Promise<TlsMaterial> {
 
 export const LIVENESS_MS = 20_000;
 
+/** Requests with this method are never answered by `respond` (they stay in flight). */
+export const HOLD = 'test/hold';
+
 /**
  * Answers initialize with the session's negotiated transport capabilities and every other
- * request with an empty result (ping and the like), until the connection closes.
+ * request except HOLD with an empty result (ping and the like), until the connection closes.
  */
 export function respond(connection: WebTransportSessionConnection): void {
   void (async () => {
@@ -27,7 +30,7 @@ export function respond(connection: WebTransportSessionConnection): void {
         return;
       }
       const message = received.message as { id?: unknown; method?: unknown };
-      if (message.id === undefined || typeof message.method !== 'string') continue;
+      if (message.id === undefined || typeof message.method !== 'string' || message.method === HOLD) continue;
       const result =
         message.method === 'initialize'
           ? { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'test', version: '1' }, transport: connection.negotiate() }

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSelfSignedCertificate } from '../../../src/transport/webtransport/tls.js';
-import { connectWebTransport } from '../../../src/transport/webtransport/client.js';
+import { connectWebTransport, initializeSession } from '../../../src/transport/webtransport/client.js';
 import { isHttp3Available } from '../../../src/transport/webtransport/library.js';
 import { listenWebTransport, type WebTransportServer } from '../../../src/transport/webtransport/server.js';
 import type { WebTransportSessionConnection } from '../../../src/transport/webtransport/session.js';
-import { answerTo, connectReady, LIVENESS_MS, respond, startServer } from './helpers.js';
+import { answerTo, connectReady, HOLD, LIVENESS_MS, respond, startServer } from './helpers.js';
 
 const http3Available = await isHttp3Available();
 let server: WebTransportServer;
@@ -56,7 +56,7 @@ describe('certificate pinning', () => {
 describe('execution stream resets', () => {
   it('errors the receiver with StreamResetError when the sender aborts mid-transfer', async () => {
     const client = await connectReady(server);
-    await client.send({ jsonrpc: '2.0', id: 5, method: 'ping' });
+    await client.send({ jsonrpc: '2.0', id: 5, method: HOLD });
     const serverConnection = serverSide.at(-1)!;
     const outgoing = await serverConnection.webtransport.openExecutionStream({ requestId: 5, streamTag: 1 });
     await outgoing.write(new Uint8Array(1000));
@@ -80,22 +80,33 @@ describe('bounded buffering', () => {
     try {
       const client = await connectWebTransport(small.url, { certificateHash: small.certificateHash });
       const serverConnection = await small.nextConnection({ timeoutMs: LIVENESS_MS });
+      respondOnce(serverConnection);
+      await initializeSession(client, { sendInitialized: false, timeoutMs: LIVENESS_MS });
       const padding = 'x'.repeat(8000);
-      for (let id = 1; id <= 20; id++) await client.send({ jsonrpc: '2.0', id, method: id === 1 ? 'initialize' : 'note', params: { padding } });
-      // Wait until the server has buffered what it will before pausing.
-      await serverConnection.next((received) => (received.message as { id: number }).id === 1, { timeoutMs: LIVENESS_MS });
-      const buffered = serverConnection.pending().length;
-      expect(buffered).toBeLessThan(10); // 19 would mean nothing paused
-      for (let id = 2; id <= 20; id++) {
+      for (let id = 1; id <= 20; id++) await client.send({ jsonrpc: '2.0', id, method: 'note', params: { padding } });
+      const framesRead = () =>
+        serverConnection.transcript.entries().filter((entry) => entry.direction === 'received' && entry.channel.kind === 'control').length;
+      // Give the server every chance to read on (bounded); it must stay paused well short of 21 frames.
+      for (let i = 0; i < 50 && framesRead() < 21; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(framesRead()).toBeLessThan(10);
+      for (let id = 1; id <= 20; id++) {
         const received = await serverConnection.next(undefined, { timeoutMs: LIVENESS_MS });
         expect((received.message as { id: number }).id).toBe(id);
       }
+      expect(framesRead()).toBe(21);
       await client.close();
     } finally {
       await small.close();
     }
   });
 });
+
+/** Answers the initialize request, then leaves every later message queued. */
+function respondOnce(connection: WebTransportSessionConnection): void {
+  void connection.next(undefined, { timeoutMs: LIVENESS_MS }).then((received) =>
+    connection.send({ jsonrpc: '2.0', id: (received.message as { id: number }).id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 't', version: '1' }, transport: connection.negotiate() } }),
+  );
+}
 
 describe('HTTP/3', () => {
   it.skipIf(http3Available)('without the native addon, asking for HTTP/3 fails with Http3UnavailableError saying how to get it', async () => {

@@ -5,7 +5,7 @@ import { cborCodec, encodeDatagram } from '../../../src/wire/index.js';
 import { probeWebTransportSession } from '../../../src/transport/webtransport/probe.js';
 import type { WebTransportServer } from '../../../src/transport/webtransport/server.js';
 import type { WebTransportSessionConnection } from '../../../src/transport/webtransport/session.js';
-import { answerTo, connect, connectReady, LIVENESS_MS, respond, startServer } from './helpers.js';
+import { answerTo, connect, connectReady, HOLD, LIVENESS_MS, respond, startServer } from './helpers.js';
 
 const servers: WebTransportServer[] = [];
 afterAll(async () => {
@@ -87,8 +87,8 @@ describe('$/shutdown (001 §7)', () => {
     const fixture = await server();
     const client = await connectReady(fixture.server);
     const serverConnection = fixture.sessions.at(-1)!;
-    await client.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
-    // An outgoing server stream for request 1 (still in flight until the ping answer arrives).
+    await client.send({ jsonrpc: '2.0', id: 1, method: HOLD });
+    // An outgoing server stream for request 1 (in flight: the responder never answers HOLD).
     const outgoing = await serverConnection.webtransport.openExecutionStream({ requestId: 1, streamTag: 1 });
     await outgoing.write(new TextEncoder().encode('tail of a transfer'));
     const incoming = await client.webtransport.nextExecutionStream(undefined, { timeoutMs: LIVENESS_MS });
@@ -121,7 +121,7 @@ describe('datagrams (001 §2.3)', () => {
     const fixture = await server();
     const client = await connectReady(fixture.server);
     const serverConnection = fixture.sessions.at(-1)!;
-    await client.send({ jsonrpc: '2.0', id: 42, method: 'ping' });
+    await client.send({ jsonrpc: '2.0', id: 42, method: HOLD });
     await serverConnection.webtransport.sendDatagram({ channel: 0x01, requestId: 42, payload: cborCodec.encode({ progress: 0.5 }) });
     const datagram = await client.webtransport.nextDatagram(undefined, { timeoutMs: LIVENESS_MS });
     expect(datagram).toMatchObject({ channel: 1, flags: 0, requestId: 42, decoded: { progress: 0.5 } });
@@ -146,12 +146,21 @@ describe('datagrams (001 §2.3)', () => {
     await client.close();
   });
 
-  it('answers a malformed datagram with the wire error code', async () => {
+  it('drops malformed datagrams, and datagrams for requests not in flight, without answering', async () => {
     const fixture = await server();
     const client = await connectReady(fixture.server);
-    await client.webtransport.sendRawDatagram(new Uint8Array([0x00, 0x00, 0, 0, 0, 1]));
-    const refusal = await answerTo(client, null);
-    expect(refusal.message).toMatchObject({ error: { code: -32600, data: { wireCode: 'DATAGRAM_RESERVED_CHANNEL' } } });
+    const serverConnection = fixture.sessions.at(-1)!;
+    await client.webtransport.sendRawDatagram(new Uint8Array([0x00, 0x00, 0, 0, 0, 1])); // reserved channel
+    await client.webtransport.sendRawDatagram(new Uint8Array([0x01, 0x00, 0, 0])); // too short
+    await client.webtransport.sendRawDatagram(encodeDatagram({ channel: 1, requestId: 77, payload: new Uint8Array([0xa0]) })); // not in flight
+    await client.send({ jsonrpc: '2.0', id: 5, method: 'ping' });
+    const next = await client.next(undefined, { timeoutMs: LIVENESS_MS });
+    expect(next.message).toMatchObject({ id: 5, result: {} }); // no error answers came before it
+    const codes = () => serverConnection.faults().map((fault) => fault.code);
+    // Datagrams are unordered with the control stream: wait (bounded) until all three were seen.
+    for (let i = 0; i < 200 && codes().length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(new Set(codes())).toEqual(new Set(['DATAGRAM_RESERVED_CHANNEL', 'DATAGRAM_TOO_SHORT', 'DATAGRAM_NOT_IN_FLIGHT']));
+    expect(serverConnection.pending()).toEqual([]);
     await client.close();
   });
 });
