@@ -291,7 +291,7 @@ export class UnknownEncodingError extends WireError {
   constructor(encoding: unknown) {
     super('UNKNOWN_ENCODING', `unknown encoding ${describeValue(encoding)} (known: "json", "cbor")`, {
       jsonRpcCode: JsonRpcCode.invalidRequest,
-      requirement: 'WT-ENC-1',
+      requirement: 'WT-ENC-9',
     });
     this.encoding = encoding;
   }
