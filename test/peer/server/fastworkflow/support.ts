@@ -117,8 +117,8 @@ export class Harness {
     return result.structuredContent as Record<string, unknown>;
   }
 
-  /** Calls a tool that must fail; returns the status a client reads back (profile C-26). */
-  async fail(name: string, args: Record<string, unknown> = {}, ctx: RequestContext = this.ctx()): Promise<Failure> {
+  /** Calls a tool once; returns the JSON-RPC response the core would send and whether (and with which status) it failed. */
+  async outcome(name: string, args: Record<string, unknown> = {}, ctx: RequestContext = this.ctx()): Promise<Failure & { failed: boolean }> {
     let response: Record<string, unknown>;
     try {
       const result = await this.raw(name, args, ctx);
@@ -128,8 +128,14 @@ export class Harness {
       response = { jsonrpc: '2.0', id: 1, error: error.toJSON() };
     }
     const detected = detectFastWorkflowFailure(response);
-    expect(detected.failed, `${name} should have failed: ${JSON.stringify(response)}`).toBe(true);
-    return { status: detected.failed ? detected.status : undefined, response };
+    return { failed: detected.failed, status: detected.failed ? detected.status : undefined, response };
+  }
+
+  /** Calls a tool that must fail; returns the status a client reads back (profile C-26). */
+  async fail(name: string, args: Record<string, unknown> = {}, ctx: RequestContext = this.ctx()): Promise<Failure> {
+    const { failed, status, response } = await this.outcome(name, args, ctx);
+    expect(failed, `${name} should have failed: ${JSON.stringify(response)}`).toBe(true);
+    return { status, response };
   }
 
   cleanup(): void {
