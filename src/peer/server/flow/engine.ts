@@ -31,6 +31,9 @@ export const FLOW_VERSION = '0.1.0';
 /** Code of the errors answering a request over a rate or count limit (FLOW-RATE-5): a JSON-RPC server error. */
 export const LIMIT_EXCEEDED = -32000;
 
+/** Rate windows kept before idle ones are pruned (stateless sessions are never told to end). */
+const MAX_RATE_WINDOWS = 10_000;
+
 /** Logger name of the timeout warnings (notifications/message at level warning, profile C-22). */
 export const TIMEOUT_WARNING_LOGGER = 'mcp-flow';
 
@@ -167,6 +170,9 @@ export class FlowEngine {
   #withinRate(id: string): boolean {
     const { requestsPerWindow, windowMs } = this.options.limits;
     const now = this.#now();
+    if (this.#requestTimes.size > MAX_RATE_WINDOWS) {
+      for (const [key, list] of this.#requestTimes) if (list.every((t) => now - t >= windowMs)) this.#requestTimes.delete(key);
+    }
     const times = (this.#requestTimes.get(id) ?? []).filter((t) => now - t < windowMs);
     if (times.length >= requestsPerWindow) {
       this.#requestTimes.set(id, times);
@@ -242,9 +248,14 @@ export class FlowEngine {
       this.#finished.delete(record.id);
       this.#requestTimes.delete(record.id);
     };
-    if (this.options.stateless !== undefined) this.#finished.set(record.id, record.state);
+    let keep = this.options.retentionMs;
+    if (this.options.stateless !== undefined) {
+      this.#finished.set(record.id, record.state);
+      // Every older token of the session has expired once its timeout has passed: until then it must stay refused.
+      keep = Math.max(keep, Math.min(record.timeoutMs, this.options.limits.maxDurationMs));
+    }
     // Sessions are cleaned up after completion (FLOW-SEC-7); until then getState shows the terminal state (FLOW-STATE-6).
-    live.timers.push(this.options.clock.setTimer(this.options.retentionMs, forget));
+    live.timers.push(this.options.clock.setTimer(keep, forget));
   }
 
   #fail(live: LiveSession): void {
