@@ -198,6 +198,14 @@ export class WebTransportSessionConnection implements Connection {
     this.#assertOpen();
     const writer = this.#requireControl();
     const frame = this.#writer.encode(message);
+    const advertised = this.#serverCapabilities?.maxMessageSize;
+    if (this.role === 'client' && !this.#raw && typeof advertised === 'number' && frame.byteLength - 4 > advertised) {
+      // WT-FRAME-9 (the raw client may send it anyway, to test the server's WT-FRAME-3).
+      throw new LimitExceededError(
+        'maxMessageSize',
+        `message body of ${frame.byteLength - 4} bytes exceeds the server's maxMessageSize ${advertised}`,
+      );
+    }
     this.#noteSent(message);
     this.transcript.record({ direction: 'sent', channel: CONTROL, bytes: frame, decoded: message });
     await this.#write(writer, frame);

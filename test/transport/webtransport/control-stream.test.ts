@@ -153,6 +153,13 @@ describe('frames (WT-FRAME)', () => {
     await client.close();
   });
 
+  it('keeps the client under the advertised maxMessageSize unless it is in raw mode', async () => {
+    const client = await connectReady(server);
+    const big = { jsonrpc: '2.0', id: 1, method: 'ping', params: { padding: 'x'.repeat(MAX_MESSAGE_SIZE) } };
+    await expect(client.send(big)).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'maxMessageSize' });
+    await client.close();
+  });
+
   it('refuses a frame over maxMessageSize from its length prefix alone, then closes the session', async () => {
     const client = await connectReady(server);
     const prefix = new Uint8Array(4);
