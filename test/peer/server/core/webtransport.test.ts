@@ -21,8 +21,10 @@ beforeAll(async () => {
   wt = await listenWebTransport({ tls: await generateSelfSignedCertificate(), onConnection: (connection) => void current.serve(connection) });
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
+  // The server closes its sessions first: closing clients first can leave the library's HTTP/2
+  // RTT ping timer firing on a destroyed session (an uncaught ERR_HTTP2_INVALID_SESSION).
   await wt.close();
+  await Promise.all(clients.map((c) => c.close()));
 });
 
 async function open(faults: string[] = [], encodings?: string[]): Promise<WebTransportSessionConnection> {
