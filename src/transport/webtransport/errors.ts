@@ -31,6 +31,13 @@ export class StreamResetError extends ConnectionError {
   }
 }
 
+/** The library could not open a new stream (e.g. the peer's stream credit is used up). */
+export class StreamOpenError extends ConnectionError {
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super('STREAM_OPEN_FAILED', `cannot open a WebTransport stream: ${detail}`, options);
+  }
+}
+
 /** The URL given to the client is not an https URL. */
 export class InvalidUrlError extends ConnectionError {
   constructor(url: string, why: string) {

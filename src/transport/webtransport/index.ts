@@ -24,4 +24,11 @@ export type { OriginPolicy } from './origin.js';
 export { DEFAULT_SESSION_LIMITS, sessionLimits } from './limits.js';
 export type { WtSessionLimits } from './limits.js';
 export { isHttp3Available, requireHttp3, loadNotes } from './library.js';
-export { WT_ERROR, DatagramsNotSupportedError, StreamResetError, InvalidUrlError, SessionRefusedError } from './errors.js';
+export {
+  WT_ERROR,
+  DatagramsNotSupportedError,
+  StreamOpenError,
+  StreamResetError,
+  InvalidUrlError,
+  SessionRefusedError,
+} from './errors.js';

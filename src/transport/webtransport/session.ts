@@ -35,7 +35,7 @@ import {
   type DecodedFrame,
   type EncodingName,
 } from '../../wire/index.js';
-import { DatagramsNotSupportedError, StreamResetError, WT_ERROR } from './errors.js';
+import { DatagramsNotSupportedError, StreamOpenError, StreamResetError, WT_ERROR } from './errors.js';
 import { InFlightRequests, streamTagsReferenced } from './in-flight.js';
 import type { WtSessionLimits } from './limits.js';
 import { WtStateMachine } from './state-machine.js';
@@ -351,7 +351,9 @@ export class WebTransportSessionConnection implements Connection {
     const received: ReceivedMessage = { message, channel: CONTROL, at: Date.now(), encoding: frame.encoding, body: frame.body };
     this.#pendingBytes += frame.body.byteLength;
     const tags = streamTagsReferenced(record(message)?.['result'] ?? record(message)?.['params']);
-    this.#deliveryChain = this.#deliveryChain.then(() => this.#deliver(received, tags));
+    this.#deliveryChain = this.#deliveryChain
+      .then(() => this.#deliver(received, tags))
+      .catch((error: unknown) => void this.transcript.event(`delivery failed: ${asError(error).message}`));
     if (record(message)?.['method'] === '$/shutdown') this.#onShutdownReceived();
   }
 
@@ -662,7 +664,13 @@ export class WebTransportSessionConnection implements Connection {
 
   async #openUni(firstBytes: Uint8Array, header: ExecutionStreamHeader | undefined): Promise<OutgoingExecutionStream> {
     this.#assertOpen();
-    const writable = await this.#session.createUnidirectionalStream();
+    let writable: WritableStream<Uint8Array>;
+    try {
+      writable = await this.#session.createUnidirectionalStream();
+    } catch (error) {
+      if (this.#isClosed) throw new ConnectionClosedError('connection closed while opening a stream', { cause: error });
+      throw new StreamOpenError(asError(error).message, { cause: error });
+    }
     const writer = writable.getWriter();
     const streamId = this.#nextLocalUni;
     this.#nextLocalUni += 4;
@@ -689,12 +697,22 @@ export class WebTransportSessionConnection implements Connection {
       streamId,
       header: fallbackHeader,
       write: async (chunk) => {
-        await writer.ready;
-        await writer.write(chunk);
+        try {
+          await writer.ready;
+          await writer.write(chunk);
+        } catch (error) {
+          finish(`failed: ${asError(error).message}`);
+          throw this.#streamFailure(fallbackHeader, error);
+        }
         payloadBytes += chunk.byteLength;
       },
       close: async () => {
-        await writer.close();
+        try {
+          await writer.close();
+        } catch (error) {
+          finish(`failed: ${asError(error).message}`);
+          throw this.#streamFailure(fallbackHeader, error);
+        }
         finish('ended (FIN)');
       },
       abort: async (reason) => {
@@ -702,6 +720,12 @@ export class WebTransportSessionConnection implements Connection {
         finish(`reset locally (${reason ?? 'no reason'})`);
       },
     };
+  }
+
+  /** A write on an outgoing stream failed: the session closed, or the peer stopped or reset it. */
+  #streamFailure(header: ExecutionStreamHeader, error: unknown): Error {
+    if (this.#isClosed) return new ConnectionClosedError('connection closed while writing a stream', { cause: error });
+    return new StreamResetError(header.requestId, header.streamTag, `stopped by the peer: ${asError(error).message}`);
   }
 
   // ---- datagrams --------------------------------------------------------------------------------
