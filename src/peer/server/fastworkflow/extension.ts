@@ -8,7 +8,7 @@ import { FAILURE_STYLES, FastWorkflowOptionsError, type FailureStyle } from './e
 import { FASTWORKFLOW_FAULTS, FW_FAULT as F } from './faults.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { listResources, readResource } from './resources.js';
-import { FastWorkflowProfile, type TraceDelivery } from './tools.js';
+import { FastWorkflowProfile, type FastWorkflowTool, type TraceDelivery } from './tools.js';
 
 export const DEFAULT_SLOW_COMMAND_MS = 2_000;
 const TRACE_DELIVERIES: readonly TraceDelivery[] = ['auto', 'notifications/progress', 'notifications/message', 'attached'];
@@ -50,6 +50,7 @@ function checkOptions(options: FastWorkflowOptions): void {
 /** The FastWorkflow extension plus the profile object behind it (for tests and embedding). */
 export interface FastWorkflowExtension extends ServerExtension {
   readonly profile: FastWorkflowProfile;
+  readonly tools: readonly FastWorkflowTool[];
 }
 
 export function fastWorkflowExtension(options: FastWorkflowOptions): FastWorkflowExtension {

@@ -40,6 +40,15 @@ export interface ProfileSettings {
   now: () => number;
 }
 
+/**
+ * A FastWorkflow tool. `argumentsRejected` is how the tool reports arguments that break its
+ * inputSchema (a 422 in the configured failure style, FW-SESSION-8 and FW-ERR-2) for a core that
+ * validates arguments before calling the tool; it returns the isError result or throws the RpcError.
+ */
+export interface FastWorkflowTool extends ServerTool {
+  argumentsRejected(problems: string, ctx: RequestContext): ToolResult;
+}
+
 /** The logger name of notifications/message trace events. */
 export const TRACE_LOGGER = 'fastworkflow';
 
@@ -86,7 +95,7 @@ export class FastWorkflowProfile {
   }
 
   /** Wraps a handler: its value becomes the result, its failure a FastWorkflow failure (unexpected errors are 500s, FW-ERR-5). */
-  #tool(name: string, description: string, inputSchema: object, handler: (args: Record<string, unknown>, ctx: RequestContext) => Promise<unknown>): ServerTool {
+  #tool(name: string, description: string, inputSchema: object, handler: (args: Record<string, unknown>, ctx: RequestContext) => Promise<unknown>): FastWorkflowTool {
     return {
       name,
       description,
@@ -103,6 +112,13 @@ export class FastWorkflowProfile {
           if (failure.httpStatus === 500) ctx.log('error', { tool: name, error: failure.message, stack: failure.cause instanceof Error ? failure.cause.stack : undefined }, TRACE_LOGGER);
           return reportFailure(failure, this.settings.failureStyle, ctx.faults.has(F.failureWithoutStatus));
         }
+      },
+      argumentsRejected: (problems, ctx) => {
+        const runtime = this.runtime(ctx.connectionId);
+        const message = `invalid arguments for ${name}: ${problems}`;
+        // initialize's own validation is FW-SESSION-8 (always 422); the other tools' is FW-ERR-2.
+        const failure = name === 'initialize' ? unprocessable(message) : this.#badArgument(ctx, message, runtime?.context() ?? {});
+        return reportFailure(failure, this.settings.failureStyle, ctx.faults.has(F.failureWithoutStatus));
       },
     };
   }
@@ -404,7 +420,7 @@ export class FastWorkflowProfile {
 
   // ---- the tool list ----------------------------------------------------------------------------
 
-  tools(): ServerTool[] {
+  tools(): FastWorkflowTool[] {
     const bind = (handler: (args: Record<string, unknown>, ctx: RequestContext) => Promise<unknown>) => handler.bind(this);
     const none = { type: 'object', properties: {}, additionalProperties: false };
     const query = {

@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { detectFastWorkflowFailure } from '../../../../src/protocol/fastworkflow-errors.js';
 import { FASTWORKFLOW_JSONRPC_CODE } from '../../../../src/peer/server/fastworkflow/errors.js';
 import { TRACE_LOGGER } from '../../../../src/peer/server/fastworkflow/tools.js';
-import { gate, Harness, issues } from './support.js';
+import { gate, Harness, issues, registry } from './support.js';
 
 const harnesses: Harness[] = [];
 function harness(options: ConstructorParameters<typeof Harness>[0] = {}): Harness {
@@ -394,7 +397,6 @@ describe('failure styles and unexpected errors', () => {
 
   it('a store that cannot be written is a 500, logged with its cause (FW-ERR-5)', async () => {
     const h = harness();
-    const { writeFileSync } = await import('node:fs');
     const blocked = new Harness({ dir: `${h.dir}/file/sub` });
     writeFileSync(`${h.dir}/file`, '');
     const ctx = blocked.ctx();
@@ -421,5 +423,37 @@ describe('timeouts under fake timers', () => {
     expect(h.ext.profile.runtime('session-1')!.turnInProgress).toBe(true);
     await vi.advanceTimersByTimeAsync(1);
     expect((await pending).status).toBe(504);
+  });
+});
+
+describe('arguments rejected before the tool runs', () => {
+  it('argumentsRejected reports a 422 with user and conversation, in every failure style', async () => {
+    for (const failureStyle of ['data.httpStatus', 'code', 'isError'] as const) {
+      const h = harness({ failureStyle });
+      await h.ok('initialize', { user_id: 'val' });
+      const ctx = h.ctx();
+      let response: Record<string, unknown>;
+      try {
+        response = { jsonrpc: '2.0', id: 1, result: h.ext.tools.find((t) => t.name === 'list_conversations')!.argumentsRejected('/limit must be integer', ctx) };
+      } catch (error) {
+        response = { jsonrpc: '2.0', id: 1, error: (error as { toJSON(): unknown }).toJSON() };
+      }
+      expect(detectFastWorkflowFailure(response), failureStyle).toMatchObject({ failed: true, status: 422 });
+      expect(JSON.stringify(response)).toContain('/limit must be integer');
+      expect(JSON.stringify(response)).toContain('"user_id":"val"');
+    }
+  });
+
+  it('every inputSchema accepts the valid examples of its schemas/fastworkflow input schema (FW-TOOL-10)', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const h = harness();
+    const examples = registry.examples();
+    for (const tool of h.ext.tools) {
+      const slug = `fastworkflow/tool-${tool.name.replace(/_/g, '-')}.input.payload.schema.json`;
+      const valid = examples.filter((e) => e.file === slug.replace('.schema.json', '.examples.json') && e.valid);
+      expect(valid.length, tool.name).toBeGreaterThan(0);
+      const validate = ajv.compile(tool.inputSchema);
+      for (const example of valid) expect(validate(example.instance), `${tool.name}: ${example.description}`).toBe(true);
+    }
   });
 });
