@@ -70,6 +70,7 @@ export class FlowEngine {
   readonly #finished = new Map<string, InteractionState>();
   readonly #requestTimes = new Map<string, number[]>();
   readonly #pending = new Set<Promise<void>>();
+  readonly #failures: unknown[] = [];
   #counter = 0;
   #lastFinishedId: string | undefined;
   #lastStarted: SessionRecord | undefined;
@@ -87,6 +88,11 @@ export class FlowEngine {
     while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
   }
 
+  /** Unexpected exceptions of background work (sending prompts, completing); empty unless the engine has a bug. */
+  get failures(): readonly unknown[] {
+    return this.#failures;
+  }
+
   /** Live sessions held in memory (stateful mode). */
   get sessionCount(): number {
     return this.#sessions.size;
@@ -100,8 +106,9 @@ export class FlowEngine {
   #schedule(work: () => Promise<void>): void {
     const promise = new Promise<void>((resolve) => setImmediate(resolve))
       .then(work)
-      .catch(() => {
-        // A failed server-to-client request already moved the session to error where it matters.
+      .catch((error: unknown) => {
+        // An RpcError here is a session that moved on meanwhile (cancelled, expired): nothing to do.
+        if (!(error instanceof RpcError)) this.#failures.push(error);
       });
     this.#pending.add(promise);
     void promise.finally(() => this.#pending.delete(promise));

@@ -204,7 +204,10 @@ export function testServer(options: FlowExtensionOptions = {}, faults: readonly 
     clock,
     connect: ({ connectionId, checkSchemas } = {}) =>
       new FakeConnection(ext, connectionId ?? `conn-${++connections}`, active, checkSchemas ?? faults.length === 0),
-    settle: () => ext.engine.settled(),
+    settle: async () => {
+      await ext.engine.settled();
+      if (ext.engine.failures.length > 0) throw new Error(`engine background work failed: ${ext.engine.failures.map(String).join('; ')}`);
+    },
   };
 }
 
