@@ -59,6 +59,15 @@ describe('encoding negotiation (001 §3)', () => {
     await client.close();
   });
 
+  it('answers a JSON frame after CBOR was negotiated with -32003 and id null, and keeps serving', async () => {
+    const client = await connectReady(server);
+    await client.sendRaw(frame(jsonCodec.encode({ jsonrpc: '2.0', id: 8, method: 'ping' })));
+    expect((await answerTo(client, null)).message).toMatchObject({ id: null, error: { code: -32003 } });
+    await client.send({ jsonrpc: '2.0', id: 9, method: 'ping' });
+    expect((await answerTo(client, 9)).message).toMatchObject({ result: {} });
+    await client.close();
+  });
+
   it('stays on JSON when the client offers only JSON', async () => {
     const client = await connect(server);
     const { initializeSession } = await import('../../../src/transport/webtransport/client.js');

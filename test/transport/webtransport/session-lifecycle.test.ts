@@ -114,6 +114,17 @@ describe('$/shutdown (001 §7)', () => {
     expect(notes.indexOf('execution streams drained')).toBeGreaterThan(-1);
     expect(notes.findIndex((note) => note.startsWith('closing: shutdown'))).toBeGreaterThan(notes.indexOf('execution streams drained'));
   });
+
+  it('closes the client too when the server sends $/shutdown', async () => {
+    const fixture = await server();
+    const client = await connectReady(fixture.server);
+    const serverConnection = fixture.sessions.at(-1)!;
+    await serverConnection.webtransport.shutdown({ drainTimeoutMs: LIVENESS_MS });
+    await client.closed;
+    expect(client.isClosed).toBe(true);
+    expect(serverConnection.isClosed).toBe(true);
+    expect(client.transcript.entries().some((entry) => entry.note?.startsWith('$/shutdown received'))).toBe(true);
+  });
 });
 
 describe('datagrams (001 §2.3)', () => {
