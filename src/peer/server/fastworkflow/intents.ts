@@ -9,7 +9,7 @@ import { CommandRejectedError, ITEM_CONTEXT, type TodoWorkflow } from './workflo
 export function splitClauses(query: string): string[] {
   return query
     .split(/;|\band then\b|\bthen\b/i)
-    .map((c) => c.trim().replace(/^(?:and|please)\s+/i, '').replace(/[.!?]+$/, '').trim())
+    .map((c) => c.trim().replace(/^(?:and|please)\s+/i, '').replace(/[.,!?]+$/, '').trim())
     .filter((c) => c.length > 0);
 }
 

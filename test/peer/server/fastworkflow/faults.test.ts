@@ -17,6 +17,14 @@ async function statusOf(h: Harness, name: string, args: Record<string, unknown> 
 
 const F = FW_FAULT;
 
+/** Scenarios that need a slow command get a gate in setup; the harness carries it. */
+const gates = new WeakMap<Harness, ReturnType<typeof gate>>();
+function gateOf(h: Harness): ReturnType<typeof gate> {
+  const g = gates.get(h);
+  if (!g) throw new TypeError('this scenario needs setup: () => ({ gate: gate() })');
+  return g;
+}
+
 /** Per fault: the scenario and the observation of a correct server. */
 const SCENARIOS: Record<string, { correct: unknown; run: Scenario; setup?: () => Record<string, unknown> }> = {
   [F.toolsBeforeInitialize]: { correct: 404, run: (h) => statusOf(h, 'get_commands') },
@@ -48,9 +56,9 @@ const SCENARIOS: Record<string, { correct: unknown; run: Scenario; setup?: () =>
     run: async (h) => {
       await h.ok('initialize');
       const first = h.raw('invoke_agent', { user_query: 'sync' });
-      await (h as Harness & { gate: ReturnType<typeof gate> }).gate.started;
+      await gateOf(h).started;
       const status = await statusOf(h, 'invoke_assistant', { user_query: 'list' });
-      (h as Harness & { gate: ReturnType<typeof gate> }).gate.release();
+      gateOf(h).release();
       await first;
       return status;
     },
@@ -70,7 +78,7 @@ const SCENARIOS: Record<string, { correct: unknown; run: Scenario; setup?: () =>
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       try {
         await h.ok('initialize');
-        const g = (h as Harness & { gate: ReturnType<typeof gate> }).gate;
+        const g = gateOf(h);
         const call = statusOf(h, 'invoke_agent', { user_query: 'sync', timeout_seconds: 1 });
         await g.started;
         await vi.advanceTimersByTimeAsync(1000);
@@ -267,7 +275,7 @@ function build(faults: string[], setup?: () => Record<string, unknown>): Harness
   const extra = setup?.() ?? {};
   const g = extra['gate'] as ReturnType<typeof gate> | undefined;
   const h = new Harness({ faults, ...(g ? { slowCommand: g.slowCommand } : {}) });
-  Object.assign(h, extra);
+  if (g) gates.set(h, g);
   harnesses.push(h);
   return h;
 }
