@@ -129,7 +129,13 @@ export class FlowEngine {
     return new RpcError(code, message, Object.keys(data).length === 0 ? undefined : data);
   }
 
-  #notFound(faults: ActiveFaults, sessionId: string): RpcError {
+  #notFound(faults: ActiveFaults, sessionId: string, method?: string): RpcError {
+    if (
+      (method === FLOW_METHOD.getState && faults.has('getstate-unknown-session-invalid-params')) ||
+      (method === FLOW_METHOD.cancel && faults.has('cancel-unknown-session-invalid-params'))
+    ) {
+      return invalidParams(`Invalid sessionId: ${sessionId}`, { sessionId });
+    }
     const code = faults.has('wrong-error-code-session-not-found') ? FLOW_ERROR.INVALID_STATE_TRANSITION : FLOW_ERROR.SESSION_NOT_FOUND;
     return this.#error(faults, code, `Session not found: ${sessionId}`, sessionId);
   }
@@ -301,10 +307,10 @@ export class FlowEngine {
     if (live === undefined) {
       const owner = this.#expired.get(sessionId);
       if (owner !== undefined && (!bound || owner === ctx.connectionId)) throw this.#expiredError(ctx.faults, sessionId);
-      throw this.#notFound(ctx.faults, sessionId);
+      throw this.#notFound(ctx.faults, sessionId, ctx.method);
     }
     // FLOW-SEC-4 reading 1: another connection's session does not exist for this one.
-    if (bound && live.record.connectionId !== ctx.connectionId) throw this.#notFound(ctx.faults, sessionId);
+    if (bound && live.record.connectionId !== ctx.connectionId) throw this.#notFound(ctx.faults, sessionId, ctx.method);
     return live;
   }
 
@@ -334,7 +340,7 @@ export class FlowEngine {
   }
 
   #requireInteractive(ctx: RequestContext, params: unknown): void {
-    if (this.options.interactive) return;
+    if (this.options.interactive || ctx.faults.has('not-interactive-served')) return;
     const sessionId = isObject(params) && typeof params.sessionId === 'string' ? params.sessionId : undefined;
     throw this.#error(ctx.faults, FLOW_ERROR.NOT_INTERACTIVE, 'Interactive mode is not supported by this server', sessionId);
   }
@@ -384,6 +390,7 @@ export class FlowEngine {
     if (faults.has('inverted-bounds') && rules?.min !== undefined && rules.max !== undefined && rules.min !== rules.max) {
       [rules.min, rules.max] = [rules.max, rules.min];
     }
+    if (faults.has('uncompilable-pattern') && rules?.pattern !== undefined) rules.pattern = `${rules.pattern}(`;
     if (faults.has('default-wrong-type') && sent.defaultValue !== undefined) {
       sent.defaultValue = typeof sent.defaultValue === 'string' ? 0 : String(sent.defaultValue);
     }
@@ -428,7 +435,8 @@ export class FlowEngine {
     const progress = this.#progress(live, step);
     const id = this.#publicId(live);
     const method = viaContinue ? FLOW_METHOD.continue : FLOW_METHOD.prompt;
-    const params = viaContinue ? { sessionId: id, nextPrompt: sent, progress } : { sessionId: id, prompt: sent, progress };
+    const params: Params = viaContinue ? { sessionId: id, nextPrompt: sent, progress } : { sessionId: id, prompt: sent, progress };
+    if (viaContinue && faults.has('continue-without-session-id')) delete params.sessionId;
     if (!viaContinue && faults.has('prompt-as-notification')) {
       await live.ctx.sendNotification(method, params);
       return;
@@ -451,7 +459,9 @@ export class FlowEngine {
     if (step.announce !== undefined) {
       const progress = this.#progress(live, step, step.announce);
       try {
-        await this.#clientRequest(live, FLOW_METHOD.continue, { sessionId: this.#publicId(live), progress });
+        const params: Params = { sessionId: this.#publicId(live), progress };
+        if (live.ctx.faults.has('continue-without-session-id')) delete params.sessionId;
+        await this.#clientRequest(live, FLOW_METHOD.continue, params);
       } catch {
         if (live.epoch === epoch) this.#fail(live);
         return;
@@ -581,6 +591,11 @@ export class FlowEngine {
       result.state = this.options.initialPromptState === 'idle' ? 'idle' : this.#reportState(record.state, faults);
       result.initialPrompt = sent;
       result.progress = this.#progress(session, step);
+      if (faults.has('prompt-while-waiting')) {
+        this.#schedule(async () => {
+          await this.#clientRequest(session, FLOW_METHOD.prompt, { sessionId: result.sessionId, prompt: sent, progress: result.progress });
+        });
+      }
     } else {
       record.state = nextState(null, 'start', false);
       this.#touch(session);
@@ -676,6 +691,7 @@ export class FlowEngine {
       }
       return { accepted: false, validation };
     }
+    if (faults.has('stay-waiting-after-accept')) return accepted;
     const target = nextTarget(live.wizard, step, { ...record.accumulatedData, [key]: value });
     if (target !== COMPLETE_TARGET && record.promptCount >= maxPrompts) {
       this.#fail(live);

@@ -71,6 +71,46 @@ const SCENARIOS: Record<string, Scenario> = {
     holds: async (_, conn) => Object.values((await conn.call('capabilities')).features as object).every((v) => typeof v === 'boolean'),
   },
   'serve-client-methods': { holds: async (_, conn) => (await outcome(conn, 'interaction.prompt', { sessionId: 's', prompt: {} })) === -32601 },
+  'not-interactive-served': {
+    options: { interactive: false },
+    holds: async (_, conn) => (await outcome(conn, 'interaction.start', { toolName: 'booking' })) !== 'ok',
+  },
+  'uncompilable-pattern': {
+    holds: async (_, conn) => {
+      const pattern = ((await start(conn)).initialPrompt as { validation: { pattern: string } }).validation.pattern;
+      try {
+        new RegExp(pattern, 'u');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  },
+  'continue-without-session-id': {
+    holds: async (server, conn) => {
+      const sessionId = await id(conn);
+      for (const value of ['Lisbon', '2030-05-17', 2, 'economy']) await answer(server, conn, sessionId, value);
+      const continues = conn.requests('interaction.continue');
+      return continues.length > 0 && continues.every((c) => typeof c.sessionId === 'string');
+    },
+  },
+  'prompt-while-waiting': {
+    holds: async (server, conn) => {
+      await id(conn);
+      await server.settle();
+      return conn.requests('interaction.prompt').length === 0;
+    },
+  },
+  'stay-waiting-after-accept': {
+    options: { wizards: [CONFIRM] },
+    holds: async (server, conn) => {
+      const sessionId = await id(conn, 'ask');
+      await answer(server, conn, sessionId, true);
+      return (await conn.call('interaction.getState', { sessionId })).state !== 'waiting_user';
+    },
+  },
+  'getstate-unknown-session-invalid-params': { holds: async (_, conn) => (await outcome(conn, 'interaction.getState', { sessionId: 'session_gone' })) === -32001 },
+  'cancel-unknown-session-invalid-params': { holds: async (_, conn) => (await outcome(conn, 'interaction.cancel', { sessionId: 'session_gone' })) === -32001 },
   'start-without-state': { holds: async (_, conn) => typeof (await start(conn)).state === 'string' },
   'accept-invalid-timeout': { holds: async (_, conn) => (await outcome(conn, 'interaction.start', { toolName: 'booking', timeout: -1 })) === -32602 },
   'start-unknown-tool': {
