@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPair } from '../../../src/transport/memory/index.js';
 import { ConnectionClosedError } from '../../../src/transport/errors.js';
+import type { Connection } from '../../../src/transport/connection.js';
 
 const LIVENESS = { timeoutMs: 10_000 };
 
@@ -15,7 +16,7 @@ describe('in-memory connection pair', () => {
     const received = await client.next(undefined, LIVENESS);
     expect(received).toMatchObject({ message: { id: 1, result: {} }, channel: { kind: 'stdio', fd: 'stdout' }, encoding: 'json' });
     expect(client.kind).toBe('stdio');
-    expect(client.stdio).toBeUndefined();
+    expect((client as Connection).stdio).toBeUndefined();
     await client.close();
   });
 

@@ -13,3 +13,15 @@ export class ServerRequestTimeoutError extends MockServerError {
     this.timeoutMs = timeoutMs;
   }
 }
+
+/**
+ * A server-to-client request the session refuses to send: the client did not declare the feature
+ * (CORE-CAP-2) or the negotiated protocol version does not define the method (CORE-LIFE-11).
+ */
+export class ClientFeatureUnavailableError extends MockServerError {
+  readonly method: string;
+  constructor(method: string, why: string) {
+    super('CLIENT_FEATURE_UNAVAILABLE', `cannot send ${method}: ${why}`);
+    this.method = method;
+  }
+}

@@ -34,7 +34,7 @@ import {
 import { CORE_FAULT as F } from '../faults.js';
 import { schemaErrors } from './arguments.js';
 import { checkEnvelope, errorObject, idKey, isHeaderId, isRecord, type JsonRpcErrorObject, type RequestId } from './jsonrpc.js';
-import { ServerRequestTimeoutError } from './errors.js';
+import { ClientFeatureUnavailableError, ServerRequestTimeoutError } from './errors.js';
 import { WEBTRANSPORT_FACET } from './tools.js';
 
 export interface SessionOptions {
@@ -104,6 +104,8 @@ export class ServerSession {
   #logLevel: LogLevel | undefined;
   #nextServerId = 0;
   #faultsSeen = 0;
+  #markInitializedNotified!: () => void;
+  readonly #initializedNotice = new Promise<void>((resolve) => (this.#markInitializedNotified = resolve));
 
   constructor(connection: Connection, options: SessionOptions) {
     this.#connection = connection;
@@ -377,7 +379,10 @@ export class ServerSession {
     const p = isRecord(params) ? params : {};
     switch (method) {
       case CORE_METHOD.initialized:
-        this.#initializedNotified = true;
+        if (this.#initialized) {
+          this.#initializedNotified = true;
+          this.#markInitializedNotified();
+        }
         return;
       case CORE_METHOD.cancelled:
         return this.#onCancelled(p['requestId'], p['reason']);
@@ -450,8 +455,30 @@ export class ServerSession {
     }
   }
 
+  /** Why this session must not send `method` to the client, or undefined (CORE-CAP-2, CORE-LIFE-11). */
+  #refusal(method: string): string | undefined {
+    const definition = findMethod(method);
+    if (definition?.system !== 'core' || !isProtocolVersion(this.#protocolVersion)) return undefined;
+    if (!isDefinedIn(method, this.#protocolVersion) && !this.#faults.has(F.methodOutsideVersion)) {
+      return `protocol version ${this.#protocolVersion} does not define it`;
+    }
+    const gate = capabilityGate(method, this.#protocolVersion);
+    if (gate?.declaredBy === 'client' && !declares(this.#clientCapabilities, gate.path) && !this.#faults.has(F.clientCapabilityIgnored)) {
+      return `the client did not declare the ${gate.path} capability`;
+    }
+    return undefined;
+  }
+
+  /** Resolves once requests may go to the client: after notifications/initialized, except ping (CORE-LIFE-7). */
+  #readyFor(method: string): Promise<void> {
+    if (this.#initializedNotified || method === CORE_METHOD.ping || this.#faults.has(F.serverRequestBeforeInitialized)) return Promise.resolve();
+    return this.#initializedNotice;
+  }
+
   #sendRequest(method: string, params: unknown, options: SendRequestOptions = {}, relatedTo?: RequestId): Promise<unknown> {
     if (this.#connection.isClosed) return Promise.reject(new ConnectionClosedError(`cannot send ${method}: the session ended`));
+    const refusal = this.#refusal(method);
+    if (refusal !== undefined) return Promise.reject(new ClientFeatureUnavailableError(method, refusal));
     const id = this.#nextServerId++;
     const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs;
     return new Promise<unknown>((resolve, reject) => {
@@ -488,10 +515,16 @@ export class ServerSession {
       this.#pending.set(id, { method, resolve, reject, cleanup });
       const message: Record<string, unknown> = { jsonrpc: '2.0', id, method };
       if (params !== undefined) message['params'] = params;
-      this.#send(message, relatedTo).catch((error: unknown) => {
-        finish();
-        reject(error instanceof Error ? error : new ConnectionClosedError(describe(error)));
-      });
+      void this.#readyFor(method)
+        .then(() => {
+          // Timed out, aborted or ended while waiting for notifications/initialized: nothing to send.
+          if (!this.#pending.has(id)) return;
+          return this.#send(message, relatedTo);
+        })
+        .catch((error: unknown) => {
+          finish();
+          reject(error instanceof Error ? error : new ConnectionClosedError(describe(error)));
+        });
     });
   }
 

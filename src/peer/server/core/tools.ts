@@ -1,11 +1,12 @@
 // The mock server's built-in tools: echo, add (with outputSchema), slow (progress, cancellable),
 // fail (isError), log, sample (a server-to-client request) and download (a large file, over an
 // execution stream on WebTransport, as an embedded blob elsewhere).
-import { BINDING_METHOD, CORE_METHOD, declares } from '../../../protocol/methods.js';
+import { BINDING_METHOD, CORE_METHOD } from '../../../protocol/methods.js';
 import type { Connection } from '../../../transport/connection.js';
 import { JSONRPC_ERROR } from '../../../protocol/error-codes.js';
 import { LOG_LEVELS, RpcError, type LogLevel, type RequestContext, type ServerTool, type ToolResult } from '../extension.js';
 import { CORE_FAULT as F } from '../faults.js';
+import { ClientFeatureUnavailableError } from './errors.js';
 import { isHeaderId } from './jsonrpc.js';
 
 const text = (value: string) => ({ type: 'text', text: value });
@@ -118,9 +119,6 @@ export const sampleTool: ServerTool = {
   description: "Asks the client's model (sampling/createMessage) to answer a prompt and returns its text.",
   inputSchema: { type: 'object', properties: { prompt: { type: 'string' } }, required: ['prompt'], additionalProperties: false },
   async call(args, ctx) {
-    if (!declares(ctx.clientCapabilities, 'sampling') && !ctx.faults.has(F.samplingWithoutCapability)) {
-      return { content: [text('the client did not declare the sampling capability')], isError: true };
-    }
     let result: unknown;
     try {
       result = await ctx.sendRequest(
@@ -131,10 +129,34 @@ export const sampleTool: ServerTool = {
     } catch (error) {
       // The client refusing to sample is the tool's failure, not a protocol error of tools/call.
       if (error instanceof RpcError) return { content: [text(`the client refused sampling: ${error.code} ${error.message}`)], isError: true };
+      if (error instanceof ClientFeatureUnavailableError) return { content: [text(error.message)], isError: true };
       throw error;
     }
     const content = (result as { content?: { type?: string; text?: unknown } } | undefined)?.content;
     return { content: [text(typeof content?.text === 'string' ? content.text : JSON.stringify(result))] };
+  },
+};
+
+export const elicitTool: ServerTool = {
+  name: 'elicit',
+  title: 'Elicit',
+  description: 'Asks the user a question through the client (elicitation/create) and returns the action and content.',
+  inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'], additionalProperties: false },
+  async call(args, ctx) {
+    let result: unknown;
+    try {
+      result = await ctx.sendRequest(
+        CORE_METHOD.elicitationCreate,
+        { message: args['message'], requestedSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] } },
+        { signal: ctx.cancelled },
+      );
+    } catch (error) {
+      if (error instanceof RpcError || error instanceof ClientFeatureUnavailableError) {
+        return { content: [text(`elicitation failed: ${error.message}`)], isError: true };
+      }
+      throw error;
+    }
+    return { content: [text(JSON.stringify(result))], structuredContent: result };
   },
 };
 
@@ -240,4 +262,4 @@ async function streamDownload(wt: WtFacet, ctx: RequestContext, bytes: number, f
   return { content: [{ type: 'ref/stream', streamTag: DOWNLOAD_STREAM_TAG, mimeType: 'application/octet-stream' }] };
 }
 
-export const CORE_TOOLS: readonly ServerTool[] = [echoTool, addTool, slowTool, failTool, logTool, sampleTool, downloadTool];
+export const CORE_TOOLS: readonly ServerTool[] = [echoTool, addTool, slowTool, failTool, logTool, sampleTool, elicitTool, downloadTool];

@@ -137,13 +137,35 @@ const PROBES: Record<string, Probe> = {
     options: { core: { subscribe: false } },
     run: async (s) => (await s.initialize(), kind(await s.request('resources/subscribe', { uri: 'mock://counter' }))),
   },
-  [F.samplingWithoutCapability]: {
+  [F.clientCapabilityIgnored]: {
     run: async (s) => {
       await s.initialize('2025-11-25', {});
       await s.client.send({ jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'sample', arguments: { prompt: 'x' } } });
       const first = await s.next((m) => m['id'] === 'c' || m['method'] === 'sampling/createMessage');
       if (first['method'] !== undefined) await s.client.send({ jsonrpc: '2.0', id: first['id'], error: { code: -32601, message: 'no' } });
       return first['method'] ?? 'answered';
+    },
+  },
+  [F.methodOutsideVersion]: {
+    run: async (s) => {
+      await s.initialize('2025-03-26', { elicitation: {} });
+      await s.client.send({ jsonrpc: '2.0', id: 'e', method: 'tools/call', params: { name: 'elicit', arguments: { message: 'x' } } });
+      const first = await s.next((m) => m['id'] === 'e' || m['method'] === 'elicitation/create');
+      if (first['method'] !== undefined) await s.client.send({ jsonrpc: '2.0', id: first['id'], result: { action: 'decline' } });
+      return first['method'] ?? 'answered';
+    },
+  },
+  [F.serverRequestBeforeInitialized]: {
+    run: async (s) => {
+      await s.request('initialize', { protocolVersion: '2025-11-25', capabilities: { sampling: {} }, clientInfo });
+      await s.client.send({ jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'sample', arguments: { prompt: 'x' } } });
+      await barrier(s);
+      const early = s.pending().filter((m) => m['method'] === 'sampling/createMessage').length;
+      await s.notify('notifications/initialized');
+      const asked = await s.next((m) => m['method'] === 'sampling/createMessage');
+      await s.client.send({ jsonrpc: '2.0', id: asked['id'], result: { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' } });
+      await s.next((m) => m['id'] === 'c');
+      return early;
     },
   },
   [F.ignoreCancel]: { run: (s, gate) => cancelGate(s, gate, 'notifications/cancelled') },

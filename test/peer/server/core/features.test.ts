@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { barrier, startRaw, type RawSession } from './harness.js';
 import { RpcError } from '../../../../src/peer/server/extension.js';
-import { ServerRequestTimeoutError } from '../../../../src/peer/server/core/errors.js';
+import { ClientFeatureUnavailableError, ServerRequestTimeoutError } from '../../../../src/peer/server/core/errors.js';
 
 let session: RawSession;
 afterEach(async () => {
@@ -16,7 +16,7 @@ describe('mock server features (over the in-memory pair)', () => {
     session = startRaw();
     await session.initialize('2025-06-18');
     const tools = result(await session.request('tools/list'))['tools'] as Msg[];
-    expect(tools.map((t) => t['name'])).toEqual(expect.arrayContaining(['echo', 'add', 'slow', 'fail', 'log', 'sample', 'download', 'touch']));
+    expect(tools.map((t) => t['name'])).toEqual(expect.arrayContaining(['echo', 'add', 'slow', 'fail', 'log', 'sample', 'elicit', 'download', 'touch']));
     for (const tool of tools) expect(tool['inputSchema']).toMatchObject({ type: 'object' });
     expect(tools.find((t) => t['name'] === 'add')!['outputSchema']).toBeDefined();
     await session.close();
@@ -202,28 +202,37 @@ describe('mock server features (over the in-memory pair)', () => {
   });
 
   it('gives extensions sendRequest with typed errors and a deadline', async () => {
-    let seen: unknown;
-    session = startRaw({
-      requestTimeoutMs: 50,
-      extensions: [
-        {
-          name: 'probe',
-          requests: {
-            'probe/ask': async (_params, ctx) => {
-              try {
-                await ctx.sendRequest('roots/list');
-              } catch (error) {
-                seen = error;
-              }
-              return {};
-            },
-          },
+    const seen: unknown[] = [];
+    const probe = {
+      name: 'probe',
+      requests: {
+        'probe/ask': async (_params: unknown, ctx: import('../../../../src/peer/server/extension.js').RequestContext) => {
+          await ctx.sendRequest('roots/list').catch((error: unknown) => seen.push(error));
+          return {};
         },
-      ],
-    });
-    await session.initialize();
+      },
+    };
+    session = startRaw({ requestTimeoutMs: 50, extensions: [probe] });
+    await session.initialize('2025-11-25', {});
     await session.request('probe/ask');
-    expect(seen).toBeInstanceOf(ServerRequestTimeoutError);
-    expect(seen).not.toBeInstanceOf(RpcError);
+    expect(seen[0]).toBeInstanceOf(ClientFeatureUnavailableError);
+    expect(session.pending().filter((m) => m['method'] === 'roots/list')).toEqual([]);
+    await session.close();
+
+    session = startRaw({ requestTimeoutMs: 50, extensions: [probe] });
+    await session.initialize('2025-11-25', { roots: {} });
+    await session.request('probe/ask');
+    expect(seen[1]).toBeInstanceOf(ServerRequestTimeoutError);
+    expect(seen[1]).not.toBeInstanceOf(RpcError);
+  });
+
+  it('elicits through the client when it declared elicitation under 2025-06-18 or later', async () => {
+    session = startRaw();
+    await session.initialize('2025-06-18', { elicitation: {} });
+    await session.client.send({ jsonrpc: '2.0', id: 'e', method: 'tools/call', params: { name: 'elicit', arguments: { message: 'Name?' } } });
+    const asked = await session.next((m) => m['method'] === 'elicitation/create');
+    expect(asked['params']).toMatchObject({ message: 'Name?', requestedSchema: { type: 'object' } });
+    await session.client.send({ jsonrpc: '2.0', id: asked['id'], result: { action: 'accept', content: { answer: 'Ada' } } });
+    expect(result(await session.next((m) => m['id'] === 'e'))['structuredContent']).toEqual({ action: 'accept', content: { answer: 'Ada' } });
   });
 });
