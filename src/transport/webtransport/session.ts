@@ -933,8 +933,8 @@ export class WebTransportSessionConnection implements Connection {
 const CONTROL: TranscriptChannel = { kind: 'control' };
 /** How long a peer whose control stream lost frame sync may keep the session to read our error answer. */
 const LOST_SYNC_CLOSE_DELAY_MS = 1000;
-/** Chunks read ahead from an incoming execution stream (keeps the library's reads busy). */
-const INCOMING_PREFETCH = new CountQueuingStrategy({ highWaterMark: 32 });
+/** Bytes read ahead from an incoming execution stream (keeps the library busy; bounded memory per stream). */
+const INCOMING_PREFETCH = new ByteLengthQueuingStrategy({ highWaterMark: 4 * 1024 * 1024 });
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
