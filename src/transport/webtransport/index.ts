@@ -1,4 +1,10 @@
 // The WebTransport binding (seed 001): server, client, session Connection, SDK adapter, TLS.
+//
+// Encoding negotiation: the handler above the transport writes the initialize result; the server
+// session learns the negotiated encoding from that outgoing result's `result.transport.encoding`
+// (no `transport` or no `encoding` means "json") and switches right after that frame.
+// `WebTransportSessionConnection.negotiate()` computes the `result.transport` a conforming server
+// answers with (first offered encoding it speaks, its limits); the SDK adapter fills it in.
 export { listenWebTransport, ServerListenError } from './server.js';
 export type { WebTransportServer, WebTransportServerOptions, SessionRefusal } from './server.js';
 export { connectWebTransport, initializeSession } from './client.js';
