@@ -52,6 +52,14 @@ describe('validatePromptValue (FLOW-VALID-*, C-31)', () => {
     expect(isCalendarDate('2024-13-01')).toBe(false);
   });
 
+  it('reads years 0000..0099 as themselves, not as 19xx', () => {
+    expect(isCalendarDate('0001-01-01')).toBe(true);
+    expect(isCalendarDate('0004-02-29')).toBe(true);
+    // 1900 was no leap year, year 4 was: Date.UTC would have read 0000..0099 as 1900..1999.
+    expect(isCalendarDate('0000-02-29')).toBe(true);
+    expect(isCalendarDate('0099-02-29')).toBe(false);
+  });
+
   it('throws a typed error for prompts that cannot validate anything', () => {
     expect(() => validatePromptValue(text({ pattern: '(' }), 'x')).toThrow(InvalidPromptError);
     expect(() => validatePromptValue({ type: 'choice', message: 'Pick:', choices: [] }, 'a')).toThrow(/non-empty choices/);
