@@ -266,6 +266,7 @@ describe('core fault catalog', () => {
     for (const fault of CORE_FAULTS) {
       expect(fault.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(() => catalog.get(fault.requirement), `${fault.name} cites ${fault.requirement}`).not.toThrow();
+      expect(catalog.get(fault.requirement).role, `${fault.name} breaks a requirement on servers`).not.toBe('client');
       expect(fault.description.length).toBeGreaterThan(10);
     }
   });

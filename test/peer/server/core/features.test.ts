@@ -106,6 +106,13 @@ describe('mock server features (over the in-memory pair)', () => {
     expect(session.pending()).toEqual([]);
   });
 
+  it('notifies subscribers on a timer when updateIntervalMs is set', async () => {
+    session = startRaw({ core: { updateIntervalMs: 5 } });
+    await session.initialize();
+    await session.request('resources/subscribe', { uri: 'mock://counter' });
+    expect(await session.next((m) => m['method'] === 'notifications/resources/updated')).toMatchObject({ params: { uri: 'mock://counter' } });
+  });
+
   it('serves prompts with arguments and completions (CORE-PROMPTS-1..3)', async () => {
     session = startRaw();
     await session.initialize();
