@@ -1,0 +1,94 @@
+// What a conformance run produces: the data model shared by the runner (src/harness) and every
+// reporter (src/report). Plain data only, so a run serialises to JSON and back unchanged.
+import type { TranscriptEntry } from '../transport/transcript.js';
+
+/**
+ * PASS: every check held. FAIL: a MUST broken. WARN: a SHOULD broken (FAIL under --strict).
+ * INFO: behaviour the documents leave open, reported (e.g. which accepted reading the target chose).
+ * NOT_APPLICABLE: the target declared nothing this case needs (the reason says what).
+ * SKIPPED: filtered out (--case/--exclude/--suite/--shard). TIMEOUT: the case ran past its limit.
+ * ERROR: the harness itself broke (a bug here, not in the target).
+ */
+export const VERDICTS = ['PASS', 'FAIL', 'WARN', 'INFO', 'NOT_APPLICABLE', 'SKIPPED', 'TIMEOUT', 'ERROR'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+export type RequirementLevel = 'MUST' | 'SHOULD' | 'MAY' | 'INFO';
+
+/** One assertion inside a case, tied to the requirement it checks. */
+export interface CheckResult {
+  requirement: string;
+  level: RequirementLevel;
+  verdict: Verdict;
+  /** What was checked, in a sentence. */
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+export interface CaseResult {
+  /** Stable case ID, e.g. `negotiation/initialize-must-be-json`. */
+  id: string;
+  suite: string;
+  title: string;
+  /** Requirement IDs the case checks (from suites/requirements.json). */
+  requirements: string[];
+  /** The strongest level among the requirements. */
+  level: RequirementLevel;
+  verdict: Verdict;
+  /** Why the verdict, for NOT_APPLICABLE, SKIPPED, TIMEOUT, ERROR and failures. */
+  reason?: string;
+  /** The requirement text of the first failed check, quoted. */
+  requirementText?: string;
+  checks: CheckResult[];
+  /** Milliseconds since the Unix epoch. */
+  startedAt: number;
+  durationMs: number;
+  /** The case's time limit after --timeout-scale. */
+  timeLimitMs: number;
+  /** Transcript excerpt (failing, timed-out and erroring cases). */
+  transcript?: TranscriptEntry[];
+  /** A command line that re-runs exactly this case (with seed and path where input was generated). */
+  rerun: string;
+  /** fast-check seed and path when the case generated input. */
+  seed?: number;
+  path?: string;
+  /** Set when a baseline file lists this case: expected to fail, or listed but now passing. */
+  baseline?: 'expected-failure' | 'stale';
+}
+
+export type VerdictCounts = Record<Verdict, number> & { total: number };
+
+export interface RunResult {
+  tool: { name: string; version: string };
+  /** What was tested: URL or command, transport, and what it declared. */
+  target: {
+    description: string;
+    transport: string;
+    serverInfo?: unknown;
+    protocolVersion?: string;
+    capabilities?: unknown;
+  };
+  /** Options the run used, for the report header (filters, strict, workers, shard...). */
+  options: Record<string, unknown>;
+  startedAt: number;
+  durationMs: number;
+  cases: CaseResult[];
+  summary: VerdictCounts;
+  /** 0 all required cases pass; 1 a conformance failure; 2 bad usage or harness error. */
+  exitCode: 0 | 1 | 2;
+}
+
+export function emptyCounts(): VerdictCounts {
+  const counts = { total: 0 } as VerdictCounts;
+  for (const verdict of VERDICTS) counts[verdict] = 0;
+  return counts;
+}
+
+export function countVerdicts(cases: readonly Pick<CaseResult, 'verdict'>[]): VerdictCounts {
+  const counts = emptyCounts();
+  for (const result of cases) {
+    counts[result.verdict]++;
+    counts.total++;
+  }
+  return counts;
+}
