@@ -97,6 +97,21 @@ export class ToolFailure extends Error {
   }
 }
 
+export const raiseTool: ServerTool = {
+  name: 'raise',
+  title: 'Raise',
+  description: 'Fails with a protocol error: a JSON-RPC error response with the given code, message and data.',
+  inputSchema: {
+    type: 'object',
+    properties: { code: { type: 'integer' }, message: { type: 'string', minLength: 1 }, data: {} },
+    required: ['code', 'message'],
+    additionalProperties: false,
+  },
+  async call(args) {
+    throw new RpcError(args['code'] as number, args['message'] as string, args['data']);
+  },
+};
+
 export const logTool: ServerTool = {
   name: 'log',
   title: 'Log',
@@ -262,4 +277,4 @@ async function streamDownload(wt: WtFacet, ctx: RequestContext, bytes: number, f
   return { content: [{ type: 'ref/stream', streamTag: DOWNLOAD_STREAM_TAG, mimeType: 'application/octet-stream' }] };
 }
 
-export const CORE_TOOLS: readonly ServerTool[] = [echoTool, addTool, slowTool, failTool, logTool, sampleTool, elicitTool, downloadTool];
+export const CORE_TOOLS: readonly ServerTool[] = [echoTool, addTool, slowTool, failTool, raiseTool, logTool, sampleTool, elicitTool, downloadTool];

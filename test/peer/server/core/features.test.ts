@@ -16,7 +16,7 @@ describe('mock server features (over the in-memory pair)', () => {
     session = startRaw();
     await session.initialize('2025-06-18');
     const tools = result(await session.request('tools/list'))['tools'] as Msg[];
-    expect(tools.map((t) => t['name'])).toEqual(expect.arrayContaining(['echo', 'add', 'slow', 'fail', 'log', 'sample', 'elicit', 'download', 'touch']));
+    expect(tools.map((t) => t['name'])).toEqual(expect.arrayContaining(['echo', 'add', 'slow', 'fail', 'raise', 'log', 'sample', 'elicit', 'download', 'touch']));
     for (const tool of tools) expect(tool['inputSchema']).toMatchObject({ type: 'object' });
     expect(tools.find((t) => t['name'] === 'add')!['outputSchema']).toBeDefined();
     await session.close();
@@ -35,6 +35,11 @@ describe('mock server features (over the in-memory pair)', () => {
     });
     expect((await session.request('tools/call', { name: 'add', arguments: { a: 'two', b: 3 } }))['error']).toMatchObject({ code: -32602 });
     expect((await session.request('tools/call', { name: 'nope', arguments: {} }))['error']).toMatchObject({ code: -32602 });
+    expect((await session.request('tools/call', { name: 'raise', arguments: { code: -32050, message: 'custom', data: { x: 1 } } }))['error']).toEqual({
+      code: -32050,
+      message: 'custom',
+      data: { x: 1 },
+    });
     expect(result(await session.request('tools/call', { name: 'fail', arguments: { message: 'boom' } }))).toMatchObject({
       isError: true,
       content: [{ type: 'text', text: expect.stringContaining('boom') }],
