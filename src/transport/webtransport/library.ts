@@ -1,6 +1,8 @@
 // Lazy, quiet loading of @fails-components/webtransport. Importing it without the optional
 // HTTP/3 addon makes the library print "http3 loader: Error ..." with a stack trace; that
 // specific output is captured here (kept in `loadNotes`) instead of reaching users' consoles.
+import http2 from 'node:http2';
+import { Socket } from 'node:net';
 import { Http3UnavailableError } from '../errors.js';
 
 type Library = typeof import('@fails-components/webtransport');
@@ -31,6 +33,7 @@ export function loadWebTransportLibrary(): Promise<Library> {
     console.log = filter(originalLog);
     console.error = filter(originalError);
     try {
+      guardHttp2PingAfterDestroy();
       const library = await import('@fails-components/webtransport');
       // The loader's messages are printed when its attempt to import the addon settles.
       await library.quicheLoaded;
@@ -63,4 +66,35 @@ export async function isHttp3Available(): Promise<boolean> {
 export async function requireHttp3(): Promise<void> {
   const { available, detail } = await http3Probe();
   if (!available) throw new Http3UnavailableError(detail);
+}
+
+let pingGuarded = false;
+
+/**
+ * The library measures RTT with `session.ping()` from a 1 s interval that checks `session.closed`
+ * but not `session.destroyed`. Between a session's destruction and its 'close' event, that ping
+ * throws ERR_HTTP2_INVALID_SESSION from a timer, an uncaught exception that ends the process.
+ * Node does not export Http2Session, so its prototype is reached through a throw-away session,
+ * and `ping` on a destroyed session reports the error to its callback (returning false) instead
+ * of throwing. Pings on live sessions are untouched.
+ */
+export function guardHttp2PingAfterDestroy(): void {
+  if (pingGuarded) return;
+  pingGuarded = true;
+  const socket = new Socket();
+  const session = http2.performServerHandshake(socket);
+  const proto = Object.getPrototypeOf(Object.getPrototypeOf(session)) as {
+    ping: (this: http2.Http2Session, ...args: unknown[]) => boolean;
+  };
+  session.destroy();
+  socket.destroy();
+  const ping = proto.ping;
+  proto.ping = function guardedPing(this: http2.Http2Session, ...args: unknown[]): boolean {
+    if (this.destroyed) {
+      const callback = args.find((arg): arg is (error: Error) => void => typeof arg === 'function');
+      if (callback) queueMicrotask(() => callback(new Error('HTTP/2 session already destroyed')));
+      return false;
+    }
+    return ping.apply(this, args);
+  };
 }
