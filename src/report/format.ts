@@ -1,0 +1,131 @@
+// Text pieces every reporter shares: the counts line, verdict groups, readable values and
+// transcript entries. Display only; the JSON report has its own lossless serialiser.
+import type { CaseResult, RunResult, Verdict, VerdictCounts } from '../harness/result.js';
+import type { Direction, TranscriptChannel, TranscriptEntry } from '../transport/transcript.js';
+
+/** The words of the closing line, in its order: `12 passed, 1 failed, 3 skipped, ...`. */
+export const COUNT_WORDS: readonly (readonly [Verdict, string])[] = [
+  ['PASS', 'passed'],
+  ['FAIL', 'failed'],
+  ['SKIPPED', 'skipped'],
+  ['WARN', 'warned'],
+  ['NOT_APPLICABLE', 'not applicable'],
+  ['TIMEOUT', 'timed out'],
+  ['ERROR', 'errors'],
+  ['INFO', 'info'],
+];
+
+/** `12 passed, 1 failed, 3 skipped, 2 warned, 1 not applicable, 0 timed out, 0 errors, 0 info` */
+export function countsLine(counts: VerdictCounts): string {
+  return COUNT_WORDS.map(([verdict, word]) => `${counts[verdict]} ${word}`).join(', ');
+}
+
+/** Whether the run asked for --strict (WARN counts as a failure). */
+export function isStrict(run: Pick<RunResult, 'options'>): boolean {
+  return run.options['strict'] === true;
+}
+
+/** Verdicts that fail the run: FAIL, TIMEOUT, ERROR, and WARN under strict. */
+export function isFailing(verdict: Verdict, strict: boolean): boolean {
+  return verdict === 'FAIL' || verdict === 'TIMEOUT' || verdict === 'ERROR' || (strict && verdict === 'WARN');
+}
+
+/** Cases a reader wants explained: every failing one and every WARN (strict or not). */
+export function needsExplanation(result: CaseResult, strict: boolean): boolean {
+  return isFailing(result.verdict, strict) || result.verdict === 'WARN';
+}
+
+/** Cuts `text` to `max` characters, saying how much was left out. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… (${text.length - max} more chars)`;
+}
+
+/** JSON-like text of any value: BigInt as its digits, bytes as hex, cycles and functions named. */
+export function displayJson(value: unknown, indent = 0): string {
+  return write(value, indent, '', new Set());
+}
+
+function write(value: unknown, indent: number, pad: string, seen: Set<object>): string {
+  if (value === undefined) return 'undefined';
+  if (value === null || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'function' || typeof value === 'symbol') return `<${typeof value}>`;
+  if (value instanceof Uint8Array) return `<${value.byteLength} bytes ${toHex(value, 64)}>`;
+  const object = value as object;
+  if (seen.has(object)) return '<circular>';
+  seen.add(object);
+  const inner = pad + ' '.repeat(indent);
+  const open = indent > 0 ? `\n${inner}` : '';
+  const close = indent > 0 ? `\n${pad}` : '';
+  const separator = indent > 0 ? `,\n${inner}` : ',';
+  let text: string;
+  if (Array.isArray(value)) {
+    text = value.length === 0 ? '[]' : `[${open}${value.map((item) => write(item, indent, inner, seen)).join(separator)}${close}]`;
+  } else {
+    const members = Object.entries(object)
+      .filter(([, member]) => member !== undefined)
+      .map(([key, member]) => `${JSON.stringify(key)}:${indent > 0 ? ' ' : ''}${write(member, indent, inner, seen)}`);
+    text = members.length === 0 ? '{}' : `{${open}${members.join(separator)}${close}}`;
+  }
+  seen.delete(object);
+  return text;
+}
+
+function toHex(bytes: Uint8Array, max: number): string {
+  const shown = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, max)).toString('hex');
+  return bytes.byteLength > max ? `${shown}…` : shown;
+}
+
+/** → sent by this tool, ← received from the target, • local event. */
+export function arrow(direction: Direction): string {
+  return direction === 'sent' ? '→' : direction === 'received' ? '←' : '•';
+}
+
+/** `control`, `stream 4 (request 3, tag 1)`, `datagram 0x02 (request 7)`, `http POST /mcp 200`... */
+export function describeChannel(channel: TranscriptChannel): string {
+  switch (channel.kind) {
+    case 'control':
+      return 'control';
+    case 'stream':
+      return channel.header
+        ? `stream ${channel.streamId} (request ${channel.header.requestId}, tag ${channel.header.streamTag})`
+        : `stream ${channel.streamId}`;
+    case 'datagram':
+      return `datagram 0x${channel.channel.toString(16).padStart(2, '0')}${channel.requestId === undefined ? '' : ` (request ${channel.requestId})`}`;
+    case 'http':
+      return ['http', channel.method, channel.url, channel.status].filter((part) => part !== undefined).join(' ');
+    case 'stdio':
+      return `stdio ${channel.fd}`;
+    case 'session':
+      return 'session';
+  }
+}
+
+/** Hex of an entry, spaced per byte and cut to `maxBytes`, saying how many bytes there were. */
+export function describeHex(entry: TranscriptEntry, maxBytes: number): string {
+  const hex = entry.hex ?? '';
+  const kept = hex.slice(0, maxBytes * 2).replace(/(..)(?!$)/g, '$1 ');
+  const cut = hex.length > maxBytes * 2 || entry.truncated === true;
+  return `hex ${kept}${cut ? ' …' : ''} (${entry.byteLength} bytes)`;
+}
+
+/** One line for an entry's content: the decoded message as compact JSON, else why not and the hex. */
+export function describeEntry(entry: TranscriptEntry, maxChars: number): string {
+  const parts: string[] = [];
+  if (entry.decoded !== undefined) parts.push(truncate(displayJson(entry.decoded), maxChars));
+  else {
+    if (entry.error) parts.push(`[${entry.error.code}] ${entry.error.message}`);
+    if (entry.hex !== undefined) parts.push(describeHex(entry, Math.max(8, Math.floor(maxChars / 3))));
+    else if (entry.byteLength > 0) parts.push(`(${entry.byteLength} bytes, not kept)`);
+  }
+  if (entry.note) parts.push(`(${entry.note})`);
+  return parts.join(' ');
+}
+
+/** Milliseconds as `12 ms` or `1.5 s`. */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}

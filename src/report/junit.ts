@@ -1,0 +1,114 @@
+// JUnit XML (the Jenkins/Ant shape) via junit-report-builder: a <testsuite> per suite, a <testcase>
+// per case named by its ID. FAIL, TIMEOUT (and WARN under strict) are <failure>, ERROR is <error>,
+// SKIPPED and NOT_APPLICABLE are <skipped message="reason">; requirement IDs, level, verdict and seed
+// are properties; the transcript excerpt and the rerun command go to <system-out>.
+import { createRequire } from 'node:module';
+import type { Builder, TestCase } from 'junit-report-builder';
+import type { CaseResult, RunResult } from '../harness/result.js';
+import { ConsoleFormatter } from './console.js';
+import { isFailing, isStrict, truncate } from './format.js';
+
+// junit-report-builder is CommonJS whose module.exports IS a builder, while its typings declare an
+// ES default export: under NodeNext a default import would be typed `{ default: Builder }` but be the
+// builder at runtime. require() gives the value its typings describe. The export is a shared
+// singleton, so every report starts from `newBuilder()`.
+const sharedBuilder = createRequire(import.meta.url)('junit-report-builder') as Builder;
+
+export interface JUnitOptions {
+  /** WARN is a <failure>. Default: the run's `options.strict`. */
+  strict?: boolean;
+  /** Transcript entries written to <system-out> per case. Default 50. */
+  transcriptEntries?: number;
+}
+
+/** The JUnit XML text for a run. */
+export function renderJUnit(run: RunResult, options: JUnitOptions = {}): string {
+  const strict = options.strict ?? isStrict(run);
+  const text = new ConsoleFormatter({ colour: false, transcriptEntries: options.transcriptEntries ?? 50, maxChars: 2000 });
+  const builder = sharedBuilder.newBuilder().name(`${run.tool.name} ${run.tool.version}: ${run.target.description}`);
+
+  const suites = new Map<string, CaseResult[]>();
+  for (const result of run.cases) {
+    const list = suites.get(result.suite);
+    if (list) list.push(result);
+    else suites.set(result.suite, [result]);
+  }
+
+  for (const [name, cases] of suites) {
+    const suite = builder.testSuite().name(name);
+    const startedAt = Math.min(...cases.map((result) => result.startedAt));
+    suite.timestamp(new Date(startedAt).toISOString());
+    suite.time(seconds(cases.reduce((sum, result) => sum + result.durationMs, 0)));
+    suite.property('tool', `${run.tool.name} ${run.tool.version}`);
+    suite.property('target', run.target.description);
+    suite.property('transport', run.target.transport);
+    if (run.target.protocolVersion) suite.property('protocolVersion', run.target.protocolVersion);
+    suite.property('strict', String(strict));
+    for (const result of cases) addCase(suite.testCase(), result, strict, text);
+  }
+  return builder.build();
+}
+
+function addCase(testCase: TestCase, result: CaseResult, strict: boolean, text: ConsoleFormatter): void {
+  testCase.className(result.suite).name(result.id).time(seconds(result.durationMs));
+  for (const requirement of result.requirements) testCase.property('requirement', requirement);
+  testCase.property('level', result.level);
+  testCase.property('verdict', result.verdict);
+  testCase.property('title', result.title);
+  if (result.seed !== undefined) testCase.property('seed', String(result.seed));
+  if (result.path !== undefined) testCase.property('path', result.path);
+  if (result.baseline !== undefined) testCase.property('baseline', result.baseline);
+  testCase.property('rerun', result.rerun);
+
+  const details = cdataText(text.detailLines(result).join('\n'));
+  if (result.verdict === 'ERROR') {
+    testCase.error(message(result), 'ERROR', details);
+  } else if (isFailing(result.verdict, strict)) {
+    testCase.failure(message(result), result.verdict).stacktrace(details);
+  } else if (result.verdict === 'SKIPPED' || result.verdict === 'NOT_APPLICABLE') {
+    testCase.skipped();
+    skippedMessage(testCase, `${result.verdict}: ${result.reason ?? 'no reason given'}`);
+  }
+
+  const out: string[] = [];
+  if (result.verdict === 'WARN' && !strict) out.push(`WARN (a SHOULD; fails under --strict): ${message(result)}`, ...text.detailLines(result));
+  if (result.verdict === 'INFO' && result.reason) out.push(`INFO: ${result.reason}`);
+  out.push(...text.transcriptLines(result));
+  if (out.length > 0 || result.verdict !== 'PASS') out.push(`rerun: ${result.rerun}`);
+  if (out.length > 0) testCase.standardOutput(cdataText(out.join('\n')));
+}
+
+/** The one-line <failure>/<error> message: the reason, else the first check that did not pass. */
+function message(result: CaseResult): string {
+  const check = result.checks.find((item) => item.verdict !== 'PASS' && item.verdict !== 'INFO');
+  const why = result.reason ?? (check ? `${check.requirement}: ${check.message}` : result.verdict);
+  return truncate(why, 1000);
+}
+
+/**
+ * junit-report-builder writes a bare <skipped/>; the reason belongs in its `message`. The case's
+ * build is wrapped to set the attribute on the element it just created.
+ */
+function skippedMessage(testCase: TestCase, reason: string): void {
+  const build = testCase.build.bind(testCase);
+  testCase.build = (parent) => {
+    const element = build(parent);
+    for (const child of element.children) {
+      const node = child as unknown as { name?: string; att?: (name: string, value: string) => unknown };
+      if (node.name === 'skipped' && node.att) node.att('message', reason);
+    }
+    return element;
+  };
+}
+
+/**
+ * CDATA sections cannot hold `]]>`, and xmlbuilder only splits the first one; every occurrence is
+ * broken up here so target-controlled text cannot close the section.
+ */
+function cdataText(text: string): string {
+  return text.replaceAll(']]>', ']] >');
+}
+
+function seconds(ms: number): number {
+  return Number((ms / 1000).toFixed(3));
+}
