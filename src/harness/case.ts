@@ -1,0 +1,152 @@
+// What a conformance case is, what it runs against (a Target) and what it can do while it runs
+// (the CaseContext). Suites write `defineCase({...})`; the runner does the rest.
+import type { Connection, ReceivedMessage, TransportKind } from '../transport/connection.js';
+import type { RequirementLevel } from './result.js';
+
+/** What the target declared, learnt once per run by `Target.discover()` (initialize + lists). */
+export interface Discovery {
+  /** The protocol version the initialize result named. */
+  protocolVersion?: string;
+  serverInfo?: unknown;
+  /** `result.capabilities` of the initialize result. */
+  capabilities?: Record<string, unknown>;
+  instructions?: string;
+  /** `result.transport` of the initialize result (WebTransport binding). */
+  transport?: Record<string, unknown>;
+  /** Names from tools/list, prompts/list, resources/list (first page), where declared. */
+  tools?: string[];
+  prompts?: string[];
+  resources?: string[];
+  /** Set when discovery reached the target but did not complete (e.g. initialize answered an error). */
+  error?: { code: string; message: string };
+}
+
+export interface TargetDescription {
+  /** URL or command line, as the user gave it. */
+  description: string;
+  transport: TransportKind;
+  /** The arguments that point the CLI at this target again (`--url https://...`), used in rerun commands. */
+  rerunArgs: string[];
+}
+
+/** The implementation under test. Every case gets a fresh connection from `connect`. */
+export interface Target {
+  describe(): TargetDescription;
+  /** Opens a new connection (no initialize). Rejects with a ConnectionError when it cannot. */
+  connect(signal: AbortSignal): Promise<Connection>;
+  /** Called once per run before any case; its result feeds applicability. */
+  discover(signal: AbortSignal): Promise<Discovery>;
+}
+
+/** `true` when the case applies; otherwise the reason it does not (reported with NOT_APPLICABLE). */
+export type Applicability = true | string;
+
+/** Arguments of a check: what was checked and, for a failure, what was expected and seen. */
+export interface CheckDetails {
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+export interface ExpectAnswerOptions {
+  /** How long to wait (before --timeout-scale). Default: the context's answer deadline. */
+  timeoutMs?: number;
+  /** What was asked, for the failure message (e.g. "tools/list"). */
+  what?: string;
+}
+
+export interface PropertyOptions {
+  /** Runs of the property. Default 50. */
+  numRuns?: number;
+}
+
+export interface CaseContext {
+  readonly caseId: string;
+  /** A fresh connection to the target, closed by the runner after the case. */
+  readonly connection: Connection;
+  /** Aborted when the case runs past its limit (reason: CaseTimeoutError). Pass it to every wait. */
+  readonly signal: AbortSignal;
+  readonly discovery: Discovery;
+  readonly target: TargetDescription;
+  /** The case's limit after --timeout-scale. */
+  readonly timeLimitMs: number;
+  /** Stretches a duration by --timeout-scale. */
+  scaled(ms: number): number;
+
+  /**
+   * Records one check of `requirement` (one the case declares). A failed check's verdict comes from
+   * the requirement's level: MUST -> FAIL, SHOULD -> WARN, MAY/INFO -> INFO. Returns `condition`.
+   */
+  check(requirement: string, condition: boolean, details: CheckDetails): boolean;
+  /** Records which accepted reading the target chose (an INFO result). */
+  info(requirement: string, message: string, actual?: unknown): void;
+  /**
+   * Waits for the response to request `id`. No answer before the deadline, or the connection
+   * closing first, is a failed check of `requirement`; the result is then undefined.
+   */
+  expectAnswer(requirement: string, id: string | number, options?: ExpectAnswerOptions): Promise<Record<string, unknown> | undefined>;
+  /** Sends a request with a fresh id and waits for its answer as `expectAnswer` does. */
+  request(
+    requirement: string,
+    method: string,
+    params?: Record<string, unknown>,
+    options?: ExpectAnswerOptions,
+  ): Promise<Record<string, unknown> | undefined>;
+  /** A request id not used before on this connection. */
+  nextId(): number;
+  /** Waits for the next received message matching `predicate`, bounded by the case's signal. */
+  next(predicate?: (received: ReceivedMessage) => boolean, options?: { timeoutMs?: number }): Promise<ReceivedMessage>;
+  /**
+   * Runs a fast-check property with the run's seed (and path, when re-running one failure) and
+   * records them on the result, so the rerun command reproduces the same input. A counterexample
+   * is a failed check of `requirement`; returns whether the property held.
+   */
+  property<T>(
+    requirement: string,
+    arbitrary: import('fast-check').Arbitrary<T>,
+    predicate: (value: T) => Promise<boolean | void>,
+    options?: PropertyOptions,
+  ): Promise<boolean>;
+  /** Writes a note into the transcript (it shows in failure excerpts). */
+  note(text: string): void;
+}
+
+export interface ConformanceCase {
+  /** Stable ID: lower-case segments separated by '/', e.g. `lifecycle/ping-before-initialize`. */
+  id: string;
+  suite: string;
+  title: string;
+  /** Requirement IDs the case checks (each must be in the catalog). */
+  requirements: readonly string[];
+  /** Time limit in ms before --timeout-scale. Default 10000. */
+  timeLimitMs?: number;
+  /** Transports the case needs; NOT_APPLICABLE on others. Default: all. */
+  transports?: readonly TransportKind[];
+  /** Decides from what the target declared; a string is the NOT_APPLICABLE reason. */
+  applies?: (discovery: Discovery, target: TargetDescription) => Applicability;
+  /**
+   * The case deliberately sends messages that break the schemas: sent messages are then not
+   * validated. Otherwise a sent message that breaks a schema is a harness bug (ERROR).
+   */
+  sendsInvalid?: boolean;
+  run(context: CaseContext): Promise<void>;
+}
+
+/** A registered case with what the registry derived from the catalog. */
+export interface RegisteredCase extends ConformanceCase {
+  readonly level: RequirementLevel;
+  readonly timeLimitMs: number;
+}
+
+/** Identity function that gives case literals their type. */
+export function defineCase(definition: ConformanceCase): ConformanceCase {
+  return definition;
+}
+
+/** Applicability helper: the case needs the named capability in the initialize result. */
+export function requiresCapability(name: string): (discovery: Discovery) => Applicability {
+  return (discovery) =>
+    discovery.capabilities !== undefined && Object.hasOwn(discovery.capabilities, name)
+      ? true
+      : `the target did not declare the "${name}" capability`;
+}

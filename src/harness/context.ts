@@ -1,0 +1,195 @@
+// What a running case holds: its connection, its signal, and the checks it recorded. The verdict
+// of a failed check is the requirement's (MUST fails, SHOULD warns); a case never picks it.
+import fc from 'fast-check';
+import { failureVerdict, type Requirements } from '../protocol/requirements.js';
+import type { Connection, ReceivedMessage } from '../transport/connection.js';
+import { ConnectionClosedError, ConnectionTimeoutError } from '../transport/errors.js';
+import type { CaseContext, CheckDetails, Discovery, ExpectAnswerOptions, PropertyOptions, RegisteredCase, TargetDescription } from './case.js';
+import { CaseMisuseError } from './errors.js';
+import type { CheckResult } from './result.js';
+
+/** Default answer deadline (before --timeout-scale), capped at half the case's own limit. */
+export const DEFAULT_ANSWER_MS = 5_000;
+
+export interface PropertyRun {
+  seed: number;
+  /** fast-check path of the counterexample (or the path the run was asked to replay). */
+  path?: string;
+}
+
+export interface CaseRunOptions {
+  case: RegisteredCase;
+  connection: Connection;
+  signal: AbortSignal;
+  discovery: Discovery;
+  target: TargetDescription;
+  requirements: Requirements;
+  timeoutScale: number;
+  /** fast-check seed of the run; `path` replays one counterexample. */
+  seed: number;
+  path?: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The CaseContext a case sees; the runner reads `checks` and `property` afterwards. */
+export class CaseRun implements CaseContext {
+  readonly caseId: string;
+  readonly connection: Connection;
+  readonly signal: AbortSignal;
+  readonly discovery: Discovery;
+  readonly target: TargetDescription;
+  readonly timeLimitMs: number;
+  readonly checks: CheckResult[] = [];
+  /** Set once the case ran a property. */
+  propertyRun: PropertyRun | undefined;
+  readonly #case: RegisteredCase;
+  readonly #requirements: Requirements;
+  readonly #scale: number;
+  readonly #seed: number;
+  readonly #path: string | undefined;
+  #nextId = 1;
+
+  constructor(options: CaseRunOptions) {
+    this.#case = options.case;
+    this.caseId = options.case.id;
+    this.connection = options.connection;
+    this.signal = options.signal;
+    this.discovery = options.discovery;
+    this.target = options.target;
+    this.#requirements = options.requirements;
+    this.#scale = options.timeoutScale;
+    this.timeLimitMs = options.case.timeLimitMs * options.timeoutScale;
+    this.#seed = options.seed;
+    this.#path = options.path;
+  }
+
+  scaled(ms: number): number {
+    return ms * this.#scale;
+  }
+
+  #declared(requirement: string): void {
+    if (!this.#case.requirements.includes(requirement)) {
+      throw new CaseMisuseError(
+        `case ${this.caseId} checked ${requirement}, which it does not declare (declared: ${this.#case.requirements.join(', ')})`,
+      );
+    }
+  }
+
+  check(requirement: string, condition: boolean, details: CheckDetails): boolean {
+    this.#declared(requirement);
+    const level = this.#requirements.get(requirement).level;
+    const result: CheckResult = { requirement, level, verdict: condition ? 'PASS' : failureVerdict(level), message: details.message };
+    if (!condition || details.expected !== undefined) {
+      if ('expected' in details) result.expected = details.expected;
+      if ('actual' in details) result.actual = details.actual;
+    }
+    this.checks.push(result);
+    return condition;
+  }
+
+  info(requirement: string, message: string, actual?: unknown): void {
+    this.#declared(requirement);
+    const level = this.#requirements.get(requirement).level;
+    this.checks.push({ requirement, level, verdict: 'INFO', message, ...(actual !== undefined ? { actual } : {}) });
+  }
+
+  nextId(): number {
+    return this.#nextId++;
+  }
+
+  async next(predicate?: (received: ReceivedMessage) => boolean, options: { timeoutMs?: number } = {}): Promise<ReceivedMessage> {
+    return this.connection.next(predicate, {
+      signal: this.signal,
+      ...(options.timeoutMs !== undefined ? { timeoutMs: this.scaled(options.timeoutMs) } : {}),
+    });
+  }
+
+  async expectAnswer(requirement: string, id: string | number, options: ExpectAnswerOptions = {}): Promise<Record<string, unknown> | undefined> {
+    this.#declared(requirement);
+    const base = options.timeoutMs ?? Math.min(DEFAULT_ANSWER_MS, this.#case.timeLimitMs / 2);
+    const timeoutMs = this.scaled(base);
+    const what = options.what ?? `request ${JSON.stringify(id)}`;
+    try {
+      const received = await this.connection.next(
+        (r) => isRecord(r.message) && !('method' in r.message) && r.message.id === id && ('result' in r.message || 'error' in r.message),
+        { timeoutMs, signal: this.signal },
+      );
+      return received.message as Record<string, unknown>;
+    } catch (error) {
+      if (this.signal.aborted) throw error;
+      if (error instanceof ConnectionTimeoutError) {
+        this.check(requirement, false, { message: `no answer to ${what} within ${timeoutMs} ms`, expected: `a response with id ${JSON.stringify(id)}`, actual: 'no response' });
+        return undefined;
+      }
+      if (error instanceof ConnectionClosedError) {
+        this.check(requirement, false, {
+          message: `the connection closed before ${what} was answered`,
+          expected: `a response with id ${JSON.stringify(id)}`,
+          actual: 'connection closed',
+        });
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  async request(
+    requirement: string,
+    method: string,
+    params?: Record<string, unknown>,
+    options: ExpectAnswerOptions = {},
+  ): Promise<Record<string, unknown> | undefined> {
+    this.#declared(requirement);
+    const id = this.nextId();
+    try {
+      await this.connection.send({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
+    } catch (error) {
+      if (error instanceof ConnectionClosedError) {
+        this.check(requirement, false, { message: `the connection closed before ${method} could be sent`, actual: 'connection closed' });
+        return undefined;
+      }
+      throw error;
+    }
+    return this.expectAnswer(requirement, id, { what: method, ...options });
+  }
+
+  async property<T>(
+    requirement: string,
+    arbitrary: fc.Arbitrary<T>,
+    predicate: (value: T) => Promise<boolean | void>,
+    options: PropertyOptions = {},
+  ): Promise<boolean> {
+    this.#declared(requirement);
+    if (this.propertyRun) throw new CaseMisuseError(`case ${this.caseId} runs more than one property; one seed/path can only replay one`);
+    this.propertyRun = { seed: this.#seed, ...(this.#path !== undefined ? { path: this.#path } : {}) };
+    const details = await fc.check(
+      fc.asyncProperty(arbitrary, async (value) => {
+        this.signal.throwIfAborted();
+        return predicate(value);
+      }),
+      { seed: this.#seed, numRuns: options.numRuns ?? 50, ...(this.#path !== undefined ? { path: this.#path } : {}) },
+    );
+    if (this.signal.aborted) throw this.signal.reason;
+    if (!details.failed) {
+      this.check(requirement, true, { message: `property held for ${details.numRuns} generated input(s) (seed ${this.#seed})` });
+      return true;
+    }
+    const thrown = details.errorInstance;
+    // A predicate that broke on its own (a bug in the case, not the target's answer) is the harness's ERROR.
+    if (thrown instanceof TypeError || thrown instanceof ReferenceError) throw thrown;
+    this.propertyRun = { seed: details.seed, ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}) };
+    this.check(requirement, false, {
+      message: `counterexample found (seed ${details.seed}, path ${details.counterexamplePath})${thrown instanceof Error ? `: ${thrown.message}` : ''}`,
+      expected: 'the property holds for every generated input',
+      actual: details.counterexample?.[0],
+    });
+    return false;
+  }
+
+  note(text: string): void {
+    this.connection.transcript.event(text);
+  }
+}

@@ -1,0 +1,385 @@
+// The runner: discovers the target once, then runs the selected cases on fresh connections, up to
+// `workers` at a time. Each case gets a verdict within its limit plus a grace period, whatever the
+// target does: the limit aborts the case's signal and closes its connection, and the runner stops
+// waiting for a case that still has not returned after the grace period.
+import { randomInt } from 'node:crypto';
+import { failureVerdict } from '../protocol/requirements.js';
+import { SchemaRegistry } from '../schema/registry.js';
+import type { Connection } from '../transport/connection.js';
+import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
+import { applyBaseline, exitCodeFor, type Baseline } from './baseline.js';
+import type { Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
+import { CaseRun } from './context.js';
+import { CaseMisuseError, CaseTimeoutError, HarnessError, RunOptionsError, TargetUnreachableError } from './errors.js';
+import type { CaseRegistry } from './registry.js';
+import { countVerdicts, type CaseResult, type CheckResult, type RunResult, type Verdict } from './result.js';
+import { rerunCommand } from './rerun.js';
+import { validateTranscript } from './schema-check.js';
+import { selectCases, type CaseFilters } from './selection.js';
+
+export type RunEvent =
+  | { type: 'run-started'; selected: number; total: number; target: TargetDescription }
+  | { type: 'case-started'; caseId: string; index: number; selected: number }
+  | { type: 'case-finished'; result: CaseResult; index: number; selected: number }
+  | { type: 'run-finished'; result: RunResult };
+
+export interface RunOptions {
+  registry: CaseRegistry;
+  target: Target;
+  filters?: CaseFilters;
+  /** Cases run at the same time. Default 4. */
+  workers?: number;
+  /** Multiplies every time limit and deadline. Default 1. */
+  timeoutScale?: number;
+  /** WARN becomes FAIL. */
+  strict?: boolean;
+  baseline?: Baseline;
+  /** fast-check seed for every property in the run. Default: random, reported per case. */
+  seed?: number;
+  /** fast-check path to replay (only with one selected case and `seed`). */
+  path?: string;
+  /** How long after a limit the runner still waits for a case to return. Default 2000 ms (scaled). */
+  graceMs?: number;
+  /** Deadline of discovery before scaling. Default 15000 ms. */
+  discoveryTimeoutMs?: number;
+  /** Validate every message against the schemas. Default true. */
+  validateSchemas?: boolean;
+  /** The schema registry (loaded from schemas/ when omitted). */
+  schemas?: SchemaRegistry;
+  /** Transcript entries kept on failing, timed-out and erroring cases. Default 40. */
+  excerptEntries?: number;
+  /** The CLI command rerun commands start with. Default 'server'. */
+  command?: string;
+  tool?: { name: string; version: string };
+  onEvent?: (event: RunEvent) => void;
+}
+
+const VERDICT_RANK: Partial<Record<Verdict, number>> = { PASS: 0, INFO: 1, WARN: 2, FAIL: 3, ERROR: 4 };
+/** Requirement cited by schema violations of a schema that names none. */
+export const SCHEMA_FALLBACK_REQUIREMENT = 'CORE-RPC-1';
+
+let sharedSchemas: SchemaRegistry | undefined;
+
+/** A timer promise that can be cancelled (so no timer outlives the run). */
+function delay(ms: number): { promise: Promise<void>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
+/** Awaits `promise` for at most `ms`; returns undefined on timeout. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } | undefined> {
+  const timer = delay(ms);
+  try {
+    return await Promise.race([promise.then((value) => ({ value })), timer.promise.then(() => undefined)]);
+  } finally {
+    timer.cancel();
+  }
+}
+
+function checkOptions(options: RunOptions): void {
+  const { workers = 4, timeoutScale = 1, graceMs = 2000 } = options;
+  if (!Number.isInteger(workers) || workers < 1) throw new RunOptionsError(`workers must be a positive integer, got ${workers}`);
+  if (!Number.isFinite(timeoutScale) || timeoutScale <= 0) throw new RunOptionsError(`timeoutScale must be a positive number, got ${timeoutScale}`);
+  if (!Number.isFinite(graceMs) || graceMs < 0) throw new RunOptionsError(`graceMs must be zero or positive, got ${graceMs}`);
+  if (options.seed !== undefined && !Number.isInteger(options.seed)) throw new RunOptionsError(`seed must be an integer, got ${options.seed}`);
+  if (options.path !== undefined && options.seed === undefined) throw new RunOptionsError('--path replays a counterexample and needs --seed');
+}
+
+/** Runs discovery with a deadline; unreachable targets end the run, other failures are recorded. */
+async function discover(target: Target, limitMs: number, graceMs: number): Promise<Discovery> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new CaseTimeoutError(limitMs)), limitMs);
+  try {
+    const outcome = await within(
+      target.discover(controller.signal).then(
+        (discovery) => ({ discovery }),
+        (error: unknown) => ({ error }),
+      ),
+      limitMs + graceMs,
+    );
+    if (!outcome) return { error: { code: 'DISCOVERY_TIMEOUT', message: `discovery did not finish within ${limitMs} ms` } };
+    if ('discovery' in outcome.value) return outcome.value.discovery;
+    const error = outcome.value.error;
+    if (error instanceof ConnectFailedError) throw new TargetUnreachableError(target.describe().description, { cause: error });
+    if (error instanceof ConnectionError || error instanceof CaseTimeoutError) return { error: { code: error.code, message: error.message } };
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface Env {
+  options: RunOptions;
+  target: TargetDescription;
+  discovery: Discovery;
+  scale: number;
+  graceMs: number;
+  seed: number;
+  schemas: SchemaRegistry | undefined;
+}
+
+function baseResult(c: RegisteredCase, env: Env, startedAt: number): CaseResult {
+  return {
+    id: c.id,
+    suite: c.suite,
+    title: c.title,
+    requirements: [...c.requirements],
+    level: c.level,
+    verdict: 'PASS',
+    checks: [],
+    startedAt,
+    durationMs: 0,
+    timeLimitMs: c.timeLimitMs * env.scale,
+    rerun: rerunCommand({
+      targetArgs: env.target.rerunArgs,
+      caseId: c.id,
+      timeoutScale: env.scale,
+      ...(env.options.command !== undefined ? { command: env.options.command } : {}),
+      ...(env.options.strict ? { strict: true } : {}),
+    }),
+  };
+}
+
+/** A failed check of the case's first requirement, at that requirement's level. */
+function primaryFailure(c: RegisteredCase, env: Env, message: string, actual?: unknown): CheckResult {
+  const requirement = c.requirements[0] as string;
+  const level = env.options.registry.requirements.get(requirement).level;
+  return { requirement, level, verdict: failureVerdict(level), message, ...(actual !== undefined ? { actual } : {}) };
+}
+
+function schemaChecks(c: RegisteredCase, env: Env, connection: Connection): CheckResult[] {
+  if (!env.schemas) return [];
+  const catalog = env.options.registry.requirements;
+  const directions: ('sent' | 'received')[] = c.sendsInvalid ? ['received'] : ['sent', 'received'];
+  return validateTranscript(env.schemas, connection.transcript.entries(), { directions }).map((violation) => {
+    const requirement = violation.requirements.find((id) => catalog.has(id)) ?? SCHEMA_FALLBACK_REQUIREMENT;
+    const level = catalog.get(requirement).level;
+    const issue = violation.issues[0];
+    const where = violation.pointer === '' ? '(the message itself)' : violation.pointer;
+    const method = (violation.message as { method?: unknown }).method;
+    const name = typeof method === 'string' ? method : `response ${JSON.stringify((violation.message as { id?: unknown }).id)}`;
+    const sent = violation.direction === 'sent';
+    return {
+      requirement,
+      level,
+      verdict: sent ? 'ERROR' : failureVerdict(level),
+      message:
+        `${sent ? 'the harness sent' : 'the target sent'} ${name} (transcript #${violation.seq}) breaking schema ${violation.schema} at ${where}: ` +
+        `${issue?.message ?? 'invalid'}${sent ? ' (a bug in the case: declare sendsInvalid if it is deliberate)' : ''}`,
+      expected: `valid against ${violation.schema}`,
+      actual: { pointer: violation.pointer, keyword: issue?.keyword, issues: violation.issues.slice(0, 5), message: violation.message },
+    } satisfies CheckResult;
+  });
+}
+
+async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
+  const startedAt = Date.now();
+  const result = baseResult(c, env, startedAt);
+  const finish = (verdict: Verdict, reason?: string): CaseResult => {
+    result.verdict = verdict;
+    if (reason !== undefined) result.reason = reason;
+    result.durationMs = Date.now() - startedAt;
+    return result;
+  };
+  // Applicability.
+  if (c.transports && !c.transports.includes(env.target.transport)) {
+    return finish('NOT_APPLICABLE', `needs transport ${c.transports.join(' or ')}; the target uses ${env.target.transport}`);
+  }
+  if (c.applies) {
+    if (env.discovery.error) {
+      result.checks.push(primaryFailure(c, env, `discovery failed (${env.discovery.error.message}), so what the target declares is unknown`));
+      return finish(result.checks[0]!.verdict, `discovery failed: ${env.discovery.error.message}`);
+    }
+    let applicable: true | string;
+    try {
+      applicable = c.applies(env.discovery, env.target);
+    } catch (error) {
+      return finish('ERROR', `the applicability rule threw: ${(error as Error)?.stack ?? String(error)}`);
+    }
+    if (applicable !== true) return finish('NOT_APPLICABLE', applicable);
+  }
+
+  const limit = c.timeLimitMs * env.scale;
+  const controller = new AbortController();
+  let timedOut = false;
+  let connection: Connection | undefined;
+  let run: CaseRun | undefined;
+  let onTimeout!: () => void;
+  const timeout = new Promise<void>((resolve) => (onTimeout = resolve));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new CaseTimeoutError(limit));
+    if (connection) void connection.close('case time limit reached').catch(() => undefined);
+    onTimeout();
+  }, limit);
+
+  const body = (async () => {
+    connection = await env.options.target.connect(controller.signal);
+    if (timedOut) {
+      await connection.close('case time limit reached');
+      throw controller.signal.reason;
+    }
+    run = new CaseRun({
+      case: c,
+      connection,
+      signal: controller.signal,
+      discovery: env.discovery,
+      target: env.target,
+      requirements: env.options.registry.requirements,
+      timeoutScale: env.scale,
+      seed: env.seed,
+      ...(env.options.path !== undefined ? { path: env.options.path } : {}),
+    });
+    await c.run(run);
+  })();
+  const settled = body.then(
+    () => ({ ok: true as const }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  const grace = delay(env.graceMs);
+  const outcome = await Promise.race([settled, timeout.then(() => Promise.race([settled, grace.promise.then(() => 'abandoned' as const)]))]);
+  clearTimeout(timer);
+  grace.cancel();
+  if (connection) await within(connection.close(timedOut ? 'case time limit reached' : 'case finished').catch(() => undefined), env.graceMs);
+
+  const checks: CheckResult[] = run ? run.checks : [];
+  result.checks = checks;
+  if (run?.propertyRun) {
+    result.seed = run.propertyRun.seed;
+    if (run.propertyRun.path !== undefined) result.path = run.propertyRun.path;
+    result.rerun = rerunCommand({
+      targetArgs: env.target.rerunArgs,
+      caseId: c.id,
+      seed: run.propertyRun.seed,
+      ...(run.propertyRun.path !== undefined ? { path: run.propertyRun.path } : {}),
+      timeoutScale: env.scale,
+      ...(env.options.command !== undefined ? { command: env.options.command } : {}),
+      ...(env.options.strict ? { strict: true } : {}),
+    });
+  }
+
+  let verdict: Verdict | undefined;
+  let reason: string | undefined;
+  if (timedOut) {
+    verdict = 'TIMEOUT';
+    reason = `the case ran past its time limit of ${limit} ms${outcome === 'abandoned' ? ` and had not returned ${env.graceMs} ms later` : ''}`;
+  } else if (outcome !== 'abandoned' && !outcome.ok) {
+    const error = outcome.error;
+    if (error instanceof ConnectionError) {
+      // The target's doing: the checks decide, and a case cut short fails its first requirement.
+      if (!checks.some((check) => check.verdict === 'FAIL' || check.verdict === 'WARN')) {
+        checks.push(primaryFailure(c, env, `the case could not finish: ${error.message}`, { code: error.code }));
+      }
+    } else {
+      verdict = 'ERROR';
+      reason = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : `the case threw ${String(error)}`;
+    }
+  } else if (checks.length === 0) {
+    verdict = 'ERROR';
+    reason = new CaseMisuseError(`case ${c.id} returned without recording any check`).message;
+  }
+  if (connection && env.schemas && verdict !== 'ERROR') checks.push(...schemaChecks(c, env, connection));
+
+  if (env.options.strict) {
+    for (const check of checks) if (check.verdict === 'WARN') check.verdict = 'FAIL';
+  }
+  if (verdict === undefined) {
+    let worst: CheckResult | undefined;
+    for (const check of checks) {
+      if (worst === undefined || (VERDICT_RANK[check.verdict] ?? 0) > (VERDICT_RANK[worst.verdict] ?? 0)) worst = check;
+    }
+    verdict = worst?.verdict ?? 'PASS';
+    if (worst && verdict !== 'PASS') reason = worst.message + (env.options.strict && worst.level === 'SHOULD' ? ' (a SHOULD, failed under --strict)' : '');
+  }
+  const firstFailed = checks.find((check) => check.verdict === 'FAIL' || check.verdict === 'WARN' || check.verdict === 'ERROR');
+  if (firstFailed && env.options.registry.requirements.has(firstFailed.requirement)) {
+    result.requirementText = env.options.registry.requirements.get(firstFailed.requirement).text;
+  }
+  if (connection && (verdict === 'FAIL' || verdict === 'WARN' || verdict === 'TIMEOUT' || verdict === 'ERROR')) {
+    result.transcript = connection.transcript.excerpt(env.options.excerptEntries ?? 40);
+  }
+  return finish(verdict, reason);
+}
+
+/**
+ * Runs a conformance run end to end. Throws HarnessError subclasses for bad usage (no case
+ * selected, bad options, unreachable target); everything the target does ends up in the result.
+ */
+export async function runConformance(options: RunOptions): Promise<RunResult> {
+  checkOptions(options);
+  const runStarted = Date.now();
+  const scale = options.timeoutScale ?? 1;
+  const graceMs = (options.graceMs ?? 2000) * scale;
+  const all = options.registry.list();
+  const selection = selectCases(all, options.filters);
+  if (options.path !== undefined && selection.selected.length !== 1) {
+    throw new RunOptionsError(`--path replays one case's counterexample; ${selection.selected.length} cases are selected`);
+  }
+  const target = options.target.describe();
+  options.onEvent?.({ type: 'run-started', selected: selection.selected.length, total: all.length, target });
+  const schemas = options.validateSchemas === false ? undefined : (options.schemas ?? (sharedSchemas ??= SchemaRegistry.load()));
+  const discovery = await discover(options.target, (options.discoveryTimeoutMs ?? 15_000) * scale, graceMs);
+  const env: Env = { options, target, discovery, scale, graceMs, seed: options.seed ?? randomInt(0, 2 ** 31 - 1), schemas };
+
+  const results = new Map<string, CaseResult>();
+  for (const { case: c, reason } of selection.skipped) {
+    const skipped = baseResult(c, env, Date.now());
+    skipped.verdict = 'SKIPPED';
+    skipped.reason = reason;
+    results.set(c.id, skipped);
+  }
+  const queue = [...selection.selected];
+  let started = 0;
+  const worker = async (): Promise<void> => {
+    for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
+      const index = started++;
+      options.onEvent?.({ type: 'case-started', caseId: c.id, index, selected: selection.selected.length });
+      let result: CaseResult;
+      try {
+        result = await runCase(c, env);
+      } catch (error) {
+        if (error instanceof HarnessError && !(error instanceof CaseMisuseError)) throw error;
+        result = baseResult(c, env, Date.now());
+        result.verdict = 'ERROR';
+        result.reason = (error as Error)?.stack ?? String(error);
+      }
+      applyBaseline(result, options.baseline);
+      results.set(c.id, result);
+      options.onEvent?.({ type: 'case-finished', result, index, selected: selection.selected.length });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.workers ?? 4, selection.selected.length) }, worker));
+
+  const cases = all.map((c) => results.get(c.id) as CaseResult);
+  const runResult: RunResult = {
+    tool: options.tool ?? { name: 'mcp-flow-conformance', version: '0.1.0' },
+    target: {
+      description: target.description,
+      transport: target.transport,
+      ...(discovery.serverInfo !== undefined ? { serverInfo: discovery.serverInfo } : {}),
+      ...(discovery.protocolVersion !== undefined ? { protocolVersion: discovery.protocolVersion } : {}),
+      ...(discovery.capabilities !== undefined ? { capabilities: discovery.capabilities } : {}),
+    },
+    options: {
+      workers: options.workers ?? 4,
+      timeoutScale: scale,
+      strict: options.strict ?? false,
+      seed: env.seed,
+      ...(options.path !== undefined ? { path: options.path } : {}),
+      ...(options.filters?.suites?.length ? { suites: [...options.filters.suites] } : {}),
+      ...(options.filters?.cases?.length ? { cases: [...options.filters.cases] } : {}),
+      ...(options.filters?.exclude?.length ? { exclude: [...options.filters.exclude] } : {}),
+      ...(options.filters?.shard ? { shard: `${options.filters.shard.index}/${options.filters.shard.count}` } : {}),
+      ...(options.baseline ? { baselineEntries: Object.keys(options.baseline.expectedFailures).length } : {}),
+      ...(discovery.error ? { discoveryError: discovery.error } : {}),
+    },
+    startedAt: runStarted,
+    durationMs: Date.now() - runStarted,
+    cases,
+    summary: countVerdicts(cases),
+    exitCode: exitCodeFor(cases),
+  };
+  options.onEvent?.({ type: 'run-finished', result: runResult });
+  return runResult;
+}

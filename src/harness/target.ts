@@ -1,0 +1,104 @@
+// Targets: the implementation under test, reached through any Connection. `connectionTarget`
+// wraps a connect function and adds the standard discovery (initialize, then the lists the server
+// declared), so every transport gets the same applicability data.
+import { LATEST_PROTOCOL_VERSION } from '../protocol/methods.js';
+import type { Connection, TransportKind } from '../transport/connection.js';
+import { ConnectionError } from '../transport/errors.js';
+import type { Discovery, Target, TargetDescription } from './case.js';
+
+export const HARNESS_CLIENT_INFO = { name: 'mcp-flow-conformance', version: '0.1.0' } as const;
+
+export interface ConnectionTargetOptions {
+  description: string;
+  transport: TransportKind;
+  /** CLI arguments that select this target again, for rerun commands (e.g. ['--url', url]). */
+  rerunArgs: string[];
+  connect(signal: AbortSignal): Promise<Connection>;
+  /** Protocol version asked for in discovery. Default: the latest. */
+  protocolVersion?: string;
+  /** Deadline of each discovery request in ms. Default 10000. */
+  requestTimeoutMs?: number;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Names of the first page of a list result (`tools`, `prompts`, `resources`), each item's `name` or `uri`. */
+function names(result: unknown, key: string): string[] | undefined {
+  if (!isRecord(result) || !Array.isArray(result[key])) return undefined;
+  return (result[key] as unknown[]).flatMap((item) =>
+    isRecord(item) && typeof (item.name ?? item.uri) === 'string' ? [String(item.name ?? item.uri)] : [],
+  );
+}
+
+/** Runs initialize + notifications/initialized + the declared lists over `connection`. */
+export async function discoverOver(
+  connection: Connection,
+  options: { protocolVersion?: string; requestTimeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<Discovery> {
+  const timeoutMs = options.requestTimeoutMs ?? 10_000;
+  let id = 0;
+  const call = async (method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {
+    const requestId = `discover-${++id}`;
+    await connection.send({ jsonrpc: '2.0', id: requestId, method, params });
+    const received = await connection.next((r) => isRecord(r.message) && r.message.id === requestId && !('method' in r.message), {
+      timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return received.message as Record<string, unknown>;
+  };
+  const init = await call('initialize', {
+    protocolVersion: options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: HARNESS_CLIENT_INFO,
+  });
+  if (!isRecord(init.result)) {
+    const error = isRecord(init.error) ? init.error : {};
+    return { error: { code: 'INITIALIZE_FAILED', message: `initialize was answered without a result: ${JSON.stringify(error).slice(0, 300)}` } };
+  }
+  const result = init.result;
+  const discovery: Discovery = {};
+  if (typeof result.protocolVersion === 'string') discovery.protocolVersion = result.protocolVersion;
+  if (result.serverInfo !== undefined) discovery.serverInfo = result.serverInfo;
+  if (isRecord(result.capabilities)) discovery.capabilities = result.capabilities;
+  if (typeof result.instructions === 'string') discovery.instructions = result.instructions;
+  if (isRecord(result.transport)) discovery.transport = result.transport;
+  await connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  const lists = [
+    ['tools', 'tools/list'],
+    ['prompts', 'prompts/list'],
+    ['resources', 'resources/list'],
+  ] as const;
+  for (const [capability, method] of lists) {
+    if (!discovery.capabilities || !Object.hasOwn(discovery.capabilities, capability)) continue;
+    const answer = await call(method, {});
+    const listed = names(answer.result, capability);
+    if (listed !== undefined) discovery[capability] = listed;
+  }
+  return discovery;
+}
+
+/** A Target over a connect function, with the standard discovery on its own connection. */
+export function connectionTarget(options: ConnectionTargetOptions): Target {
+  const description: TargetDescription = { description: options.description, transport: options.transport, rerunArgs: [...options.rerunArgs] };
+  return {
+    describe: () => description,
+    connect: (signal) => options.connect(signal),
+    async discover(signal) {
+      const connection = await options.connect(signal);
+      try {
+        return await discoverOver(connection, {
+          signal,
+          ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
+          ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+        });
+      } catch (error) {
+        if (error instanceof ConnectionError) return { error: { code: error.code, message: error.message } };
+        throw error;
+      } finally {
+        await connection.close('discovery done');
+      }
+    },
+  };
+}
