@@ -177,6 +177,8 @@ export interface RequestContext extends ServerSessionContext {
   readonly method: string;
   /** Aborted by notifications/cancelled or $/cancel for this request (and when the connection ends). */
   readonly cancelled: AbortSignal;
+  /** The request's `_meta.progressToken`, when it carried one. */
+  readonly progressToken?: string | number;
   /**
    * notifications/progress for the request's progressToken (a progress datagram on WebTransport
    * when negotiated); does nothing when the request carried no progressToken.
@@ -197,6 +199,12 @@ export interface ServerTool {
   title?: string;
   outputSchema?: object;
   call(args: Record<string, unknown>, ctx: RequestContext): Promise<ToolResult>;
+  /**
+   * Arguments that break inputSchema are answered with -32602 unless the tool answers them
+   * itself (a profile with its own error style, e.g. FastWorkflow's 422): then this result, or
+   * the RpcError it throws, is the answer.
+   */
+  argumentsRejected?(problems: string, ctx: RequestContext): ToolResult;
 }
 
 export interface ServerExtension {

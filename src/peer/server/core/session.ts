@@ -568,6 +568,7 @@ export class ServerSession {
     const args = (p['arguments'] as Record<string, unknown> | undefined) ?? {};
     const invalid = schemaErrors(tool.inputSchema, args);
     if (invalid !== undefined && !this.#faults.has(F.invalidArgumentsExecuted)) {
+      if (tool.argumentsRejected) return this.#toolAnswer(tool.argumentsRejected(invalid, ctx));
       throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: arguments of ${tool.name} do not match its inputSchema: ${invalid}`, { tool: tool.name });
     }
     let result: ToolResult;
@@ -579,6 +580,11 @@ export class ServerSession {
       if (this.#faults.has(F.toolFailureAsProtocolError)) throw new RpcError(JSONRPC_ERROR.InternalError, `Internal error: ${describe(error)}`);
       return { content: [{ type: 'text', text: `${tool.name} failed: ${describe(error)}` }], isError: true };
     }
+    return this.#toolAnswer(result);
+  }
+
+  /** A tool's result as the tools/call answer of the negotiated version. */
+  #toolAnswer(result: ToolResult): Record<string, unknown> {
     const answer: Record<string, unknown> = { content: result.content };
     if (result.isError !== undefined) answer['isError'] = result.isError;
     if (result.structuredContent !== undefined && PROTOCOL_VERSIONS.indexOf(this.#protocolVersion) >= PROTOCOL_VERSIONS.indexOf('2025-06-18')) {
@@ -635,6 +641,7 @@ export class ServerSession {
       requestId: entry.id,
       method: entry.method,
       cancelled: entry.controller.signal,
+      ...(entry.progressToken !== undefined ? { progressToken: entry.progressToken } : {}),
       sendRequest: (method, params, options) => this.#sendRequest(method, params, options, entry.id),
       sendNotification: (method, params) => this.#notify(method, params, entry.id),
       log: (level, data, logger) => void this.#log(level, data, logger, entry.id),

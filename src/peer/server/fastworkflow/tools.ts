@@ -56,11 +56,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The progressToken of the call, when the core exposes it on the request context. */
-function progressTokenOf(ctx: RequestContext): string | number | undefined {
-  const token = 'progressToken' in ctx ? ctx.progressToken : undefined;
-  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
-}
 
 function prose(value: unknown, indent = ''): string {
   if (!isRecord(value)) return `${indent}${String(value)}`;
@@ -286,7 +281,7 @@ export class FastWorkflowProfile {
     const configured = this.settings.traceDelivery;
     if (configured !== 'auto') return configured;
     // 2024-11-05 progress notifications carry no message, so there the traces are attached.
-    return progressTokenOf(ctx) !== undefined && ctx.protocolVersion !== '2024-11-05' ? 'notifications/progress' : 'attached';
+    return ctx.progressToken !== undefined && ctx.protocolVersion !== '2024-11-05' ? 'notifications/progress' : 'attached';
   }
 
   #turnOptions(ctx: RequestContext, timeoutSeconds: number) {

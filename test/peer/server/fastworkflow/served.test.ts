@@ -73,6 +73,12 @@ describe('served by the mock-server core', () => {
     expect(answer['error']).toMatchObject({ code: -32004, data: { httpStatus: 404, user_id: 'wire' } });
   });
 
+  it('answers arguments that break a tool inputSchema as a 422, not a bare -32602 (FW-SESSION-8, FW-ERR-2)', async () => {
+    const answer = await call(session, 'initialize', { user_id: 42 });
+    expect(issues('http-status.error', answer)).toEqual([]);
+    expect(answer['error']).toMatchObject({ data: { httpStatus: 422 } });
+  });
+
   it('streams trace events as progress notifications before the output event', async () => {
     const answer = await call(session, 'invoke_agent', { user_query: 'add milk' }, { progressToken: 'tok-1' });
     const output = (answer['result'] as { structuredContent: Record<string, unknown> }).structuredContent;
