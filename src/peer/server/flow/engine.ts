@@ -511,7 +511,7 @@ export class FlowEngine {
     return this.capabilityObject(ctx.faults);
   }
 
-  /** 128+ random bits (FLOW-SEC-2, FLOW-SEC-10), unless a fault says otherwise. */
+  /** 128+ random bits (FLOW-SEC-2, FLOW-SEC-9), unless a fault says otherwise. */
   #newId(faults: ActiveFaults): string {
     if (faults.has('sequential-session-ids')) return `session_${++this.#counter}`;
     if (faults.has('reuse-session-id') && this.#lastFinishedId !== undefined) {

@@ -98,7 +98,7 @@ describe('interaction.start', () => {
     expect(await answer(server, conn, result.sessionId as string, 'Rome')).toMatchObject({ accepted: true });
   });
 
-  it('gives every session a new unpredictable id (FLOW-SEC-2, FLOW-SEC-10)', async () => {
+  it('gives every session a new unpredictable id (FLOW-SEC-2, FLOW-SEC-9)', async () => {
     const conn = testServer().connect();
     const ids: string[] = [];
     for (let i = 0; i < 64; i++) ids.push(await start(conn));
