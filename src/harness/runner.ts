@@ -17,11 +17,16 @@ import { rerunCommand } from './rerun.js';
 import { validateTranscript } from './schema-check.js';
 import { selectCases, type CaseFilters } from './selection.js';
 
+/**
+ * Progress events, in the shape src/report/events.ts's ReportEvent expects (so a reporter's
+ * `handle` can be passed as `onEvent`). Cases left out by filters get no events; they appear in
+ * the run result as SKIPPED.
+ */
 export type RunEvent =
-  | { type: 'run-started'; selected: number; total: number; target: TargetDescription }
-  | { type: 'case-started'; caseId: string; index: number; selected: number }
-  | { type: 'case-finished'; result: CaseResult; index: number; selected: number }
-  | { type: 'run-finished'; result: RunResult };
+  | { type: 'run-start'; planned: { suite: string; caseId: string }[] }
+  | { type: 'case-start'; caseId: string; suite: string }
+  | { type: 'case-end'; result: CaseResult }
+  | { type: 'run-end'; result: RunResult };
 
 export interface RunOptions {
   registry: CaseRegistry;
@@ -317,7 +322,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     throw new RunOptionsError(`--path replays one case's counterexample; ${selection.selected.length} cases are selected`);
   }
   const target = options.target.describe();
-  options.onEvent?.({ type: 'run-started', selected: selection.selected.length, total: all.length, target });
+  options.onEvent?.({ type: 'run-start', planned: selection.selected.map((c) => ({ suite: c.suite, caseId: c.id })) });
   const schemas = options.validateSchemas === false ? undefined : (options.schemas ?? (sharedSchemas ??= SchemaRegistry.load()));
   const discovery = await discover(options.target, (options.discoveryTimeoutMs ?? 15_000) * scale, graceMs);
   const env: Env = { options, target, discovery, scale, graceMs, seed: options.seed ?? randomInt(0, 2 ** 31 - 1), schemas };
@@ -330,11 +335,9 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     results.set(c.id, skipped);
   }
   const queue = [...selection.selected];
-  let started = 0;
   const worker = async (): Promise<void> => {
     for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
-      const index = started++;
-      options.onEvent?.({ type: 'case-started', caseId: c.id, index, selected: selection.selected.length });
+      options.onEvent?.({ type: 'case-start', caseId: c.id, suite: c.suite });
       let result: CaseResult;
       try {
         result = await runCase(c, env);
@@ -346,7 +349,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       }
       applyBaseline(result, options.baseline);
       results.set(c.id, result);
-      options.onEvent?.({ type: 'case-finished', result, index, selected: selection.selected.length });
+      options.onEvent?.({ type: 'case-end', result });
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.workers ?? 4, selection.selected.length) }, worker));
@@ -380,6 +383,6 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     summary: countVerdicts(cases),
     exitCode: exitCodeFor(cases),
   };
-  options.onEvent?.({ type: 'run-finished', result: runResult });
+  options.onEvent?.({ type: 'run-end', result: runResult });
   return runResult;
 }

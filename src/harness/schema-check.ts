@@ -46,6 +46,8 @@ export function validateTranscript(
   const directions = new Set(options.directions ?? ['sent', 'received']);
   const requested = { sent: new Map<string, string>(), received: new Map<string, string>() };
   let protocolVersion = options.protocolVersion;
+  /** The version the latest initialize request asked for (judges an initialize result that names none). */
+  let askedVersion: string | undefined;
   const violations: SchemaViolation[] = [];
   for (const entry of entries) {
     const direction = entry.direction as 'sent' | 'received';
@@ -56,15 +58,15 @@ export function validateTranscript(
         if ('id' in message) requested[direction].set(idKey(message.id), message.method);
         if (message.method === 'initialize' && versionForMessage === undefined) {
           const asked = isRecord(message.params) ? message.params.protocolVersion : undefined;
-          if (isProtocolVersion(asked)) versionForMessage = asked;
+          if (isProtocolVersion(asked)) versionForMessage = askedVersion = asked;
         }
       } else if ('id' in message) {
         // A response answers a request that went the other way.
         const other = direction === 'sent' ? 'received' : 'sent';
         requestMethod = requested[other].get(idKey(message.id));
-        if (requestMethod === 'initialize' && isRecord(message.result) && isProtocolVersion(message.result.protocolVersion)) {
-          protocolVersion = message.result.protocolVersion;
-          versionForMessage = protocolVersion;
+        if (requestMethod === 'initialize' && isRecord(message.result)) {
+          if (isProtocolVersion(message.result.protocolVersion)) protocolVersion = message.result.protocolVersion;
+          versionForMessage = protocolVersion ?? askedVersion;
         }
       }
       if (!directions.has(direction)) continue;

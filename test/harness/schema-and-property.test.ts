@@ -1,0 +1,127 @@
+// Every message is validated against the schemas (a target's violation is its own failed check
+// naming the message and the JSON pointer; the harness's own is ERROR unless declared), and
+// fast-check properties inside a case record the seed and path the rerun command replays.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { defineCase, type ConformanceCase, type Target } from '../../src/harness/case.js';
+import { CaseRegistry } from '../../src/harness/registry.js';
+import type { CaseResult } from '../../src/harness/result.js';
+import { runConformance, type RunOptions } from '../../src/harness/runner.js';
+import { validateTranscript } from '../../src/harness/schema-check.js';
+import { SchemaRegistry } from '../../src/schema/registry.js';
+import { Transcript } from '../../src/transport/transcript.js';
+import { mockServerTarget, scriptedTarget, tinyServer } from './targets.js';
+
+type Msg = Record<string, unknown>;
+const INIT = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'harness-test', version: '1' } };
+
+async function runOne(c: ConformanceCase, target: Target, options: Partial<RunOptions> = {}): Promise<CaseResult> {
+  const registry = new CaseRegistry();
+  registry.register(c);
+  const result = await runConformance({ registry, target, graceMs: 500, ...options });
+  return result.cases[0] as CaseResult;
+}
+
+const initializeCase = defineCase({
+  id: 'schema/initialize',
+  suite: 'schema',
+  title: 'initialize is answered with the request id',
+  requirements: ['CORE-RPC-5'],
+  async run(ctx) {
+    await ctx.connection.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: INIT });
+    const answer = await ctx.expectAnswer('CORE-RPC-5', 'init');
+    ctx.check('CORE-RPC-5', answer?.id === 'init', { message: 'the response echoes the id', expected: 'init', actual: answer?.id });
+  },
+});
+
+describe('schema validation of every message', () => {
+  it('a received message breaking its schema is a failed check naming the message and the JSON pointer', async () => {
+    const target = scriptedTarget(tinyServer({ protocolVersion: 20250618, capabilities: {}, serverInfo: { name: 'tiny', version: '1' } }));
+    const result = await runOne(initializeCase, target);
+    expect(result.verdict).toBe('FAIL');
+    const violation = result.checks.find((c) => c.message.includes('breaking schema'));
+    expect(violation).toBeDefined();
+    expect(violation!.message).toMatch(/^the target sent response "init" \(transcript #\d+\) breaking schema core\/2025-06-18\/initialize\.result\.schema\.json at \/result\/protocolVersion/);
+    expect(violation!.actual).toMatchObject({ pointer: '/result/protocolVersion', keyword: 'type' });
+    expect(violation!.verdict).toBe('FAIL');
+    expect(result.requirementText).toBeDefined();
+    // The case's own check passed; the schema check alone failed it.
+    expect(result.checks.find((c) => c.requirement === 'CORE-RPC-5')?.verdict).toBe('PASS');
+  });
+
+  it('a conforming exchange adds no schema check', async () => {
+    const result = await runOne(initializeCase, mockServerTarget());
+    expect(result.verdict).toBe('PASS');
+    expect(result.checks.map((c) => c.message)).toEqual(['the response echoes the id']);
+  });
+
+  it('a message the harness sends that breaks a schema is ERROR, unless the case declares sendsInvalid', async () => {
+    const sendsBad = defineCase({
+      id: 'schema/bad-initialize',
+      suite: 'schema',
+      title: 'initialize with a numeric protocol version is refused',
+      requirements: ['CORE-RPC-11'],
+      async run(ctx) {
+        await ctx.connection.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { ...INIT, protocolVersion: 5 } });
+        const answer = await ctx.expectAnswer('CORE-RPC-11', 1);
+        ctx.check('CORE-RPC-11', answer !== undefined && 'error' in answer, { message: 'answered with an error', actual: answer });
+      },
+    });
+    const undeclared = await runOne(sendsBad, mockServerTarget());
+    expect(undeclared.verdict).toBe('ERROR');
+    expect(undeclared.reason).toMatch(/the harness sent initialize .* at \/params\/protocolVersion.*sendsInvalid/);
+    const declared = await runOne({ ...sendsBad, sendsInvalid: true }, mockServerTarget());
+    expect(declared.verdict).toBe('PASS');
+  });
+
+  it('responses are matched to their requests and the negotiated version picks the schemas', () => {
+    const registry = SchemaRegistry.load();
+    const transcript = new Transcript();
+    const sent = (decoded: unknown) => transcript.record({ direction: 'sent', channel: { kind: 'control' }, decoded });
+    const received = (decoded: unknown) => transcript.record({ direction: 'received', channel: { kind: 'control' }, decoded });
+    sent({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { ...INIT, protocolVersion: '2025-03-26' } });
+    received({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } });
+    sent({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    received({ jsonrpc: '2.0', id: 2, result: { tools: [{ name: 'echo' }] } });
+    const violations = validateTranscript(registry, transcript.entries());
+    expect(violations).toHaveLength(1);
+    expect(violations[0]).toMatchObject({ direction: 'received', seq: 3, pointer: '/result/tools/0' });
+    expect(violations[0]!.schema).toMatch(/^core\/2025-03-26\/tools-list\.result\.schema\.json$/);
+    expect(validateTranscript(registry, transcript.entries(), { directions: ['sent'] })).toEqual([]);
+  });
+});
+
+describe('fast-check properties inside a case', () => {
+  const propertyCase = defineCase({
+    id: 'property/small-numbers',
+    suite: 'property',
+    title: 'every generated number is below 500',
+    requirements: ['CORE-RPC-3'],
+    async run(ctx) {
+      await ctx.property('CORE-RPC-3', fc.integer({ min: 0, max: 1000 }), async (n) => n < 500, { numRuns: 200 });
+    },
+  });
+
+  it('a counterexample fails the requirement and the rerun command carries seed and path that replay it', async () => {
+    const first = await runOne(propertyCase, mockServerTarget(), { seed: 1234 });
+    expect(first.verdict).toBe('FAIL');
+    expect(first.seed).toBe(1234);
+    expect(first.path).toMatch(/^\d+(:\d+)*$/);
+    expect(first.checks[0]).toMatchObject({ requirement: 'CORE-RPC-3', verdict: 'FAIL', actual: 500 });
+    expect(first.rerun).toBe(`mcp-flow-conformance server --url memory://test --case property/small-numbers --seed 1234 --path ${first.path}`);
+
+    const replay = await runOne(propertyCase, mockServerTarget(), { seed: first.seed!, path: first.path! });
+    expect(replay.verdict).toBe('FAIL');
+    expect(replay.checks[0]!.actual).toBe(500);
+  });
+
+  it('a property that holds passes and still records its seed', async () => {
+    const holds = defineCase({ ...propertyCase, id: 'property/holds', async run(ctx) {
+      await ctx.property('CORE-RPC-3', fc.integer({ min: 0, max: 10 }), async (n) => n <= 10);
+    } });
+    const result = await runOne(holds, mockServerTarget(), { seed: 99 });
+    expect(result).toMatchObject({ verdict: 'PASS', seed: 99 });
+    expect(result.path).toBeUndefined();
+    expect(result.rerun).toMatch(/--seed 99$/);
+  });
+});
