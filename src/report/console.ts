@@ -170,11 +170,15 @@ export class ConsoleFormatter {
   }
 }
 
-/** Renders a finished run the way the live reporter would have printed it (no status line). */
+/** Renders a finished run the way the live reporter prints it (no status line, suites grouped). */
 export function renderConsoleReport(run: RunResult, options: Omit<ConsoleReporterOptions, 'out'> = {}): string {
   const chunks: string[] = [];
   const reporter = new ConsoleReporter({ ...options, color: options.color ?? false, out: { write: (text) => chunks.push(text), isTTY: false } });
-  for (const result of run.cases) reporter.handle({ type: 'case-end', result });
+  // Grouped by suite (in order of first appearance), as parallel workers may have interleaved them.
+  const suites = [...new Set(run.cases.map((result) => result.suite))];
+  for (const suite of suites) {
+    for (const result of run.cases) if (result.suite === suite) reporter.handle({ type: 'case-end', result });
+  }
   reporter.handle({ type: 'run-end', result: run });
   return chunks.join('');
 }
