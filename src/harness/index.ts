@@ -10,3 +10,4 @@ export * from './runner.js';
 export * from './schema-check.js';
 export * from './selection.js';
 export * from './target.js';
+export * from './transport-targets.js';

@@ -18,6 +18,8 @@ export interface ConnectionTargetOptions {
   protocolVersion?: string;
   /** Deadline of each discovery request in ms. Default 10000. */
   requestTimeoutMs?: number;
+  /** Members added to the discovery initialize params (e.g. the WebTransport binding's `transport`). */
+  initializeParams?: Record<string, unknown>;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -35,7 +37,7 @@ function names(result: unknown, key: string): string[] | undefined {
 /** Runs initialize + notifications/initialized + the declared lists over `connection`. */
 export async function discoverOver(
   connection: Connection,
-  options: { protocolVersion?: string; requestTimeoutMs?: number; signal?: AbortSignal } = {},
+  options: { protocolVersion?: string; requestTimeoutMs?: number; signal?: AbortSignal; initializeParams?: Record<string, unknown> } = {},
 ): Promise<Discovery> {
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
   let id = 0;
@@ -52,6 +54,7 @@ export async function discoverOver(
     protocolVersion: options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
     capabilities: {},
     clientInfo: HARNESS_CLIENT_INFO,
+    ...options.initializeParams,
   });
   if (!isRecord(init.result)) {
     const error = isRecord(init.error) ? init.error : {};
@@ -92,6 +95,7 @@ export function connectionTarget(options: ConnectionTargetOptions): Target {
           signal,
           ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
           ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+          ...(options.initializeParams !== undefined ? { initializeParams: options.initializeParams } : {}),
         });
       } catch (error) {
         if (error instanceof ConnectionError) return { error: { code: error.code, message: error.message } };

@@ -1,0 +1,51 @@
+// Targets for the three transports: a WebTransport URL, a Streamable HTTP endpoint, or a command
+// spawned per case over stdio. Each case gets its own session (and, for stdio, its own process).
+import { connectHttp, type HttpClientOptions } from '../transport/http/index.js';
+import { spawnStdio, type StdioClientOptions } from '../transport/stdio/index.js';
+import { connectWebTransport, type WebTransportClientOptions } from '../transport/webtransport/index.js';
+import type { Target } from './case.js';
+import { connectionTarget } from './target.js';
+
+export interface TargetCommonOptions {
+  /** Protocol version asked for in discovery. Default: the latest. */
+  protocolVersion?: string;
+  /** CLI arguments that select this target again in rerun commands. Defaults are given per transport. */
+  rerunArgs?: string[];
+}
+
+/** Encodings the discovery offers on WebTransport (as `initializeSession` does). */
+export const DISCOVERY_ENCODINGS = ['cbor', 'json'] as const;
+
+/** A WebTransport server (seed 001); rerun default `--url <url>`. */
+export function webTransportTarget(url: string, options: TargetCommonOptions & { client?: WebTransportClientOptions } = {}): Target {
+  return connectionTarget({
+    description: url,
+    transport: 'webtransport',
+    rerunArgs: options.rerunArgs ?? ['--url', url],
+    connect: () => connectWebTransport(url, options.client ?? {}),
+    initializeParams: { transport: { type: 'mcp-flow', version: '0.1', encodings: [...DISCOVERY_ENCODINGS] } },
+    ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
+  });
+}
+
+/** A Streamable HTTP endpoint; rerun default `--url <url> --transport http`. */
+export function httpTarget(url: string, options: TargetCommonOptions & { client?: HttpClientOptions } = {}): Target {
+  return connectionTarget({
+    description: url,
+    transport: 'http',
+    rerunArgs: options.rerunArgs ?? ['--url', url, '--transport', 'http'],
+    connect: () => connectHttp(url, options.client ?? {}),
+    ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
+  });
+}
+
+/** A server started as a child process per connection; rerun default `--command <command>`. */
+export function stdioTarget(command: string, options: TargetCommonOptions & { client?: StdioClientOptions } = {}): Target {
+  return connectionTarget({
+    description: command,
+    transport: 'stdio',
+    rerunArgs: options.rerunArgs ?? ['--command', command],
+    connect: () => spawnStdio(command, options.client ?? {}),
+    ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
+  });
+}

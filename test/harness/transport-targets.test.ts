@@ -1,0 +1,64 @@
+// The runner against real transports on loopback: the mock server over Streamable HTTP and a
+// small server spawned per case over stdio. Each case runs in its own session.
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineCase, requiresCapability, type ConformanceCase, type Target } from '../../src/harness/case.js';
+import { CaseRegistry } from '../../src/harness/registry.js';
+import { runConformance } from '../../src/harness/runner.js';
+import { httpTarget, stdioTarget } from '../../src/harness/transport-targets.js';
+import { createMockServer } from '../../src/peer/server/server.js';
+import { listenHttp, type HttpListener } from '../../src/transport/http/server.js';
+
+type Msg = Record<string, unknown>;
+const INIT = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'harness-test', version: '1' } };
+
+const pingAfterInitialize = defineCase({
+  id: 'transport/ping',
+  suite: 'transport',
+  title: 'ping is answered with {} after initialize',
+  requirements: ['CORE-LIFE-12'],
+  applies: requiresCapability('tools'),
+  async run(ctx) {
+    const init = await ctx.request('CORE-LIFE-12', 'initialize', INIT);
+    if (!init) return;
+    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const answer = await ctx.request('CORE-LIFE-12', 'ping');
+    if (answer) ctx.check('CORE-LIFE-12', JSON.stringify(answer.result) === '{}', { message: 'ping result is {}', expected: {}, actual: answer.result });
+  },
+});
+const cases: ConformanceCase[] = [pingAfterInitialize, { ...pingAfterInitialize, id: 'transport/ping-again' }];
+
+async function runAll(target: Target) {
+  const registry = new CaseRegistry();
+  registry.registerAll(cases);
+  return runConformance({ registry, target, workers: 2 });
+}
+
+let listener: HttpListener;
+beforeAll(async () => {
+  const mock = createMockServer();
+  listener = await listenHttp({ onSession: (connection) => void mock.serve(connection) });
+});
+afterAll(async () => {
+  await listener.close();
+});
+
+describe('transport targets', () => {
+  it('Streamable HTTP: discovery and every case in its own session', async () => {
+    const result = await runAll(httpTarget(listener.url));
+    expect(result.cases.map((c) => c.verdict)).toEqual(['PASS', 'PASS']);
+    expect(result.target).toMatchObject({ transport: 'http', description: listener.url, protocolVersion: expect.any(String) });
+    expect(result.cases[0]!.rerun).toBe(`mcp-flow-conformance server --url ${listener.url} --transport http --case transport/ping`);
+  });
+
+  it('stdio: a process per case', async () => {
+    const fixture = fileURLToPath(new URL('../fixtures/http-stdio/serve-stdio-server.ts', import.meta.url));
+    const command = `${process.execPath} --import tsx ${fixture}`;
+    const result = await runAll(stdioTarget(command));
+    expect(result.cases.map((c) => [c.verdict, c.reason])).toEqual([
+      ['PASS', undefined],
+      ['PASS', undefined],
+    ]);
+    expect((result.target.serverInfo as Msg).name).toBe('serve-stdio-fixture');
+  });
+});
