@@ -1,6 +1,6 @@
 // The JSON report: the whole RunResult for tools, behind a `format`/`version` header, keys in a
 // stable order (the data model's order for its own records, sorted for free-form values such as
-// decoded messages), and lossless for what JSON cannot say: BigInt, bytes and non-finite numbers
+// decoded messages), and lossless for what JSON cannot say: BigInt, bytes, -0 and non-finite numbers
 // become one-key tag objects (`{"$bigint":"123"}`, `{"$bytes":"00ff"}`, `{"$number":"NaN"}`), and a
 // plain object that happens to look like a tag is wrapped as `{"$object":{...}}`.
 import { VERDICTS, type RunResult } from '../harness/result.js';
@@ -67,7 +67,7 @@ export function parseJsonReport(text: string): RunResult {
 
 function encode(value: unknown, shape: Shape | undefined, pointer: string, seen: Set<object>): unknown {
   if (typeof value === 'bigint') return { $bigint: value.toString() };
-  if (typeof value === 'number' && !Number.isFinite(value)) return { $number: String(value) };
+  if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) return { $number: Object.is(value, -0) ? '-0' : String(value) };
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Uint8Array) return { $bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex') };
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return (value as { toJSON(): unknown }).toJSON();
@@ -108,7 +108,7 @@ function decode(value: unknown, pointer: string): unknown {
     if (typeof inner === 'string') {
       if (tag === '$bigint' && /^-?\d+$/.test(inner)) return BigInt(inner);
       if (tag === '$bytes' && /^(?:[0-9a-f]{2})*$/i.test(inner)) return new Uint8Array(Buffer.from(inner, 'hex'));
-      if (tag === '$number' && (inner === 'NaN' || inner === 'Infinity' || inner === '-Infinity')) return Number(inner);
+      if (tag === '$number' && (inner === 'NaN' || inner === 'Infinity' || inner === '-Infinity' || inner === '-0')) return Number(inner);
     }
     throw new ReportFormatError(`${pointer || '/'}: ${JSON.stringify(value)} is not a valid ${tag} value`);
   }
