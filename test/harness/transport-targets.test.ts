@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineCase, requiresCapability, type ConformanceCase, type Target } from '../../src/harness/case.js';
 import { CaseRegistry } from '../../src/harness/registry.js';
 import { runConformance } from '../../src/harness/runner.js';
-import { httpTarget, stdioTarget } from '../../src/harness/transport-targets.js';
+import { httpTarget, stdioTarget, webTransportTarget } from '../../src/harness/transport-targets.js';
 import { createMockServer } from '../../src/peer/server/server.js';
 import { listenHttp, type HttpListener } from '../../src/transport/http/server.js';
+import { listenWebTransport, type WebTransportServer } from '../../src/transport/webtransport/server.js';
+import { generateSelfSignedCertificate } from '../../src/transport/webtransport/tls.js';
 
 type Msg = Record<string, unknown>;
 const INIT = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'harness-test', version: '1' } };
@@ -35,12 +37,15 @@ async function runAll(target: Target) {
 }
 
 let listener: HttpListener;
+let wt: WebTransportServer;
 beforeAll(async () => {
   const mock = createMockServer();
   listener = await listenHttp({ onSession: (connection) => void mock.serve(connection) });
+  wt = await listenWebTransport({ tls: await generateSelfSignedCertificate(), onConnection: (connection) => void mock.serve(connection) });
 });
 afterAll(async () => {
   await listener.close();
+  await wt.close();
 });
 
 describe('transport targets', () => {
@@ -49,6 +54,20 @@ describe('transport targets', () => {
     expect(result.cases.map((c) => c.verdict)).toEqual(['PASS', 'PASS']);
     expect(result.target).toMatchObject({ transport: 'http', description: listener.url, protocolVersion: expect.any(String) });
     expect(result.cases[0]!.rerun).toBe(`mcp-flow-conformance server --url ${listener.url} --transport http --case transport/ping`);
+  });
+
+  it('WebTransport: discovery negotiates the binding, every case in its own session', async () => {
+    const target = webTransportTarget(wt.url, {
+      client: { certificateHash: wt.certificateHash },
+      rerunArgs: ['--url', wt.url, '--certificate-hash', wt.certificateHash],
+    });
+    const result = await runAll(target);
+    expect(result.cases.map((c) => [c.verdict, c.reason])).toEqual([
+      ['PASS', undefined],
+      ['PASS', undefined],
+    ]);
+    expect(result.target.transport).toBe('webtransport');
+    expect(result.cases[1]!.rerun).toBe(`mcp-flow-conformance server --url ${wt.url} --certificate-hash ${wt.certificateHash} --case transport/ping-again`);
   });
 
   it('stdio: a process per case', async () => {
