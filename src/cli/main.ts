@@ -4,11 +4,13 @@ import { type CliCommand, type CliIo, ExitCode, processIo } from './io.js';
 import { selfCheckCommand } from './commands/self-check.js';
 import { decodeCommand } from './commands/decode.js';
 import { validateCommand } from './commands/validate.js';
+import { mockServerCommand } from './commands/mock-server.js';
 
 const commands: CliCommand[] = [
   selfCheckCommand,
   decodeCommand,
   validateCommand,
+  mockServerCommand,
 ];
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {

@@ -1,0 +1,127 @@
+// `mock-server`: runs the reference mock server on one transport until SIGINT/SIGTERM (or, on
+// stdio, until stdin ends). What it serves goes to stdout, or to stderr on stdio, where stdout
+// carries the protocol.
+import { ConnectionError } from '../../transport/errors.js';
+import { MockServerError } from '../../peer/server/extension.js';
+import { MOCK_TRANSPORTS, mockServerFaultCatalog, startMockServer, type MockTransport, type RunningMockServer } from '../../peer/server/start.js';
+import { ExitCode, type CliCommand, type CliIo } from '../io.js';
+
+/** What the running server serves, as printed at start. */
+export function describeServer(server: RunningMockServer): string {
+  const lines = [`mock server listening on ${server.url} (${server.transport})`];
+  if (server.certificateHash !== undefined) lines.push(`certificate sha-256: ${server.certificateHash}`);
+  lines.push(`tools: ${server.tools.join(', ')}`);
+  lines.push(`wizards: ${server.wizards.length > 0 ? server.wizards.join(', ') : '(none)'}`);
+  if (server.storeDir !== undefined) lines.push(`fastworkflow store: ${server.storeDir}`);
+  const faults = server.faults.list();
+  lines.push(`faults on: ${faults.length > 0 ? faults.join(', ') : '(none)'}`);
+  return lines.join('\n');
+}
+
+/** Every fault with its layer, requirement ID and description, one per line. */
+export function listFaults(): string {
+  const catalog = mockServerFaultCatalog();
+  const width = Math.max(...catalog.map((entry) => entry.name.length));
+  return catalog.map((entry) => `${entry.name.padEnd(width)}  ${entry.requirement.padEnd(16)} [${entry.layer}] ${entry.description}`).join('\n');
+}
+
+function optionalNumber(args: Record<string, unknown>, name: string): number | undefined {
+  const value = args[name];
+  return value === undefined ? undefined : (value as number);
+}
+
+/** Resolves on the first SIGINT or SIGTERM; the returned function removes the handlers. */
+function untilSignal(): { signalled: Promise<string>; dispose: () => void } {
+  let dispose = () => {};
+  const signalled = new Promise<string>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => resolve(signal);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    dispose = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
+  });
+  return { signalled, dispose };
+}
+
+export async function runMockServer(args: Record<string, unknown>, io: CliIo): Promise<number> {
+  if (args['list-faults'] === true) {
+    io.out(listFaults());
+    return ExitCode.ok;
+  }
+  const transport = args['transport'] as MockTransport | undefined;
+  if (transport === undefined) {
+    io.err(`error: --transport is required (${MOCK_TRANSPORTS.join(', ')})`);
+    return ExitCode.usage;
+  }
+  const print = transport === 'stdio' ? io.err.bind(io) : io.out.bind(io);
+  const preference = args['encoding-preference'] as string | undefined;
+  let server: RunningMockServer;
+  try {
+    server = await startMockServer({
+      transport,
+      host: args['host'] as string,
+      port: args['port'] as number,
+      ...(args['cert'] !== undefined ? { cert: args['cert'] as string } : {}),
+      ...(args['key'] !== undefined ? { key: args['key'] as string } : {}),
+      ...(preference !== undefined ? { encodings: preference.split(',').map((name) => name.trim()) } : {}),
+      limits: {
+        ...(optionalNumber(args, 'max-message-size') !== undefined ? { maxMessageSize: optionalNumber(args, 'max-message-size')! } : {}),
+        ...(optionalNumber(args, 'max-concurrent-streams') !== undefined ? { maxConcurrentStreams: optionalNumber(args, 'max-concurrent-streams')! } : {}),
+        ...(optionalNumber(args, 'max-sessions') !== undefined ? { maxSessions: optionalNumber(args, 'max-sessions')! } : {}),
+        datagramsSupported: args['datagrams'] !== false,
+      },
+      wizards: (args['wizard'] as string[] | undefined) ?? [],
+      ...(args['fastworkflow'] !== undefined ? { fastworkflow: args['fastworkflow'] as boolean } : {}),
+      ...(args['store'] !== undefined ? { storeDir: args['store'] as string } : {}),
+      faults: (args['fault'] as string[] | undefined) ?? [],
+      ...(args['log'] === true ? { log: (line: string) => print(line) } : {}),
+    });
+  } catch (error) {
+    if (error instanceof MockServerError || error instanceof ConnectionError || error instanceof RangeError) {
+      io.err(`error: ${error.message}`);
+      return ExitCode.usage;
+    }
+    throw error;
+  }
+  print(describeServer(server));
+  const { signalled, dispose } = untilSignal();
+  const reason = await Promise.race([signalled, server.done.then(() => 'stdin ended')]);
+  dispose();
+  await server.close();
+  print(`mock server stopped (${reason})`);
+  return ExitCode.ok;
+}
+
+export const mockServerCommand: CliCommand = {
+  command: 'mock-server',
+  describe: 'run the reference mock server (WebTransport, Streamable HTTP or stdio) until SIGINT/SIGTERM',
+  builder: (yargs) =>
+    yargs
+      .option('transport', { choices: [...MOCK_TRANSPORTS], describe: 'wt (WebTransport over HTTP/2), http (Streamable HTTP) or stdio' })
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (wt, http)' })
+      .option('port', { type: 'number', default: 0, describe: 'port (0: any free port)' })
+      .option('cert', { type: 'string', describe: 'PEM certificate file (wt; default: self-signed, hash printed)' })
+      .option('key', { type: 'string', describe: 'PEM private key file (wt)' })
+      .option('encoding-preference', { type: 'string', describe: 'encodings spoken, preferred first (wt), e.g. cbor,json' })
+      .option('max-message-size', { type: 'number', describe: 'largest message accepted, in bytes' })
+      .option('max-concurrent-streams', { type: 'number', describe: 'execution streams a client may hold open (wt)' })
+      .option('max-sessions', { type: 'number', describe: 'WebTransport sessions open at once' })
+      .option('datagrams', { type: 'boolean', default: true, describe: 'advertise datagram support (wt); --no-datagrams turns it off' })
+      .option('wizard', { type: 'string', array: true, describe: 'a wizard file to serve besides the shipped ones (repeatable)' })
+      .option('fastworkflow', { type: 'boolean', describe: 'serve the FastWorkflow profile (default: on for http)' })
+      .option('store', { type: 'string', describe: 'FastWorkflow conversation directory (default: a temporary one, removed at exit)' })
+      .option('fault', { type: 'string', array: true, describe: 'switch a fault on (repeatable); see --list-faults' })
+      .option('list-faults', { type: 'boolean', describe: 'print every fault with its requirement ID and exit' })
+      .option('log', { type: 'boolean', describe: 'print every message (direction, connection, method/id, body as JSON)' })
+      .check((argv) => {
+        if (argv['list-faults'] !== true && argv['transport'] === undefined) throw new Error(`--transport is required (${MOCK_TRANSPORTS.join(', ')})`);
+        for (const name of ['port', 'max-message-size', 'max-concurrent-streams', 'max-sessions'] as const) {
+          const value = argv[name];
+          if (value !== undefined && !Number.isInteger(value)) throw new Error(`--${name} must be an integer, got ${String(value)}`);
+        }
+        return true;
+      }),
+  run: runMockServer,
+};
