@@ -7,6 +7,7 @@ import { Transcript, type TranscriptOptions } from '../transcript.js';
 import type { EncodingName } from '../../wire/index.js';
 import { loadWebTransportLibrary, requireHttp3 } from './library.js';
 import { sessionLimits, type WtSessionLimits } from './limits.js';
+import { WEBTRANSPORT_FAULT, type FaultSet } from './faults.js';
 import { isOriginAllowed, type OriginPolicy } from './origin.js';
 import { WebTransportSessionConnection, type LibrarySession } from './session.js';
 import { generateSelfSignedCertificate, loadCertificateFiles, type TlsMaterial } from './tls.js';
@@ -34,6 +35,8 @@ export interface WebTransportServerOptions {
   /** Called with each accepted session; when given, `connections` yields nothing. */
   onConnection?: (connection: WebTransportSessionConnection) => void;
   transcript?: TranscriptOptions;
+  /** Binding faults switched on (faults.ts; the mock server's ActiveFaults fits). Default: none. */
+  faults?: FaultSet;
 }
 
 /** A session request the server refused before accepting it. */
@@ -118,7 +121,9 @@ export async function listenWebTransport(options: WebTransportServerOptions = {}
       return { status, path: requestPath ?? path };
     };
     if (requestPath !== path) return refuse(404, 'path');
-    if (!isOriginAllowed(origin, options.origins)) return refuse(403, 'origin');
+    // FAULT skip-origin-check.
+    const skipOrigin = options.faults?.has(WEBTRANSPORT_FAULT.skipOriginCheck) ?? false;
+    if (!skipOrigin && !isOriginAllowed(origin, options.origins)) return refuse(403, 'origin');
     if (closing || active.size + pendingAccepts >= maxSessions) return refuse(429, 'session-limit');
     pendingAccepts++;
     return { status: 200, path };
@@ -173,6 +178,7 @@ export async function listenWebTransport(options: WebTransportServerOptions = {}
       transcript: new Transcript(options.transcript),
       encodings: options.encodings ?? ['cbor', 'json'],
       datagramsSupported: options.datagramsSupported ?? true,
+      ...(options.faults ? { faults: options.faults } : {}),
     });
     active.add(connection);
     void connection.closed.then(() => active.delete(connection));

@@ -32,10 +32,14 @@ import {
   losesSync,
   negotiatedEncoding,
   WireError,
+  EncodingMismatchError,
+  isEncodingName,
+  MAX_FRAME_LENGTH,
   type DecodedFrame,
   type EncodingName,
 } from '../../wire/index.js';
 import { DatagramsNotSupportedError, StreamOpenError, StreamResetError, WT_ERROR } from './errors.js';
+import { WEBTRANSPORT_FAULT as FAULT, type FaultSet } from './faults.js';
 import { InFlightRequests, streamTagsReferenced } from './in-flight.js';
 import type { WtSessionLimits } from './limits.js';
 import { WtStateMachine } from './state-machine.js';
@@ -74,6 +78,8 @@ export interface WtSessionInit {
   datagramsSupported?: boolean;
   /** Client role: enforce nothing locally (send datagrams and streams whatever the server said). */
   raw?: boolean;
+  /** Server role: binding faults switched on (faults.ts); each breaks one rule on purpose. */
+  faults?: FaultSet;
 }
 
 const MCP_FLOW_TRANSPORT_TYPE = 'mcp-flow';
@@ -124,6 +130,12 @@ export class WebTransportSessionConnection implements Connection {
   #resolveClosed!: (info: CloseInfo) => void;
   #datagramWriter: WritableStreamDefaultWriter<Uint8Array> | undefined;
   #datagramsInQueue = 0;
+  /** Faults switched on (server role; see faults.ts). */
+  readonly #injected: FaultSet | undefined;
+  /** Stream offset of the next control-stream chunk (FAULT: accept-*-mismatch finds the frame in its chunk). */
+  #controlOffset = 0;
+  /** FAULT switch-encoding-late: the one late JSON message has gone out. */
+  #lateSwitchDone = false;
 
   constructor(init: WtSessionInit) {
     this.role = init.role;
@@ -132,9 +144,17 @@ export class WebTransportSessionConnection implements Connection {
     this.#raw = init.raw ?? false;
     this.#encodings = init.encodings ?? ['cbor', 'json'];
     this.#datagramsSupported = init.datagramsSupported ?? true;
+    this.#injected = init.faults;
     this.transcript = init.transcript ?? new Transcript();
     this.#machine = new WtStateMachine(this.transcript);
-    this.#reader = new ControlStreamReader({ state: this.#encoding, maxMessageSize: this.#limits.maxMessageSize, role: this.role });
+    this.#reader = new ControlStreamReader({
+      state: this.#encoding,
+      // FAULT accept-oversized-frame: read frames up to the largest length a prefix can declare.
+      maxMessageSize: this.#broken(FAULT.acceptOversizedFrame) ? MAX_FRAME_LENGTH : this.#limits.maxMessageSize,
+      role: this.role,
+      // FAULT accept-zero-length-frame: a zero-length frame is skipped (and ignored in #onControlError).
+      ...(this.#broken(FAULT.acceptZeroLengthFrame) ? { afterLengthError: 'skip' as const } : {}),
+    });
     this.#writer = new ControlStreamWriter({ state: this.#encoding, maxMessageSize: this.#limits.maxMessageSize, role: this.role });
     // QUIC-style stream ids: uni streams opened by the client are 4n+2, by the server 4n+3.
     this.#nextLocalUni = this.role === 'client' ? 2 : 3;
@@ -176,8 +196,15 @@ export class WebTransportSessionConnection implements Connection {
    */
   negotiate(): ServerTransportCapabilities {
     const offered = this.#offeredEncodings;
-    const encoding = offered === undefined ? 'json' : (offered.find((name) => this.#encodings.includes(name as EncodingName)) ?? 'json');
-    return {
+    const speaks = (name: string) => this.#encodings.includes(name as EncodingName);
+    let encoding = offered === undefined ? 'json' : (offered.find(speaks) ?? 'json');
+    // FAULT ignore-encoding-preference: the last supported encoding in the client's list wins.
+    if (this.#broken(FAULT.ignoreEncodingPreference) && offered) encoding = [...offered].reverse().find(speaks) ?? 'json';
+    // FAULT default-encoding-not-json: no list offered selects CBOR.
+    if (this.#broken(FAULT.defaultEncodingNotJson) && offered === undefined) encoding = 'cbor';
+    // FAULT unsupported-encoding-selected: none supported selects the first offered anyway.
+    if (this.#broken(FAULT.unsupportedEncodingSelected) && offered && !offered.some(speaks)) encoding = offered.find(isEncodingName) ?? 'json';
+    const capabilities: ServerTransportCapabilities = {
       type: MCP_FLOW_TRANSPORT_TYPE,
       version: MCP_FLOW_TRANSPORT_VERSION,
       encoding,
@@ -185,6 +212,9 @@ export class WebTransportSessionConnection implements Connection {
       maxConcurrentStreams: this.#limits.maxConcurrentStreams,
       datagramsSupported: this.#datagramsSupported,
     };
+    // FAULT advertise-missing-capabilities: a required field is left out.
+    if (this.#broken(FAULT.advertiseMissingCapabilities)) delete (capabilities as Partial<ServerTransportCapabilities>).maxConcurrentStreams;
+    return capabilities;
   }
 
   /** Client role: opens the control stream (001 §1 CONNECTED -> CONTROL_STREAM_OPENED). */
@@ -197,7 +227,7 @@ export class WebTransportSessionConnection implements Connection {
   async send(message: unknown): Promise<void> {
     this.#assertOpen();
     const writer = this.#requireControl();
-    const frame = this.#writer.encode(message);
+    const frame = this.#encodeOutgoing(message);
     const advertised = this.#serverCapabilities?.maxMessageSize;
     if (this.role === 'client' && !this.#raw && typeof advertised === 'number' && frame.byteLength - 4 > advertised) {
       // WT-FRAME-9 (the raw client may send it anyway, to test the server's WT-FRAME-3).
@@ -209,6 +239,30 @@ export class WebTransportSessionConnection implements Connection {
     this.#noteSent(message);
     this.transcript.record({ direction: 'sent', channel: CONTROL, bytes: frame, decoded: message });
     await this.#write(writer, frame);
+  }
+
+  /** One frame for `message` in the encoding in force (or, with a fault on, deliberately not). */
+  #encodeOutgoing(message: unknown): Uint8Array {
+    const isInitializeResult =
+      this.role === 'server' &&
+      this.#machine.state === 'INITIALIZING' &&
+      idOf(message) === this.#encoding.initializeRequestId &&
+      record(message)?.['result'] !== undefined;
+    // FAULT initialize-result-in-cbor (#noteSent still switches the encoding state).
+    if (isInitializeResult && this.#broken(FAULT.initializeResultInCbor)) return this.#writer.encodeAs(message, 'cbor');
+    if (this.#encoding.negotiated && this.#encoding.current === 'cbor') {
+      // FAULT reply-json-after-cbor.
+      if (this.#broken(FAULT.replyJsonAfterCbor)) return this.#writer.encodeAs(message, 'json');
+      // FAULT switch-encoding-late: the first message after the initialize result is still JSON.
+      if (this.#broken(FAULT.switchEncodingLate) && !this.#lateSwitchDone) {
+        this.#lateSwitchDone = true;
+        return this.#writer.encodeAs(message, 'json');
+      }
+    }
+    const frame = this.#writer.encode(message);
+    // FAULT wrong-frame-length: the prefix says one byte less than the body has.
+    if (this.#broken(FAULT.wrongFrameLength)) new DataView(frame.buffer, frame.byteOffset).setUint32(0, frame.byteLength - 5);
+    return frame;
   }
 
   async sendRaw(bytes: Uint8Array): Promise<void> {
@@ -302,6 +356,8 @@ export class WebTransportSessionConnection implements Connection {
   }
 
   #onControlChunk(chunk: Uint8Array): void {
+    const chunkStart = this.#controlOffset;
+    this.#controlOffset += chunk.byteLength;
     let items: Array<DecodedFrame | WireError>;
     try {
       items = this.#reader.push(chunk);
@@ -310,12 +366,34 @@ export class WebTransportSessionConnection implements Connection {
       items = [error];
     }
     for (const item of items) {
+      if (item instanceof WireError && this.#acceptMismatched(item, chunk, chunkStart)) continue;
       if (item instanceof WireError) this.#onControlError(item, chunk);
       else this.#onFrame(item);
     }
   }
 
+  /**
+   * FAULT accept-cbor-initialize (before negotiation) / accept-encoding-mismatch (after): a body in
+   * the other encoding is decoded in that encoding and served. Works when the frame arrived in one read.
+   */
+  #acceptMismatched(error: WireError, chunk: Uint8Array, chunkStart: number): boolean {
+    if (this.role !== 'server' || !(error instanceof EncodingMismatchError) || error.offset === undefined) return false;
+    if (!this.#broken(this.#encoding.negotiated ? FAULT.acceptEncodingMismatch : FAULT.acceptCborInitialize)) return false;
+    const start = error.offset - chunkStart;
+    if (start < 0 || start + 4 > chunk.byteLength) return false;
+    const length = new DataView(chunk.buffer, chunk.byteOffset + start, 4).getUint32(0);
+    if (start + 4 + length > chunk.byteLength) return false;
+    const body = chunk.subarray(start + 4, start + 4 + length);
+    const message = codecFor(error.actual).decode(body);
+    this.#onFrame({ message, encoding: error.actual, body, frameLength: length, frameOffset: error.offset });
+    return true;
+  }
+
   #onControlError(error: WireError, chunk: Uint8Array): void {
+    if (error.code === 'FRAME_EMPTY' && this.#broken(FAULT.acceptZeroLengthFrame)) {
+      this.transcript.record({ direction: 'received', channel: CONTROL, bytes: chunk, note: 'zero-length frame skipped (fault)' });
+      return;
+    }
     this.transcript.record({
       direction: 'received',
       channel: CONTROL,
@@ -361,23 +439,28 @@ export class WebTransportSessionConnection implements Connection {
   #admitOnServer(message: unknown, encoding: EncodingName): boolean {
     const id = idOf(message);
     const rawId = record(message)?.['id'];
-    if (typeof rawId === 'number' && typeof record(message)?.['method'] === 'string' && !isU32(rawId)) {
+    // FAULT id-out-of-range-accepted.
+    if (typeof rawId === 'number' && typeof record(message)?.['method'] === 'string' && !isU32(rawId) && !this.#broken(FAULT.idOutOfRangeAccepted)) {
       // WT-ID-3: numeric ids must fit the 32-bit header fields.
       this.#refuse(null, WT_ERROR.INVALID_REQUEST, 'ID_OUT_OF_RANGE', `request id ${rawId} is not an integer in 0..2^32-1 (WT-ID-3)`);
       return false;
     }
     const state = this.#machine.state;
-    if (state === 'INITIALIZING') {
+    // FAULT accept-message-while-initializing.
+    if (state === 'INITIALIZING' && !this.#broken(FAULT.acceptMessageWhileInitializing)) {
       // WT-CONN-4/5: nothing but the initialize exchange before READY.
       this.#refuse(id, WT_ERROR.INVALID_REQUEST, 'MESSAGE_BEFORE_READY', 'no message may be sent before the initialize result (001 §1)');
       return false;
     }
     if (state !== 'CONTROL_STREAM_OPENED') return true;
-    if (encoding !== 'json') {
+    // FAULT accept-cbor-initialize.
+    if (encoding !== 'json' && !this.#broken(FAULT.acceptCborInitialize)) {
       this.#refuse(id, WT_ERROR.ENCODING_MISMATCH, 'ENCODING_MISMATCH', 'initialize must be JSON encoded (001 §3 rule 1)');
       return false;
     }
     if (initializeRequestId(message) === undefined) {
+      // FAULT accept-non-initialize-first: served as if READY (the state machine stays put).
+      if (this.#broken(FAULT.acceptNonInitializeFirst)) return true;
       this.#refuse(
         id,
         WT_ERROR.INVALID_REQUEST,
@@ -388,7 +471,8 @@ export class WebTransportSessionConnection implements Connection {
     }
     const params = record(record(message)?.['params']);
     const transport = params?.['transport'];
-    if (transport !== undefined && record(transport)?.['type'] !== MCP_FLOW_TRANSPORT_TYPE) {
+    // FAULT accept-unknown-transport-type.
+    if (transport !== undefined && record(transport)?.['type'] !== MCP_FLOW_TRANSPORT_TYPE && !this.#broken(FAULT.acceptUnknownTransportType)) {
       // WT-INIT-2
       this.#refuse(id, WT_ERROR.INVALID_REQUEST, 'UNKNOWN_TRANSPORT_TYPE', `initialize params.transport.type must be "${MCP_FLOW_TRANSPORT_TYPE}"`);
       return false;
@@ -454,7 +538,8 @@ export class WebTransportSessionConnection implements Connection {
       for (const tag of tags) {
         if (!(await this.#waitForStream(id, tag, this.#limits.streamReferenceGraceMs))) missing.push(tag);
       }
-      if (missing.length > 0) {
+      // FAULT accept-dangling-stream-ref.
+      if (missing.length > 0 && !this.#broken(FAULT.acceptDanglingStreamRef)) {
         const text = `ref/stream names stream tag ${missing.join(', ')} for request ${String(id)}, but no such execution stream was opened`;
         this.#fault('INVALID_STREAM_REFERENCE', text, CONTROL, WT_ERROR.INVALID_STREAM_REFERENCE);
         if (this.role === 'server') {
@@ -575,14 +660,18 @@ export class WebTransportSessionConnection implements Connection {
     const withHeader: TranscriptChannel = { kind: 'stream', streamId, header };
     this.transcript.record({ direction: 'received', channel: withHeader, bytes: encodeExecHeader(header), note: 'execution stream header' });
     const data = { requestId: header.requestId, streamTag: header.streamTag };
-    if (this.role === 'server' && this.#incomingOpen >= this.#limits.maxConcurrentStreams) {
+    // FAULT no-stream-limit.
+    if (this.role === 'server' && this.#incomingOpen >= this.#limits.maxConcurrentStreams && !this.#broken(FAULT.noStreamLimit)) {
       const text = `Stream Limit Exceeded: more than maxConcurrentStreams (${this.#limits.maxConcurrentStreams}) execution streams open`;
-      this.#rejectStream(reader, withHeader, 'STREAM_LIMIT_EXCEEDED', text, WT_ERROR.STREAM_LIMIT_EXCEEDED, data);
+      // FAULT wrong-stream-limit-code: -32600 instead of -32000.
+      const code = this.#broken(FAULT.wrongStreamLimitCode) ? WT_ERROR.INVALID_REQUEST : WT_ERROR.STREAM_LIMIT_EXCEEDED;
+      this.#rejectStream(reader, withHeader, 'STREAM_LIMIT_EXCEEDED', text, code, data);
       return;
     }
     this.#incomingOpen++;
     const correlated = await this.#inFlight.waitFor(header.requestId, this.#clientRequests, this.#limits.streamCorrelationGraceMs);
-    if (!correlated) {
+    // FAULT accept-injected-stream-header.
+    if (!correlated && !this.#broken(FAULT.acceptInjectedStreamHeader)) {
       this.#incomingOpen--;
       this.#changed();
       const text = `Stream Injection: stream header names request ${header.requestId}, which is not in flight`;
@@ -758,6 +847,11 @@ export class WebTransportSessionConnection implements Connection {
     }
     const channel: TranscriptChannel = { kind: 'datagram', channel: datagram.channel, requestId: datagram.requestId };
     if (this.role === 'server' && !this.#datagramsSupported) {
+      // FAULT datagram-when-unsupported-ignored: dropped without -32004.
+      if (this.#broken(FAULT.datagramWhenUnsupportedIgnored)) {
+        this.transcript.record({ direction: 'received', channel, bytes, note: 'dropped silently: datagrams not supported (fault)' });
+        return;
+      }
       this.transcript.record({ direction: 'received', channel, bytes, note: 'refused: datagrams not supported' });
       const text = 'Datagram Not Supported: this server advertised datagramsSupported: false';
       this.#fault('DATAGRAM_NOT_SUPPORTED', text, channel, WT_ERROR.DATAGRAM_NOT_SUPPORTED);
@@ -822,7 +916,18 @@ export class WebTransportSessionConnection implements Connection {
 
   #onShutdownReceived(): void {
     if (this.#shuttingDown) return;
+    // FAULT shutdown-ignored: the session stays open and streams may still be opened.
+    if (this.#broken(FAULT.shutdownIgnored)) {
+      this.transcript.event('$/shutdown received: ignored (fault)');
+      return;
+    }
     this.#shuttingDown = true;
+    // FAULT never-drain-on-shutdown: close at once, cutting in-flight streams.
+    if (this.#broken(FAULT.neverDrainOnShutdown)) {
+      this.transcript.event('$/shutdown received: closing without draining (fault)');
+      void this.close('peer sent $/shutdown');
+      return;
+    }
     this.transcript.event('$/shutdown received: no new streams; draining');
     void this.#drain(this.#limits.drainTimeoutMs).then(() => this.close('peer sent $/shutdown'));
   }
@@ -856,6 +961,11 @@ export class WebTransportSessionConnection implements Connection {
 
   #assertOpen(): void {
     if (this.#isClosed) throw new ConnectionClosedError('the WebTransport session is closed');
+  }
+
+  /** Whether the binding fault `name` is switched on (faults.ts). */
+  #broken(name: string): boolean {
+    return this.#injected?.has(name) ?? false;
   }
 
   #fault(code: string, message: string, channel: TranscriptChannel, jsonRpcCode?: number): void {
@@ -905,7 +1015,8 @@ export class WebTransportSessionConnection implements Connection {
       },
       openExecutionStream: async (header) => {
         if (!this.#raw) {
-          if (this.#shuttingDown) throw new InvalidStateError('$/shutdown is in progress: no new execution streams (001 §7)');
+          // FAULT stream-after-shutdown.
+          if (this.#shuttingDown && !this.#broken(FAULT.streamAfterShutdown)) throw new InvalidStateError('$/shutdown is in progress: no new execution streams (001 §7)');
           if (this.role === 'server' && this.#outgoingOpen >= this.#limits.maxConcurrentStreams) {
             throw new LimitExceededError(
               'maxConcurrentStreams',
@@ -913,7 +1024,10 @@ export class WebTransportSessionConnection implements Connection {
             );
           }
         }
-        return this.#openUni(encodeExecHeader(header), header);
+        const headerBytes = encodeExecHeader(header);
+        // FAULT wrong-execution-header: the request id goes out little-endian.
+        if (this.#broken(FAULT.wrongExecutionHeader)) headerBytes.subarray(0, 4).reverse();
+        return this.#openUni(headerBytes, header);
       },
       openRawStream: (firstBytes) => this.#openUni(firstBytes, undefined),
       nextExecutionStream: (predicate, options) => this.#streams.next(predicate, options),
@@ -921,7 +1035,11 @@ export class WebTransportSessionConnection implements Connection {
         const supported = this.role === 'server' ? this.#datagramsSupported : this.#serverCapabilities?.datagramsSupported !== false;
         if (!supported && !this.#raw) throw new DatagramsNotSupportedError();
         const full = { channel: datagram.channel, flags: datagram.flags ?? 0, requestId: datagram.requestId, payload: datagram.payload };
-        await this.#sendDatagramBytes(encodeDatagram(full), { kind: 'datagram', channel: datagram.channel, requestId: datagram.requestId });
+        const bytes = encodeDatagram(full);
+        // FAULT send-reserved-datagram-channel / nonzero-datagram-flags.
+        if (this.#broken(FAULT.sendReservedDatagramChannel)) bytes[0] = 0x00;
+        if (this.#broken(FAULT.nonzeroDatagramFlags)) bytes[1] = 0x01;
+        await this.#sendDatagramBytes(bytes, { kind: 'datagram', channel: datagram.channel, requestId: datagram.requestId });
       },
       sendRawDatagram: (bytes) => this.#sendDatagramBytes(bytes, { kind: 'datagram', channel: bytes[0] ?? -1 }),
       nextDatagram: (predicate, options) => this.#datagrams.next(predicate, options),
