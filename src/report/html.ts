@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { VERDICTS, type CaseResult, type CheckResult, type RunResult, type Verdict } from '../harness/result.js';
 import type { TranscriptEntry } from '../transport/transcript.js';
 import { COUNT_WORDS, arrow, countsLine, describeChannel, displayJson, formatDuration, isFailing, isStrict } from './format.js';
-import { html, type SafeHtml } from './html-escape.js';
+import { SafeHtml, html } from './html-escape.js';
 
 export interface HtmlOptions {
   /** WARN counts as failing. Default: the run's `options.strict`. */
@@ -32,7 +32,7 @@ export function renderHtml(run: RunResult, options: HtmlOptions = {}): string {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
-<style nonce="${nonce}">${STYLE}</style>
+<style nonce="${nonce}">${new SafeHtml(STYLE)}</style>
 </head>
 <body>
 <header>
@@ -65,7 +65,7 @@ ${VERDICTS.map((verdict) => html`<label class="v-${verdict}"><input type="checkb
 <main>
 ${[...suites].map(([suite, cases]) => renderSuite(suite, cases, strict, maxHexBytes))}
 </main>
-<script nonce="${nonce}">${SCRIPT}</script>
+<script nonce="${nonce}">${new SafeHtml(SCRIPT)}</script>
 </body>
 </html>
 `;
@@ -208,7 +208,8 @@ button { font: inherit; cursor: pointer; }
 ${VERDICTS.map((verdict) => `.badge.v-${verdict} { background: ${VERDICT_COLOURS[verdict]}; } .tile.v-${verdict} { border-left-color: ${VERDICT_COLOURS[verdict]}; }`).join('\n')}
 `;
 
-// Filtering and copying only; the script reads no report data except the DOM it filters.
+// Filtering and copying only; the script reads no report data except the DOM it filters. STYLE and
+// SCRIPT are constants of this file, inserted unescaped (neither contains `</`).
 const SCRIPT = `
 (function () {
   var cases = Array.prototype.slice.call(document.querySelectorAll('details.case'));
