@@ -153,7 +153,8 @@ function primaryFailure(c: RegisteredCase, env: Env, message: string, actual?: u
   return { requirement, level, verdict: failureVerdict(level), message, ...(actual !== undefined ? { actual } : {}) };
 }
 
-function schemaChecks(c: RegisteredCase, env: Env, connection: Connection): CheckResult[] {
+/** Schema checks of the case's transcript, each with the transcript position of the message. */
+function schemaChecks(c: RegisteredCase, env: Env, connection: Connection): { check: CheckResult; seq: number }[] {
   if (!env.schemas) return [];
   const catalog = env.options.registry.requirements;
   const directions: ('sent' | 'received')[] = c.sendsInvalid ? ['received'] : ['sent', 'received'];
@@ -165,7 +166,7 @@ function schemaChecks(c: RegisteredCase, env: Env, connection: Connection): Chec
     const method = (violation.message as { method?: unknown }).method;
     const name = typeof method === 'string' ? method : `response ${JSON.stringify((violation.message as { id?: unknown }).id)}`;
     const sent = violation.direction === 'sent';
-    return {
+    const check: CheckResult = {
       requirement,
       level,
       verdict: sent ? 'ERROR' : failureVerdict(level),
@@ -174,8 +175,22 @@ function schemaChecks(c: RegisteredCase, env: Env, connection: Connection): Chec
         `${issue?.message ?? 'invalid'}${sent ? ' (a bug in the case: declare sendsInvalid if it is deliberate)' : ''}`,
       expected: `valid against ${violation.schema}`,
       actual: { pointer: violation.pointer, keyword: issue?.keyword, issues: violation.issues.slice(0, 5), message: violation.message },
-    } satisfies CheckResult;
+    };
+    return { check, seq: violation.seq };
   });
+}
+
+/**
+ * The transcript entries a reader needs: the last `count`, or, when the only failures are schema
+ * violations, the entries around the first violating message.
+ */
+function excerpt(connection: Connection, count: number, aroundSeq: number | undefined) {
+  const entries = connection.transcript.entries();
+  if (aroundSeq === undefined) return connection.transcript.excerpt(count);
+  const index = entries.findIndex((entry) => entry.seq === aroundSeq);
+  if (index < 0) return connection.transcript.excerpt(count);
+  const start = Math.max(0, Math.min(index - Math.floor(count / 2), entries.length - count));
+  return entries.slice(start, start + count);
 }
 
 async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
@@ -248,7 +263,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   grace.cancel();
   if (connection) await within(connection.close(timedOut ? 'case time limit reached' : 'case finished').catch(() => undefined), env.graceMs);
 
-  const checks: CheckResult[] = run ? run.checks : [];
+  // A copy: a case abandoned past its grace may still record checks, and must not change the result.
+  const checks: CheckResult[] = run ? [...run.checks] : [];
   result.checks = checks;
   if (run?.propertyRun) {
     result.seed = run.propertyRun.seed;
@@ -284,7 +300,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
     verdict = 'ERROR';
     reason = new CaseMisuseError(`case ${c.id} returned without recording any check`).message;
   }
-  if (connection && env.schemas && verdict !== 'ERROR') checks.push(...schemaChecks(c, env, connection));
+  const violations = connection && env.schemas && verdict !== 'ERROR' ? schemaChecks(c, env, connection) : [];
+  checks.push(...violations.map((v) => v.check));
 
   if (env.options.strict) {
     for (const check of checks) if (check.verdict === 'WARN') check.verdict = 'FAIL';
@@ -302,7 +319,9 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
     result.requirementText = env.options.registry.requirements.get(firstFailed.requirement).text;
   }
   if (connection && (verdict === 'FAIL' || verdict === 'WARN' || verdict === 'TIMEOUT' || verdict === 'ERROR')) {
-    result.transcript = connection.transcript.excerpt(env.options.excerptEntries ?? 40);
+    const fromSchema = new Set(violations.map((v) => v.check));
+    const otherFailure = checks.some((k) => k.verdict !== 'PASS' && k.verdict !== 'INFO' && !fromSchema.has(k));
+    result.transcript = excerpt(connection, env.options.excerptEntries ?? 40, otherFailure || verdict === 'TIMEOUT' ? undefined : violations[0]?.seq);
   }
   return finish(verdict, reason);
 }

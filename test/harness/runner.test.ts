@@ -225,6 +225,29 @@ describe('targets that misbehave', () => {
     expect(get(cutShort.id).checks[0]).toMatchObject({ requirement: 'CORE-RPC-16', verdict: 'FAIL', actual: { code: 'CONNECTION_CLOSED' } });
   });
 
+  it('a target that closes in the middle of a message: the request FAILs, the partial line is on the transcript', async () => {
+    const target = scriptedTarget(
+      tinyServer(undefined, async (m, server) => {
+        if (m.method !== 'ping') return;
+        await server.sendRaw(new TextEncoder().encode(`{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"res`));
+        await server.close('crashed');
+      }),
+    );
+    const asks = defineCase({
+      id: 'closing/mid-frame',
+      suite: 'closing',
+      title: 'ping is answered',
+      requirements: ['CORE-LIFE-12'],
+      async run(ctx) {
+        await ctx.request('CORE-LIFE-12', 'ping');
+      },
+    });
+    const { get } = await run([asks], target);
+    expect(get(asks.id).verdict).toBe('FAIL');
+    expect(get(asks.id).reason).toMatch(/connection closed before ping was answered/);
+    expect(get(asks.id).transcript?.some((e) => e.direction === 'received' && e.byteLength > 0 && e.decoded === undefined)).toBe(true);
+  });
+
   it('a target that floods the connection still gets a verdict', async () => {
     const flooder = scriptedTarget(async (server) => {
       await server.next();
@@ -253,6 +276,15 @@ describe('targets that misbehave', () => {
       },
     });
     await expect(run([serverInfoCase], target)).rejects.toBeInstanceOf(TargetUnreachableError);
+  });
+});
+
+describe('run options', () => {
+  it('bad options are typed errors before anything runs', async () => {
+    await expect(run([serverInfoCase], mockServerTarget(), { workers: 0 })).rejects.toMatchObject({ code: 'RUN_OPTIONS_INVALID' });
+    await expect(run([serverInfoCase], mockServerTarget(), { timeoutScale: -1 })).rejects.toMatchObject({ code: 'RUN_OPTIONS_INVALID' });
+    await expect(run([serverInfoCase], mockServerTarget(), { path: '1:0' })).rejects.toThrow(/needs --seed/);
+    await expect(run([serverInfoCase, secondInitializeCase], mockServerTarget(), { seed: 1, path: '1:0' })).rejects.toThrow(/2 cases are selected/);
   });
 });
 

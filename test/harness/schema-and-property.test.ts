@@ -49,6 +49,22 @@ describe('schema validation of every message', () => {
     expect(result.checks.find((c) => c.requirement === 'CORE-RPC-5')?.verdict).toBe('PASS');
   });
 
+  it('the transcript excerpt of a schema failure holds the violating message even after later traffic', async () => {
+    const chatty = defineCase({
+      ...initializeCase,
+      id: 'schema/chatty',
+      async run(ctx) {
+        await initializeCase.run(ctx);
+        for (let n = 0; n < 30; n++) await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: n } });
+      },
+    });
+    const target = scriptedTarget(tinyServer({ protocolVersion: '2025-06-18', capabilities: 'none', serverInfo: { name: 'tiny', version: '1' } }));
+    const result = await runOne(chatty, target, { excerptEntries: 6 });
+    expect(result.verdict).toBe('FAIL');
+    expect(result.transcript).toHaveLength(6);
+    expect(result.transcript!.some((e) => e.direction === 'received' && (e.decoded as Msg).id === 'init')).toBe(true);
+  });
+
   it('a conforming exchange adds no schema check', async () => {
     const result = await runOne(initializeCase, mockServerTarget());
     expect(result.verdict).toBe('PASS');
