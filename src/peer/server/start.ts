@@ -9,6 +9,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Connection, ReceivedMessage } from '../../transport/connection.js';
 import { listenHttp, type HttpListener } from '../../transport/http/index.js';
 import { serveStdio, type StdioServerConnection } from '../../transport/stdio/index.js';
+import { WEBTRANSPORT_FAULTS } from '../../transport/webtransport/faults.js';
 import { listenWebTransport, type WebTransportServer } from '../../transport/webtransport/index.js';
 import { isEncodingName, type EncodingName } from '../../wire/codec.js';
 import { CORE_TOOLS } from './core/tools.js';
@@ -118,6 +119,7 @@ export function mockServerFaultCatalog(): CatalogEntry[] {
     ...tag('core', CORE_FAULTS),
     ...tag('flow', FLOW_FAULTS),
     ...tag('fastworkflow', FASTWORKFLOW_FAULTS),
+    ...tag('webtransport', WEBTRANSPORT_FAULTS),
   ];
 }
 
@@ -194,6 +196,8 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
     const flow = flowExtension({ ...options.flow, wizards, plainTools });
     extensions.push(flow);
     if (fastworkflow) extensions.push(fastworkflow);
+    // The binding's faults are honoured by the WebTransport listener; listing them here puts them in the server's catalog.
+    if (options.transport === 'wt') extensions.push({ name: 'webtransport-binding', faults: WEBTRANSPORT_FAULTS });
     const server = createMockServer({
       ...options.server,
       // FastWorkflow serves its own prompts and resources; the core keeps its tools.
@@ -237,6 +241,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
         },
         datagramsSupported: limits.datagramsSupported ?? true,
         ...(limits.maxSessions !== undefined ? { maxSessions: limits.maxSessions } : {}),
+        faults: server.faults,
         onConnection: serve,
       });
       url = listener.url;
