@@ -20,6 +20,7 @@ import { Transcript, type TranscriptChannel, type TranscriptOptions } from '../t
 import { flattenHeaders, hasHeader, mediaType, startExchange } from './exchange.js';
 import { classifyMessage, decodeJsonBody } from './json-body.js';
 import { SseParser, type SseEvent } from './sse.js';
+import { encodeJsonMessage } from '../json-message.js';
 
 export const SESSION_HEADER = 'Mcp-Session-Id';
 export const PROTOCOL_VERSION_HEADER = 'MCP-Protocol-Version';
@@ -132,16 +133,7 @@ export class HttpClientConnection implements Connection {
   }
 
   async send(message: unknown): Promise<void> {
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(message);
-    } catch (error) {
-      throw new ConnectionError('UNENCODABLE_MESSAGE', `message cannot be encoded as JSON: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
-    if (text === undefined) throw new ConnectionError('UNENCODABLE_MESSAGE', 'message cannot be encoded as JSON');
-    await this.#post(new TextEncoder().encode(text), message);
+    await this.#post(encodeJsonMessage(message), message);
     const kind = classifyMessage(message);
     if (this.#options.eventStream && kind.kind === 'notification' && kind.method === 'notifications/initialized') {
       await this.#openEventStream();

@@ -1,37 +1,7 @@
 // Decoding JSON-RPC bodies received over HTTP: bytes -> JSON value, with the JSON-RPC error code a
 // receiver answers with when they do not decode, and how each message of a body is classified.
 
-/** Why a body did not decode; `jsonRpcCode` is what a receiver answers with. */
-export interface BodyDecodeFailure {
-  code: 'INVALID_UTF8' | 'INVALID_JSON' | 'EMPTY_BODY';
-  message: string;
-  jsonRpcCode: number;
-}
-
-export type BodyDecodeResult = { ok: true; value: unknown } | { ok: false; failure: BodyDecodeFailure };
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** Decodes a JSON body (UTF-8, no BOM accepted, as architecture.md says). */
-export function decodeJsonBody(bytes: Uint8Array): BodyDecodeResult {
-  let text: string;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    return { ok: false, failure: { code: 'INVALID_UTF8', message: 'body is not valid UTF-8', jsonRpcCode: -32700 } };
-  }
-  if (text.trim() === '') {
-    return { ok: false, failure: { code: 'EMPTY_BODY', message: 'body is empty', jsonRpcCode: -32700 } };
-  }
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return {
-      ok: false,
-      failure: { code: 'INVALID_JSON', message: `body is not JSON: ${(error as Error).message}`, jsonRpcCode: -32700 },
-    };
-  }
-}
+export { decodeJsonBody, type BodyDecodeFailure, type BodyDecodeResult } from '../json-message.js';
 
 export type JsonRpcId = string | number | null;
 

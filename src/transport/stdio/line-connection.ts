@@ -3,9 +3,10 @@
 import type { Writable } from 'node:stream';
 import { ArrivalQueue } from '../arrival-queue.js';
 import type { CloseInfo, Connection, ConnectionFault, NextOptions, ReceivedMessage } from '../connection.js';
-import { ConnectionClosedError, ConnectionError } from '../errors.js';
+import { ConnectionClosedError } from '../errors.js';
 import { Transcript, type TranscriptChannel, type TranscriptOptions } from '../transcript.js';
 import { LineDecoder, isOverflow } from './line-decoder.js';
+import { decodeJsonBody, encodeJsonMessage } from '../json-message.js';
 
 export interface LineConnectionOptions {
   /** Longest line accepted; longer ones are skipped and reported as LINE_TOO_LONG. Default 16 MiB. */
@@ -13,7 +14,6 @@ export interface LineConnectionOptions {
   transcript?: Transcript | TranscriptOptions;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 export abstract class LineConnection implements Connection {
   readonly kind = 'stdio' as const;
@@ -45,16 +45,11 @@ export abstract class LineConnection implements Connection {
   }
 
   async send(message: unknown): Promise<void> {
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(message);
-    } catch (error) {
-      throw new ConnectionError('UNENCODABLE_MESSAGE', `message cannot be encoded as JSON: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
-    if (text === undefined) throw new ConnectionError('UNENCODABLE_MESSAGE', 'message cannot be encoded as JSON');
-    await this.write(new TextEncoder().encode(text + '\n'), message);
+    const body = encodeJsonMessage(message);
+    const line = new Uint8Array(body.byteLength + 1);
+    line.set(body);
+    line[body.byteLength] = 0x0a;
+    await this.write(line, message);
   }
 
   /** Writes the bytes exactly as given (no newline added). */
@@ -131,25 +126,14 @@ export abstract class LineConnection implements Connection {
       this.fault(error.code, error.message, this.#input, -32600);
       return;
     }
-    let text: string;
-    try {
-      text = strictUtf8.decode(item.content);
-    } catch {
-      this.#rejectLine(item.wire, 'INVALID_UTF8', 'line is not valid UTF-8');
+    const content = item.content.at(-1) === 0x0d ? item.content.subarray(0, -1) : item.content;
+    const decoded = decodeJsonBody(content);
+    if (!decoded.ok) {
+      const { code, message } = decoded.failure;
+      this.#rejectLine(item.wire, code === 'EMPTY_BODY' ? 'INVALID_JSON' : code, code === 'EMPTY_BODY' ? 'empty line where a JSON-RPC message was expected' : message);
       return;
     }
-    if (text.endsWith('\r')) text = text.slice(0, -1);
-    if (text.trim() === '') {
-      this.#rejectLine(item.wire, 'INVALID_JSON', 'empty line where a JSON-RPC message was expected');
-      return;
-    }
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch (error) {
-      this.#rejectLine(item.wire, 'INVALID_JSON', `line is not JSON: ${(error as Error).message}`);
-      return;
-    }
+    const message = decoded.value;
     this.transcript.record({ direction: 'received', channel: this.#input, bytes: item.wire, decoded: message });
     this.#queue.push({ message, channel: this.#input, at: Date.now(), encoding: 'json', body: item.content });
   }
