@@ -207,7 +207,8 @@ export class ConsoleReporter implements ReportListener {
     this.#live = this.#out.isTTY === true;
   }
 
-  handle(event: ReportEvent): void {
+  /** Bound, so it can be handed to the runner as `onEvent: reporter.handle`. */
+  readonly handle = (event: ReportEvent): void => {
     switch (event.type) {
       case 'run-start':
         for (const { suite } of event.planned) this.#planned.set(suite, (this.#planned.get(suite) ?? 0) + 1);
@@ -224,7 +225,7 @@ export class ConsoleReporter implements ReportListener {
         this.#out.write(this.#format.runEnd(event.result, this.#strict ?? isStrict(event.result)));
         break;
     }
-  }
+  };
 
   #caseEnd(result: CaseResult): void {
     this.#running.delete(result.id);

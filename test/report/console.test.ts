@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { RunEvent } from '../../src/harness/runner.js';
 import { countVerdicts, type RunResult } from '../../src/harness/result.js';
 import { ConsoleReporter, renderConsoleReport, useColour } from '../../src/report/console.js';
 import type { ReportEvent } from '../../src/report/events.js';
@@ -111,6 +112,12 @@ describe('colour', () => {
 });
 
 describe('live progress', () => {
+  it('takes the runner’s events as they are', () => {
+    expectTypeOf<RunEvent>().toEqualTypeOf<ReportEvent>();
+    const onEvent: (event: RunEvent) => void = new ConsoleReporter({ out: capture(false).out }).handle;
+    expect(typeof onEvent).toBe('function');
+  });
+
   it('prints a line per finished case under its suite, with progress against the plan', () => {
     const pipe = capture(false);
     const reporter = new ConsoleReporter({ out: pipe.out, env: {} });
@@ -125,7 +132,9 @@ describe('live progress', () => {
       { type: 'case-end', result: second },
       { type: 'run-end', result: run },
     ];
-    for (const event of events) reporter.handle(event);
+    // Unbound, as the runner's `onEvent` receives it.
+    const { handle } = reporter;
+    for (const event of events) handle(event);
     const lines = pipe.text().split('\n');
     expect(lines.slice(0, 3)).toEqual([
       'negotiation',
