@@ -43,6 +43,11 @@ export async function openRaw(server: RunningMockServer, protocolVersion = '2025
     initializeResult = (message as Message).result;
     await connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
+  return rawClient(connection, initializeResult);
+}
+
+/** A RawClient over a connection that is already initialized. */
+export function rawClient(connection: Connection, initializeResult: Message): RawClient {
   let nextId = 100;
   return {
     connection,

@@ -1,0 +1,167 @@
+// The `mock-server` command: --list-faults, option errors (exit 2), and the real command in a
+// child process: stdio served to the official SDK Client and to raw messages, SIGTERM stops it
+// cleanly (exit 0, temporary store removed) with sessions open.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
+import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
+import { spawnStdio } from '../../src/transport/stdio/index.js';
+import { connectWebTransport, initializeSession } from '../../src/transport/webtransport/index.js';
+import { DEADLINE, rawClient, runRegistration, type Message } from '../peer/server/start/support.js';
+
+const mainTs = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+/** node arguments that run the CLI from source (tsx), followed by the CLI's own arguments. */
+const cliArgs = (...args: string[]) => [
+  '--import',
+  'tsx',
+  '--input-type=module',
+  '-e',
+  `import { main } from ${JSON.stringify(mainTs)}; process.exitCode = await main(process.argv.slice(1));`,
+  '--',
+  'mock-server',
+  ...args,
+];
+
+function recordingIo(): CliIo & { stdout: string; stderr: string } {
+  const io = {
+    stdout: '',
+    stderr: '',
+    out(text: string) {
+      io.stdout += text.endsWith('\n') ? text : `${text}\n`;
+    },
+    err(text: string) {
+      io.stderr += text.endsWith('\n') ? text : `${text}\n`;
+    },
+    readStdin: async () => '',
+  };
+  return io;
+}
+
+async function run(...args: string[]) {
+  const io = recordingIo();
+  const code = await main(['mock-server', ...args], io);
+  return { code, io };
+}
+
+describe('mock-server in-process', () => {
+  it('--list-faults prints every catalog entry with its requirement ID and description, and exits 0', async () => {
+    const { code, io } = await run('--list-faults');
+    expect(code).toBe(0);
+    const lines = io.stdout.trimEnd().split('\n');
+    const catalog = mockServerFaultCatalog();
+    expect(lines).toHaveLength(catalog.length);
+    catalog.forEach((entry, index) => {
+      expect(lines[index]).toMatch(new RegExp(`^${entry.name} +${entry.requirement} +\\[${entry.layer}\\] `));
+      expect(lines[index]!.endsWith(entry.description)).toBe(true);
+    });
+  });
+
+  it.each([
+    [['--transport', 'http', '--fault', 'ping-non-empty-reslt'], /unknown fault "ping-non-empty-reslt" \(did you mean "ping-non-empty-result"/],
+    [['--transport', 'wt', '--fault', 'start-without-state', '--fault', 'nope-nope'], /unknown fault "nope-nope"/],
+    [['--port', '1'], /--transport is required/],
+    [['--transport', 'tcp'], /transport.*tcp|Choices/],
+    [['--transport', 'wt', '--port', 'abc'], /--port must be an integer/],
+    [['--transport', 'wt', '--encoding-preference', 'cbor,xml'], /encoding-preference: unknown encoding "xml"/],
+    [['--transport', 'wt', '--max-message-size', '0'], /max-message-size: must be a positive integer/],
+    [['--transport', 'wt', '--cert', 'only-cert.pem'], /key: give --cert and --key together/],
+    [['--transport', 'wt', '--wizard', '/nonexistent/wizard.json'], /wizard\.json/],
+  ])('%j exits 2 naming the problem', async (args, message) => {
+    const { code, io } = await run(...args);
+    expect(code).toBe(2);
+    expect(io.stderr).toMatch(message);
+    expect(io.stdout).toBe('');
+  });
+});
+
+/** Starts the CLI as a child process and waits for its "listening on" lines. */
+async function startCli(...args: string[]): Promise<{ child: ChildProcess; banner: string; output: () => string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, cliArgs(...args), { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const check = () => (/faults on: .*\n/.test(out) ? resolve() : undefined);
+    child.stdout!.on('data', check);
+    void exited.then(() => reject(new Error(`the CLI exited before listening:\n${out}`)));
+  });
+  return { child, banner: out, output: () => out, exited };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('mock-server as a process', () => {
+  it('--transport stdio serves the official SDK Client (tools/list, echo), with what it serves on stderr', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: cliArgs('--transport', 'stdio'), stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const client = new Client({ name: 'sdk-client', version: '1.0.0' });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['echo', 'registration']));
+    const echoed = await client.callTool({ name: 'echo', arguments: { text: 'over stdio' } });
+    expect(JSON.stringify(echoed.content)).toContain('over stdio');
+    await client.close();
+    expect(stderr).toContain('mock server listening on stdio: (stdio)');
+    expect(stderr).toMatch(/wizards: booking, file-export, registration/);
+  });
+
+  it('--transport stdio runs a wizard end to end through raw messages, then exits 0 when stdin ends', async () => {
+    const connection = await spawnStdio([process.execPath, ...cliArgs('--transport', 'stdio', '--fault', 'ping-non-empty-result')]);
+    await connection.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const init = (await connection.next((r) => (r.message as Message).id === 0, DEADLINE)).message as Message;
+    await connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const client = rawClient(connection, init.result);
+    await runRegistration(client);
+    expect(Object.keys((await client.call('ping')).result).length).toBeGreaterThan(0);
+    await connection.close();
+    expect((await connection.stdio!.exited).code).toBe(0);
+    expect(connection.stdio!.stderrLines().join('\n')).toContain('faults on: ping-non-empty-result');
+  });
+
+  it('--transport http: SIGTERM stops it cleanly (exit 0) and removes the temporary store', async () => {
+    const { child, banner, output, exited } = await startCli('--transport', 'http');
+    const url = /listening on (http:\/\/\S+)/.exec(banner)![1]!;
+    const store = /fastworkflow store: (\S+)/.exec(banner)![1]!;
+    expect(existsSync(store)).toBe(true);
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    });
+    expect(response.status).toBe(200);
+    await response.text();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output()).toContain('mock server stopped (SIGTERM)');
+    expect(existsSync(store)).toBe(false);
+    expect(isAlive(child.pid!)).toBe(false);
+  });
+
+  it('--transport wt with a session open: SIGINT closes the session and exits 0', async () => {
+    const { child, banner, output, exited } = await startCli('--transport', 'wt', '--log', '--encoding-preference', 'json');
+    const url = /listening on (https:\/\/\S+)/.exec(banner)![1]!;
+    const hash = /certificate sha-256: ([0-9a-f]{64})/.exec(banner)![1]!;
+    const connection = await connectWebTransport(url, { certificateHash: hash });
+    const { transport } = await initializeSession(connection, { timeoutMs: DEADLINE.timeoutMs });
+    expect(transport?.encoding).toBe('json');
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect((await connection.closed).initiator).not.toBe('local');
+    expect(output()).toMatch(/wt#1 <- request initialize id=0 \[json\]/);
+    expect(output()).toContain('mock server stopped (SIGINT)');
+  });
+});
