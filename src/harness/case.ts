@@ -1,5 +1,18 @@
 // What a conformance case is, what it runs against (a Target) and what it can do while it runs
-// (the CaseContext). Suites write `defineCase({...})`; the runner does the rest.
+// (the CaseContext). Suites write `defineCase({...})`; the runner does the rest:
+//
+//   export default defineCase({
+//     id: 'lifecycle/ping-answered', suite: 'lifecycle', title: 'ping is answered with {}',
+//     requirements: ['CORE-LIFE-12'],
+//     async run(ctx) {
+//       const answer = await ctx.request('CORE-LIFE-12', 'ping');     // no answer -> FAIL of CORE-LIFE-12
+//       if (answer) ctx.check('CORE-LIFE-12', isEmptyObject(answer.result),
+//         { message: 'ping result is {}', expected: {}, actual: answer.result });
+//     },
+//   });
+//
+// Each case runs on a fresh connection that the runner opens and closes; every message on it is
+// validated against the schemas afterwards. Pass `ctx.signal` to any wait of your own.
 import type { Connection, ReceivedMessage, TransportKind } from '../transport/connection.js';
 import type { RequirementLevel } from './result.js';
 

@@ -82,10 +82,8 @@ export class CaseRun implements CaseContext {
     this.#declared(requirement);
     const level = this.#requirements.get(requirement).level;
     const result: CheckResult = { requirement, level, verdict: condition ? 'PASS' : failureVerdict(level), message: details.message };
-    if (!condition || details.expected !== undefined) {
-      if ('expected' in details) result.expected = details.expected;
-      if ('actual' in details) result.actual = details.actual;
-    }
+    if ('expected' in details) result.expected = details.expected;
+    if ('actual' in details) result.actual = details.actual;
     this.checks.push(result);
     return condition;
   }

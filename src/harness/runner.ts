@@ -106,8 +106,10 @@ async function discover(target: Target, limitMs: number, graceMs: number): Promi
     if (!outcome) return { error: { code: 'DISCOVERY_TIMEOUT', message: `discovery did not finish within ${limitMs} ms` } };
     if ('discovery' in outcome.value) return outcome.value.discovery;
     const error = outcome.value.error;
+    if (error instanceof TargetUnreachableError) throw error;
     if (error instanceof ConnectFailedError) throw new TargetUnreachableError(target.describe().description, { cause: error });
-    if (error instanceof ConnectionError || error instanceof CaseTimeoutError) return { error: { code: error.code, message: error.message } };
+    if (error instanceof CaseTimeoutError) return { error: { code: 'DISCOVERY_TIMEOUT', message: `discovery did not finish within ${limitMs} ms` } };
+    if (error instanceof ConnectionError) return { error: { code: error.code, message: error.message } };
     throw error;
   } finally {
     clearTimeout(timer);

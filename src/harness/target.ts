@@ -5,6 +5,7 @@ import { LATEST_PROTOCOL_VERSION } from '../protocol/methods.js';
 import type { Connection, TransportKind } from '../transport/connection.js';
 import { ConnectionError } from '../transport/errors.js';
 import type { Discovery, Target, TargetDescription } from './case.js';
+import { TargetUnreachableError } from './errors.js';
 
 export const HARNESS_CLIENT_INFO = { name: 'mcp-flow-conformance', version: '0.1.0' } as const;
 
@@ -75,7 +76,14 @@ export async function discoverOver(
   ] as const;
   for (const [capability, method] of lists) {
     if (!discovery.capabilities || !Object.hasOwn(discovery.capabilities, capability)) continue;
-    const answer = await call(method, {});
+    // Lists are best effort: a list that fails is left undefined (the suites check the list itself).
+    let answer: Record<string, unknown>;
+    try {
+      answer = await call(method, {});
+    } catch (error) {
+      if (error instanceof ConnectionError && !options.signal?.aborted) break;
+      throw error;
+    }
     const listed = names(answer.result, capability);
     if (listed !== undefined) discovery[capability] = listed;
   }
@@ -89,7 +97,13 @@ export function connectionTarget(options: ConnectionTargetOptions): Target {
     describe: () => description,
     connect: (signal) => options.connect(signal),
     async discover(signal) {
-      const connection = await options.connect(signal);
+      let connection: Connection;
+      try {
+        connection = await options.connect(signal);
+      } catch (error) {
+        // Nothing can be tested when discovery cannot even connect: wrong URL, refused, bad TLS material...
+        throw new TargetUnreachableError(options.description, { cause: error });
+      }
       try {
         return await discoverOver(connection, {
           signal,

@@ -8,7 +8,7 @@ import { CaseRegistry } from '../../src/harness/registry.js';
 import type { CaseResult, Verdict } from '../../src/harness/result.js';
 import { runConformance, type RunEvent, type RunOptions } from '../../src/harness/runner.js';
 import { connectionTarget } from '../../src/harness/target.js';
-import { ConnectFailedError } from '../../src/transport/errors.js';
+import { ConnectFailedError, TlsConfigError } from '../../src/transport/errors.js';
 import { mockServerTarget, scriptedTarget, tinyServer, type TrackedTarget } from './targets.js';
 
 const INIT = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'harness-test', version: '1' } };
@@ -266,6 +266,31 @@ describe('targets that misbehave', () => {
     expect(get(asks.id).verdict).toBe('FAIL');
   });
 
+  it('discovery that fails (initialize refused) fails the cases that depend on it; the others still run', async () => {
+    const refusing = scriptedTarget(async (server) => {
+      for (;;) {
+        const m = (await server.next()).message as Msg;
+        if (m.method === 'initialize') await server.send({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'unsupported' } });
+        if (m.method === 'ping') await server.send({ jsonrpc: '2.0', id: m.id, result: {} });
+      }
+    });
+    const dependent = defineCase({ ...serverInfoCase, id: 'tools/dependent', suite: 'tools', applies: requiresCapability('tools') });
+    const pings = defineCase({
+      id: 'lifecycle/ping-first',
+      suite: 'lifecycle',
+      title: 'ping before initialize',
+      requirements: ['CORE-LIFE-13'],
+      async run(ctx) {
+        ctx.check('CORE-LIFE-13', (await ctx.request('CORE-LIFE-13', 'ping')) !== undefined, { message: 'ping answered' });
+      },
+    });
+    const { get, result } = await run([dependent, pings], refusing);
+    expect(result.options.discoveryError).toMatchObject({ code: 'INITIALIZE_FAILED' });
+    expect(get(dependent.id).verdict).toBe('FAIL');
+    expect(get(dependent.id).reason).toMatch(/^discovery failed: initialize was answered without a result/);
+    expect(get(pings.id).verdict).toBe('PASS');
+  });
+
   it('an unreachable target ends the run with a typed error', async () => {
     const target = connectionTarget({
       description: 'https://127.0.0.1:9/mcp',
@@ -276,6 +301,15 @@ describe('targets that misbehave', () => {
       },
     });
     await expect(run([serverInfoCase], target)).rejects.toBeInstanceOf(TargetUnreachableError);
+    const badTls = connectionTarget({
+      description: 'https://127.0.0.1:9/wt',
+      transport: 'webtransport',
+      rerunArgs: [],
+      connect: async () => {
+        throw new TlsConfigError('the pinned certificate hash is not 32 bytes');
+      },
+    });
+    await expect(run([serverInfoCase], badTls)).rejects.toThrow(/cannot connect to https:\/\/127.0.0.1:9\/wt: the pinned certificate hash/);
   });
 });
 
