@@ -35,6 +35,11 @@ export interface FaultDefinition {
   description: string;
 }
 
+/** A frozen fault definition (the catalogs of the core and of each extension use this). */
+export function defineFault(name: string, requirement: string, description: string): FaultDefinition {
+  return Object.freeze({ name, requirement, description });
+}
+
 /** Errors of the mock server's configuration (not of a peer's messages). */
 export class MockServerError extends Error {
   readonly code: string;

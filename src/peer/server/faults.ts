@@ -1,11 +1,9 @@
 // The mock server's fault catalog: each fault, when switched on (`--fault NAME`), makes the server
 // break exactly one requirement, named by its ID in suites/requirements.json. The conformance
 // suite runs its checks against a faulty server to prove that each check can fail.
-import { ActiveFaults, type FaultDefinition, type ServerExtension } from './extension.js';
+import { ActiveFaults, defineFault, type FaultDefinition, type ServerExtension } from './extension.js';
 
-function fault(name: string, requirement: string, description: string): FaultDefinition {
-  return Object.freeze({ name, requirement, description });
-}
+const fault = defineFault;
 
 /** Names of the core faults, for the code paths that honour them. */
 export const CORE_FAULT = {

@@ -3,11 +3,9 @@
 // Transport requirements (FW-TRANSPORT-*) belong to the HTTP server; the tool list (FW-TOOL-1,
 // FW-TOOL-2) is fixed per extension; FW-ERR-5, FW-CONV-6 and FW-CONV-7 cannot be observed from
 // outside, so none of these has a fault here.
-import type { FaultDefinition } from '../extension.js';
+import { defineFault, type FaultDefinition } from '../extension.js';
 
-function fault(name: string, requirement: string, description: string): FaultDefinition {
-  return Object.freeze({ name, requirement, description });
-}
+const fault = defineFault;
 
 /** Fault names, for the code paths that honour them. */
 export const FW_FAULT = {

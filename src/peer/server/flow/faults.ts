@@ -1,10 +1,8 @@
 // The MCP Flow engine's fault catalog: each fault makes the mock server break exactly one FLOW-*
 // requirement (a MUST a server can break), so that the conformance checks can be shown to fail.
-import type { FaultDefinition } from '../extension.js';
+import { defineFault, type FaultDefinition } from '../extension.js';
 
-function fault(name: string, requirement: string, description: string): FaultDefinition {
-  return Object.freeze({ name, requirement, description });
-}
+const fault = defineFault;
 
 export const FLOW_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault('no-interactive-capability', 'FLOW-CAP-1', 'serves interaction.* but advertises interactive support nowhere (initialize and the capabilities method say no)'),
