@@ -91,9 +91,7 @@ export class ConsoleFormatter {
     let line = `  ${progress ? `${this.paint('dim', progress)} ` : ''}${verdict}  ${result.id}  ${result.title} ${this.paint('dim', `(${formatDuration(result.durationMs)})`)}`;
     if (result.baseline === 'expected-failure') line += this.paint('dim', ' [expected failure]');
     if (result.baseline === 'stale') line += this.paint('yellow', ' [baseline stale: now passes]');
-    if ((result.verdict === 'SKIPPED' || result.verdict === 'NOT_APPLICABLE' || result.verdict === 'INFO') && result.reason) {
-      line += this.paint('dim', ` — ${truncate(result.reason, this.maxChars)}`);
-    }
+    if (result.verdict !== 'PASS' && result.reason) line += this.paint('dim', ` — ${truncate(result.reason, this.maxChars)}`);
     return line;
   }
 

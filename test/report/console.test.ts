@@ -71,11 +71,13 @@ describe('console report', () => {
     expect(text).toMatch(/#3 ← stream 4 \(request 7, tag 1\) {2}.{40}… \(\d+ more chars\)/);
   });
 
-  it('shows reasons of skipped, not-applicable and info cases on their line', () => {
+  it('shows the reason of every case that did not pass on its line', () => {
     const text = renderConsoleReport(sampleRun());
     expect(text).toContain('- SKIPPED  flow/skipped-case  A SKIPPED case (17 ms) — excluded by --exclude flow/*');
     expect(text).toContain('- NOT_APPLICABLE  negotiation/not-applicable-case');
     expect(text).toContain('— the server does not declare the flow capability');
+    expect(text).toContain('⏱ TIMEOUT  negotiation/timeout-case  A TIMEOUT case (18 ms) — no answer to tools/list within 5000 ms');
+    expect(text).toContain('  ✓ PASS  negotiation/pass-case  A PASS case (12 ms)\n');
   });
 
   it('groups a finished run by suite', () => {
@@ -139,7 +141,7 @@ describe('live progress', () => {
     expect(lines.slice(0, 3)).toEqual([
       'negotiation',
       '  [1/2] ✓ PASS  negotiation/a  A PASS case (12 ms)',
-      '  [2/2] ✗ FAIL  negotiation/b  A FAIL case (14 ms)',
+      '  [2/2] ✗ FAIL  negotiation/b  A FAIL case (14 ms) — initialize answered in CBOR',
     ]);
     // Not a TTY: no status line and no cursor control.
     expect(pipe.text()).not.toContain('\r');
