@@ -88,7 +88,7 @@ async function pingReplyEncoding(client: WebTransportSessionConnection, id: numb
   const before = countFaults(client, 'ENCODING_MISMATCH');
   await client.send({ jsonrpc: '2.0', id, method: 'ping' });
   return Promise.race([
-    answerTo(client, id).then((received) => received.encoding),
+    answerTo(client, id).then((received) => String(received.encoding)),
     until(() => countFaults(client, 'ENCODING_MISMATCH') > before, 'an encoding mismatch').then(() => 'mismatch'),
   ]);
 }
