@@ -12,6 +12,7 @@ import {
   isFailing,
   isStrict,
   needsExplanation,
+  printable as p,
   truncate,
 } from './format.js';
 
@@ -88,36 +89,36 @@ export class ConsoleFormatter {
   caseLine(result: CaseResult, progress?: string): string {
     const [mark, colour] = MARKS[result.verdict];
     const verdict = this.paint(colour, `${mark} ${result.verdict}`);
-    let line = `  ${progress ? `${this.paint('dim', progress)} ` : ''}${verdict}  ${result.id}  ${result.title} ${this.paint('dim', `(${formatDuration(result.durationMs)})`)}`;
+    let line = `  ${progress ? `${this.paint('dim', progress)} ` : ''}${verdict}  ${p(result.id)}  ${p(result.title)} ${this.paint('dim', `(${formatDuration(result.durationMs)})`)}`;
     if (result.baseline === 'expected-failure') line += this.paint('dim', ' [expected failure]');
     if (result.baseline === 'stale') line += this.paint('yellow', ' [baseline stale: now passes]');
-    if (result.verdict !== 'PASS' && result.reason) line += this.paint('dim', ` — ${truncate(result.reason, this.maxChars)}`);
+    if (result.verdict !== 'PASS' && result.reason) line += this.paint('dim', ` — ${p(truncate(result.reason, this.maxChars))}`);
     return line;
   }
 
   suiteHeader(suite: string): string {
-    return this.paint('bold', suite);
+    return this.paint('bold', p(suite));
   }
 
   /** A failing or warning case explained: why, the requirement, each broken check, the transcript, the rerun. */
   explain(result: CaseResult): string {
     const [mark, colour] = MARKS[result.verdict];
     return [
-      `${this.paint(colour, `${mark} ${result.verdict}`)} ${this.paint('bold', result.id)} — ${result.title}`,
+      `${this.paint(colour, `${mark} ${result.verdict}`)} ${this.paint('bold', p(result.id))} — ${p(result.title)}`,
       ...this.detailLines(result, '    '),
       ...this.transcriptLines(result, '    '),
-      ...(result.seed === undefined ? [] : [`    seed: ${result.seed}${result.path === undefined ? '' : `   path: ${result.path}`}`]),
+      ...(result.seed === undefined ? [] : [`    seed: ${result.seed}${result.path === undefined ? '' : `   path: ${p(result.path)}`}`]),
       ...(result.baseline === 'expected-failure' ? ['    baseline: expected failure'] : []),
-      `    rerun: ${result.rerun}`,
+      `    rerun: ${p(result.rerun)}`,
     ].join('\n');
   }
 
   /** Suite, requirements, reason, requirement text, and every check that did not pass (expected vs actual). */
   detailLines(result: CaseResult, indent = ''): string[] {
     const lines: string[] = [];
-    lines.push(`${indent}suite: ${result.suite}   requirements: ${result.requirements.join(', ') || '(none)'} (${result.level})`);
-    if (result.reason) lines.push(`${indent}reason: ${result.reason}`);
-    if (result.requirementText) lines.push(`${indent}requirement: ${this.paint('cyan', `"${result.requirementText}"`)}`);
+    lines.push(`${indent}suite: ${p(result.suite)}   requirements: ${p(result.requirements.join(', ')) || '(none)'} (${result.level})`);
+    if (result.reason) lines.push(`${indent}reason: ${p(result.reason)}`);
+    if (result.requirementText) lines.push(`${indent}requirement: ${this.paint('cyan', `"${p(result.requirementText)}"`)}`);
     for (const check of result.checks) {
       if (check.verdict !== 'PASS') lines.push(...this.checkLines(check, indent));
     }
@@ -132,15 +133,15 @@ export class ConsoleFormatter {
     const of = shown.length < transcript.length ? ` (last ${shown.length} of ${transcript.length})` : '';
     const lines = [`${indent}transcript${of}:`];
     for (const entry of shown) {
-      const where = describeChannel(entry.channel);
-      lines.push(`${indent}  #${entry.seq} ${arrow(entry.direction)} ${this.paint('dim', where)}  ${describeEntry(entry, this.maxChars)}`);
+      const where = p(describeChannel(entry.channel));
+      lines.push(`${indent}  #${entry.seq} ${arrow(entry.direction)} ${this.paint('dim', where)}  ${p(describeEntry(entry, this.maxChars))}`);
     }
     return lines;
   }
 
   private checkLines(check: CheckResult, indent: string): string[] {
     const [, colour] = MARKS[check.verdict];
-    const lines = [`${indent}${this.paint(colour, check.verdict)} ${check.requirement} (${check.level}): ${check.message}`];
+    const lines = [`${indent}${this.paint(colour, check.verdict)} ${p(check.requirement)} (${check.level}): ${p(check.message)}`];
     if ('expected' in check) lines.push(`${indent}  expected: ${truncate(displayJson(check.expected), this.maxChars)}`);
     if ('actual' in check) lines.push(`${indent}  actual:   ${truncate(displayJson(check.actual), this.maxChars)}`);
     return lines;
@@ -160,7 +161,7 @@ export class ConsoleFormatter {
       for (const result of warned) lines.push('', this.explain(result));
     }
     lines.push('');
-    lines.push(`target: ${run.target.description} (${run.target.transport})${run.target.protocolVersion ? `, protocol ${run.target.protocolVersion}` : ''}`);
+    lines.push(`target: ${p(run.target.description)} (${p(run.target.transport)})${run.target.protocolVersion ? `, protocol ${p(run.target.protocolVersion)}` : ''}`);
     lines.push(`${run.summary.total} cases in ${formatDuration(run.durationMs)}${strict ? ', strict' : ''}, exit code ${run.exitCode}`);
     const counts = countsLine(run.summary);
     lines.push(failing.length > 0 ? this.paint('red', counts) : this.paint('green', counts));

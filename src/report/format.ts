@@ -35,6 +35,15 @@ export function needsExplanation(result: CaseResult, strict: boolean): boolean {
   return isFailing(result.verdict, strict) || result.verdict === 'WARN';
 }
 
+/**
+ * Text safe to print on a terminal: control characters (ESC, BEL, CR...) and bidirectional
+ * overrides shown as `\uXXXX`, so a target's strings cannot move the cursor or recolour output.
+ * Newlines and tabs are kept.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Cuts `text` to `max` characters, saying how much was left out. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -80,6 +80,22 @@ describe('console report', () => {
     expect(text).toContain('  ✓ PASS  negotiation/pass-case  A PASS case (12 ms)\n');
   });
 
+  it('prints a target’s control characters as escapes, so they cannot drive the terminal', () => {
+    const hostile = makeCase('FAIL', 1, {
+      id: 'flow/esc',
+      title: 'title \u001b[2J\u0007',
+      reason: 'reason \u001b]0;owned\u0007 \r overwritten \u202e',
+    });
+    hostile.transcript![2]!.error = { code: 'INVALID_JSON', message: 'bad \u001b[31m' };
+    hostile.transcript![0]!.note = 'note \u009b';
+    const text = renderConsoleReport(sampleRun({}, [hostile]));
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text).toContain('title \\u001b[2J\\u0007');
+    expect(text).toContain('reason: reason \\u001b]0;owned\\u0007 \\u000d overwritten \\u202e');
+    expect(text).toContain('[INVALID_JSON] bad \\u001b[31m');
+    expect(text).toContain('(note \\u009b)');
+  });
+
   it('groups a finished run by suite', () => {
     const text = renderConsoleReport(sampleRun());
     const headers = text.split('\n').filter((line) => line === 'negotiation' || line === 'flow');
