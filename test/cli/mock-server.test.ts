@@ -81,7 +81,7 @@ describe('mock-server in-process', () => {
 
 /** Starts the CLI as a child process and waits for its "listening on" lines. */
 async function startCli(...args: string[]): Promise<{ child: ChildProcess; banner: string; output: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, cliArgs(...args), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, cliArgs(...args), { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -89,6 +89,7 @@ async function startCli(...args: string[]): Promise<{ child: ChildProcess; banne
   await new Promise<void>((resolve, reject) => {
     const check = () => (/faults on: .*\n/.test(out) ? resolve() : undefined);
     child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
     void exited.then(() => reject(new Error(`the CLI exited before listening:\n${out}`)));
   });
   return { child, banner: out, output: () => out, exited };
@@ -148,6 +149,14 @@ describe('mock-server as a process', () => {
     expect(await exited).toBe(0);
     expect(output()).toContain('mock server stopped (SIGTERM)');
     expect(existsSync(store)).toBe(false);
+    expect(isAlive(child.pid!)).toBe(false);
+  });
+
+  it('--transport stdio with stdin still open: SIGTERM stops it cleanly (exit 0)', async () => {
+    const { child, output, exited } = await startCli('--transport', 'stdio');
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output()).toContain('mock server stopped (SIGTERM)');
     expect(isAlive(child.pid!)).toBe(false);
   });
 
