@@ -59,12 +59,16 @@ async function firstReply(client: WebTransportSessionConnection): Promise<string
   return describeReply((await client.next(undefined, { timeoutMs: LIVENESS_MS })).message);
 }
 
-/** Polls `check` (liveness only: a generous deadline, never a timing assertion). */
-async function until<T>(check: () => T | undefined | false, what: string): Promise<T> {
+/**
+ * Polls `check` (liveness only: a generous deadline, never a timing assertion). Gives up once
+ * `watched` closes, so a poller that lost a race stops with the probe.
+ */
+async function until<T>(check: () => T | undefined | false, what: string, watched: WebTransportSessionConnection): Promise<T> {
   const deadline = Date.now() + LIVENESS_MS;
   for (;;) {
     const value = check();
     if (value !== undefined && value !== false) return value;
+    if (watched.isClosed) throw new Error(`the session closed while waiting for ${what}`);
     if (Date.now() > deadline) throw new Error(`liveness deadline passed waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -72,7 +76,7 @@ async function until<T>(check: () => T | undefined | false, what: string): Promi
 
 /** Resolves with a fault's code once the connection recorded a new fault whose code starts with `prefix`. */
 function faultSeen(connection: WebTransportSessionConnection, prefix: string, after = 0): Promise<string> {
-  return until(() => connection.faults().slice(after).find((fault) => fault.code.startsWith(prefix))?.code, `a ${prefix} fault`);
+  return until(() => connection.faults().slice(after).find((fault) => fault.code.startsWith(prefix))?.code, `a ${prefix} fault`, connection);
 }
 
 function countFaults(connection: WebTransportSessionConnection, code: string): number {
@@ -80,7 +84,7 @@ function countFaults(connection: WebTransportSessionConnection, code: string): n
 }
 
 function noted(connection: WebTransportSessionConnection, prefix: string): Promise<true> {
-  return until(() => connection.transcript.entries().some((entry) => entry.note?.startsWith(prefix)) || undefined, `note "${prefix}"`);
+  return until(() => connection.transcript.entries().some((entry) => entry.note?.startsWith(prefix)) || undefined, `note "${prefix}"`, connection);
 }
 
 /** A ping's reply: "cbor" or "json" (the encoding it was read in), or "mismatch" when the client refused it. */
@@ -89,7 +93,7 @@ async function pingReplyEncoding(client: WebTransportSessionConnection, id: numb
   await client.send({ jsonrpc: '2.0', id, method: 'ping' });
   return Promise.race([
     answerTo(client, id).then((received) => String(received.encoding)),
-    until(() => countFaults(client, 'ENCODING_MISMATCH') > before, 'an encoding mismatch').then(() => 'mismatch'),
+    until(() => countFaults(client, 'ENCODING_MISMATCH') > before, 'an encoding mismatch', client).then(() => 'mismatch'),
   ]);
 }
 
@@ -333,7 +337,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
       const client = fixture.track(await connectReady(fixture.server, { raw: true }));
       const peer = await fixture.peer();
       await client.webtransport.sendRawDatagram(encodeDatagram({ channel: 0x01, requestId: 1, payload: cborCodec.encode({ progress: 1 }) }));
-      await until(() => peer.transcript.entries().some((entry) => entry.channel.kind === 'datagram' && entry.direction === 'received'), 'the datagram');
+      await until(() => peer.transcript.entries().some((entry) => entry.channel.kind === 'datagram' && entry.direction === 'received'), 'the datagram', peer);
       // Whatever the server answered the datagram with went out before its answer to this ping.
       await client.send({ jsonrpc: '2.0', id: 9, method: 'ping' });
       const seen: string[] = [];
