@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VERDICTS } from '../../src/harness/result.js';
+import { VERDICTS, countVerdicts } from '../../src/harness/result.js';
 import { escapeHtml, html } from '../../src/report/html-escape.js';
 import { renderHtml } from '../../src/report/html.js';
 import { HOSTILE, makeCase, sampleRun } from './run-fixture.js';
@@ -83,6 +83,13 @@ describe('HTML report', () => {
     expect(failing).toContain('… 9000 bytes in all');
     expect(failing).toContain('<code>npx mcp-flow-conformance run --case flow/fail-case</code> <button type="button" class="copy" data-copy="npx mcp-flow-conformance run --case flow/fail-case">copy</button>');
     expect(caseBlock(page, 'negotiation/pass-case')).toMatch(/^<details class="case" data-verdict="PASS"[^>]*>\n/);
+  });
+
+  it('renders an empty run', () => {
+    const empty = renderHtml({ ...sampleRun(), cases: [], summary: countVerdicts([]), exitCode: 0 });
+    expect(empty).toContain('<span class="n">0</span> total');
+    expect(empty).toContain('conformant');
+    expect(empty).not.toContain('<details class="case');
   });
 
   it('treats WARN as failing under strict', () => {

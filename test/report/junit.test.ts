@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
+import { countVerdicts } from '../../src/harness/result.js';
 import { renderJUnit } from '../../src/report/junit.js';
 import { HOSTILE, failingTranscript, makeCase, sampleRun } from './run-fixture.js';
 
@@ -104,6 +105,12 @@ describe('JUnit XML', () => {
     expect(xml).toContain(`name="flow/&lt;script>alert(&quot;x&quot;)&lt;/script>`);
     // The second CDATA terminator inside one text is broken up too (xmlbuilder only splits the first).
     expect(xml).toContain('"a":"]] >]] ><x>"');
+  });
+
+  it('an empty run is still a valid report', async () => {
+    const xml = renderJUnit({ ...sampleRun(), cases: [], summary: countVerdicts([]), exitCode: 0 });
+    expect(await validate(xml)).toEqual([]);
+    expect(attribute(xml, 'testsuites', 'tests')).toBe('0');
   });
 
   it('a second report does not carry the first one’s cases (the package exports a shared builder)', () => {
