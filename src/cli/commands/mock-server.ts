@@ -57,6 +57,8 @@ export async function runMockServer(args: Record<string, unknown>, io: CliIo): P
   }
   const print = transport === 'stdio' ? io.err.bind(io) : io.out.bind(io);
   const preference = args['encoding-preference'] as string | undefined;
+  // Listen for signals before anything is printed: a supervisor may signal as soon as it sees the banner.
+  const { signalled, dispose } = untilSignal();
   let server: RunningMockServer;
   try {
     server = await startMockServer({
@@ -79,6 +81,7 @@ export async function runMockServer(args: Record<string, unknown>, io: CliIo): P
       ...(args['log'] === true ? { log: (line: string) => print(line) } : {}),
     });
   } catch (error) {
+    dispose();
     if (error instanceof MockServerError || error instanceof ConnectionError || error instanceof RangeError) {
       io.err(`error: ${error.message}`);
       return ExitCode.usage;
@@ -86,7 +89,6 @@ export async function runMockServer(args: Record<string, unknown>, io: CliIo): P
     throw error;
   }
   print(describeServer(server));
-  const { signalled, dispose } = untilSignal();
   const reason = await Promise.race([signalled, server.done.then(() => 'stdin ended')]);
   dispose();
   await server.close();
