@@ -402,7 +402,9 @@ export class WebTransportSessionConnection implements Connection {
       note: 'chunk in which the fault surfaced',
     });
     this.#fault(error.code, error.message, CONTROL, error.jsonRpcCode);
-    if (this.role === 'server') void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
+    // FAULT frame-parse-error-unanswered: a body that does not decode (-32700) gets no answer.
+    const unanswered = error.jsonRpcCode === PARSE_ERROR && this.#broken(FAULT.frameParseErrorUnanswered);
+    if (this.role === 'server' && !unanswered) void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
     if (losesSync(error)) {
       this.#controlFailure = error;
       // The stream lost frame sync (WT-FRAME-3): nothing after it can be read, so the session ends.
@@ -651,7 +653,9 @@ export class WebTransportSessionConnection implements Connection {
       if (error instanceof WireError) {
         this.transcript.record({ direction: 'received', channel, error: { code: error.code, message: error.message } });
         this.#fault(error.code, error.message, channel, error.jsonRpcCode);
-        if (this.role === 'server') void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
+        // FAULT truncated-stream-header-unanswered.
+        const unanswered = this.#broken(FAULT.truncatedStreamHeaderUnanswered);
+        if (this.role === 'server' && !unanswered) void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
       }
       void reader.cancel().catch(() => undefined);
       return;
@@ -1049,6 +1053,8 @@ export class WebTransportSessionConnection implements Connection {
 }
 
 const CONTROL: TranscriptChannel = { kind: 'control' };
+/** JSON-RPC Parse error (WT-FRAME-4). */
+const PARSE_ERROR = -32700;
 /** How long a peer whose control stream lost frame sync may keep the session to read our error answer. */
 const LOST_SYNC_CLOSE_DELAY_MS = 1000;
 /** Bytes read ahead from an incoming execution stream (keeps the library busy; bounded memory per stream). */

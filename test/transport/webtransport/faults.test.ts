@@ -97,6 +97,21 @@ async function pingReplyEncoding(client: WebTransportSessionConnection, id: numb
   ]);
 }
 
+/**
+ * Sends a ping and lists what arrived before its reply: whatever the server answered an earlier
+ * event with (once it has seen that event) went out on the control stream before this reply.
+ */
+async function repliesBeforePing(client: WebTransportSessionConnection): Promise<string> {
+  await client.send({ jsonrpc: '2.0', id: 9, method: 'ping' });
+  const seen: string[] = [];
+  for (;;) {
+    const received = await client.next(undefined, { timeoutMs: LIVENESS_MS });
+    if ((received.message as Message).id === 9) break;
+    seen.push(describeReply(received.message));
+  }
+  return seen.join(', ') || 'nothing before the ping reply';
+}
+
 async function negotiated(fixture: Fixture, encodings: string[]): Promise<string> {
   const client = fixture.track(await connect(fixture.server));
   const { transport } = await initializeSession(client, { encodings, timeoutMs: LIVENESS_MS });
@@ -244,6 +259,16 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     correct: 'result',
     faulty: 'INVALID_JSON',
   },
+  'frame-parse-error-unanswered': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      await client.sendRaw(encodeFrame(new Uint8Array([0xff, 0xff, 0xff]))); // not CBOR, not JSON
+      await client.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
+      return firstReply(client);
+    },
+    correct: 'error -32700',
+    faulty: 'result',
+  },
   'accept-zero-length-frame': {
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
@@ -279,6 +304,18 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     },
     correct: 'request 1020304',
     faulty: 'request 4030201',
+  },
+  'truncated-stream-header-unanswered': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      const stream = await client.webtransport.openRawStream(new Uint8Array([0, 0, 1]));
+      await stream.close();
+      await faultSeen(peer, 'EXEC_HEADER_TRUNCATED');
+      return repliesBeforePing(client);
+    },
+    correct: 'error -32600',
+    faulty: 'nothing before the ping reply',
   },
   'accept-injected-stream-header': {
     listener: { limits: { streamCorrelationGraceMs: 100 } },
@@ -338,15 +375,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
       const peer = await fixture.peer();
       await client.webtransport.sendRawDatagram(encodeDatagram({ channel: 0x01, requestId: 1, payload: cborCodec.encode({ progress: 1 }) }));
       await until(() => peer.transcript.entries().some((entry) => entry.channel.kind === 'datagram' && entry.direction === 'received'), 'the datagram', peer);
-      // Whatever the server answered the datagram with went out before its answer to this ping.
-      await client.send({ jsonrpc: '2.0', id: 9, method: 'ping' });
-      const seen: string[] = [];
-      for (;;) {
-        const received = await client.next(undefined, { timeoutMs: LIVENESS_MS });
-        if ((received.message as Message).id === 9) break;
-        seen.push(describeReply(received.message));
-      }
-      return seen.join(', ') || 'nothing before the ping reply';
+      return repliesBeforePing(client);
     },
     correct: 'error -32004',
     faulty: 'nothing before the ping reply',
