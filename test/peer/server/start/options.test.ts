@@ -7,7 +7,12 @@ import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MockServerOptionError, WizardFileError, describeMessage, startMockServer, type RunningMockServer } from '../../../../src/peer/server/index.js';
 import { shippedWizardsDir } from '../../../../src/peer/server/flow/index.js';
-import { connectWebTransport, initializeSession } from '../../../../src/transport/webtransport/index.js';
+import {
+  SessionRefusedError,
+  connectWebTransport,
+  generateSelfSignedCertificate,
+  initializeSession,
+} from '../../../../src/transport/webtransport/index.js';
 import { openRaw, type Message } from './support.js';
 
 const running: RunningMockServer[] = [];
@@ -81,6 +86,31 @@ describe('limits and encodings reach result.transport (wt)', () => {
     const { transport } = await initializeSession(connection, { encodings: ['cbor', 'json'], timeoutMs: 15_000 });
     expect(transport?.encoding).toBe('cbor');
     await connection.close();
+  });
+});
+
+describe('certificate and session limit (wt)', () => {
+  it('serves the certificate from --cert/--key files and reports its hash', async () => {
+    const tls = await generateSelfSignedCertificate();
+    const cert = join(scratch, 'cert.pem');
+    const key = join(scratch, 'key.pem');
+    writeFileSync(cert, tls.certPem);
+    writeFileSync(key, tls.keyPem);
+    const server = await start({ transport: 'wt', cert, key });
+    expect(server.certificateHash).toBe(tls.certificateHashHex);
+    const connection = await connectWebTransport(server.url, { certificateHash: tls.certificateHashHex });
+    expect((await initializeSession(connection, { timeoutMs: 15_000 })).result.serverInfo).toBeDefined();
+    await connection.close();
+  });
+
+  it('refuses sessions over maxSessions with 429', async () => {
+    const server = await start({ transport: 'wt', limits: { maxSessions: 1 } });
+    const first = await connectWebTransport(server.url, { certificateHash: server.certificateHash! });
+    await initializeSession(first, { timeoutMs: 15_000 });
+    const refused = await connectWebTransport(server.url, { certificateHash: server.certificateHash! }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(SessionRefusedError);
+    expect((refused as SessionRefusedError).status).toBe(429);
+    await first.close();
   });
 });
 
