@@ -3,6 +3,8 @@
 // cleanly (exit 0, temporary store removed) with sessions open.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -76,6 +78,19 @@ describe('mock-server in-process', () => {
     expect(code).toBe(2);
     expect(io.stderr).toMatch(message);
     expect(io.stdout).toBe('');
+  });
+
+  it('a port in use exits 2 naming it', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      const { code, io } = await run('--transport', 'http', '--port', String(port));
+      expect(code).toBe(2);
+      expect(io.stderr).toContain(`cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+    } finally {
+      await new Promise<void>((resolve) => busy.close(() => resolve()));
+    }
   });
 });
 

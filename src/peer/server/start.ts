@@ -201,7 +201,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
     const server = createMockServer({
       ...options.server,
       // FastWorkflow serves its own prompts and resources; the core keeps its tools.
-      ...(fastworkflow ? { core: { ...(options.server?.core || {}), prompts: false, resources: false } } : {}),
+      ...(fastworkflow && options.server?.core !== false ? { core: { ...options.server?.core, prompts: false, resources: false } } : {}),
       extensions,
       faults: faultNames,
     });
