@@ -134,6 +134,17 @@ describe('FastWorkflow store', () => {
     expect(existsSync(dir)).toBe(true);
   });
 
+  it('with FastWorkflow on, prompts are its own and the core keeps its tools', async () => {
+    const withFw = await openRaw(await start({ transport: 'http' }));
+    expect((await withFw.call('prompts/list')).result.prompts.map((p: Message) => p.name)).toContain('format-command');
+    expect((await withFw.call('tools/call', { name: 'echo', arguments: { text: 'x' } })).result.isError ?? false).toBe(false);
+    await withFw.connection.close();
+    const without = await openRaw(await start({ transport: 'http', fastworkflow: false }));
+    expect((await without.call('prompts/list')).result.prompts.map((p: Message) => p.name)).toContain('greeting');
+    expect((await without.call('resources/list')).result.resources.length).toBeGreaterThan(0);
+    await without.connection.close();
+  });
+
   it('is off by default elsewhere and can be switched off for http', async () => {
     expect((await start({ transport: 'wt' })).storeDir).toBeUndefined();
     const plain = await start({ transport: 'http', fastworkflow: false });
