@@ -15,6 +15,10 @@ import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { spawnStdio } from '../../src/transport/stdio/index.js';
 import { connectWebTransport, initializeSession } from '../../src/transport/webtransport/index.js';
 import { DEADLINE, rawClient, runRegistration, type Message } from '../peer/server/start/support.js';
+import { isHttp3Available } from '../../src/transport/webtransport/index.js';
+
+/** The HTTP/3 refusal can only be seen where the optional addon is absent (as on machines without network at install). */
+const http3Installed = await isHttp3Available();
 
 const mainTs = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 /** node arguments that run the CLI from source (tsx), followed by the CLI's own arguments. */
@@ -78,6 +82,13 @@ describe('mock-server in-process', () => {
     expect(code).toBe(2);
     expect(io.stderr).toMatch(message);
     expect(io.stdout).toBe('');
+  });
+
+  it.skipIf(http3Installed)('--http 3 without the optional HTTP/3 package exits 2 saying how to get it', async () => {
+    const { code, io } = await run('--transport', 'wt', '--http', '3');
+    expect(code).toBe(2);
+    expect(io.stderr).toMatch(/@fails-components\/webtransport-transport-http3-quiche/);
+    expect(io.stderr).toMatch(/--http 2/);
   });
 
   it('a port in use exits 2 naming it', async () => {

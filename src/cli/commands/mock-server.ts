@@ -67,6 +67,7 @@ export async function runMockServer(args: Record<string, unknown>, io: CliIo): P
       port: args['port'] as number,
       ...(args['cert'] !== undefined ? { cert: args['cert'] as string } : {}),
       ...(args['key'] !== undefined ? { key: args['key'] as string } : {}),
+      http: args['http'] === 3 ? 3 : 2,
       ...(preference !== undefined ? { encodings: preference.split(',').map((name) => name.trim()) } : {}),
       limits: {
         ...(optionalNumber(args, 'max-message-size') !== undefined ? { maxMessageSize: optionalNumber(args, 'max-message-size')! } : {}),
@@ -104,6 +105,7 @@ export const mockServerCommand: CliCommand = {
       .option('transport', { choices: [...MOCK_TRANSPORTS], describe: 'wt (WebTransport over HTTP/2), http (Streamable HTTP) or stdio' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (wt, http)' })
       .option('port', { type: 'number', default: 0, describe: 'port (0: any free port)' })
+      .option('http', { choices: [2, 3], default: 2, type: 'number', describe: 'HTTP version under WebTransport (3 needs the optional package @fails-components/webtransport-transport-http3-quiche)' })
       .option('cert', { type: 'string', describe: 'PEM certificate file (wt; default: self-signed, hash printed)' })
       .option('key', { type: 'string', describe: 'PEM private key file (wt)' })
       .option('encoding-preference', { type: 'string', describe: 'encodings spoken, preferred first (wt), e.g. cbor,json' })

@@ -45,6 +45,8 @@ export interface StartMockServerOptions {
   key?: string;
   /** Encodings the WebTransport server speaks, preferred first. Default ["cbor", "json"]. */
   encodings?: readonly string[];
+  /** HTTP version under WebTransport (wt). Default 2; 3 needs the optional native addon (Http3UnavailableError otherwise). */
+  http?: 2 | 3;
   limits?: MockServerLimits;
   /** Wizard files served besides the shipped ones. */
   wizards?: readonly string[];
@@ -233,6 +235,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
       const listener: WebTransportServer = await listenWebTransport({
         host,
         port,
+        http: options.http ?? 2,
         ...(options.cert !== undefined ? { tls: { certFile: options.cert, keyFile: options.key! } } : {}),
         encodings,
         limits: {
