@@ -28,23 +28,31 @@ export function webTransportTarget(url: string, options: TargetCommonOptions & {
   });
 }
 
-/** A Streamable HTTP endpoint; rerun default `--url <url> --transport http`. */
+/**
+ * The CLI arguments that select a Streamable HTTP endpoint again: `--url <url>`, plus
+ * `--transport http` only for an https URL (which could also name a WebTransport server).
+ */
+export function httpRerunArgs(url: string): string[] {
+  return /^http:/i.test(url) ? ['--url', url] : ['--url', url, '--transport', 'http'];
+}
+
+/** A Streamable HTTP endpoint; rerun default from `httpRerunArgs`. */
 export function httpTarget(url: string, options: TargetCommonOptions & { client?: HttpClientOptions } = {}): Target {
   return connectionTarget({
     description: url,
     transport: 'http',
-    rerunArgs: options.rerunArgs ?? ['--url', url, '--transport', 'http'],
+    rerunArgs: options.rerunArgs ?? httpRerunArgs(url),
     connect: () => connectHttp(url, options.client ?? {}),
     ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
   });
 }
 
-/** A server started as a child process per connection; rerun default `--command <command>`. */
+/** A server started as a child process per connection; rerun default `--stdio <command>`. */
 export function stdioTarget(command: string, options: TargetCommonOptions & { client?: StdioClientOptions } = {}): Target {
   return connectionTarget({
     description: command,
     transport: 'stdio',
-    rerunArgs: options.rerunArgs ?? ['--command', command],
+    rerunArgs: options.rerunArgs ?? ['--stdio', command],
     connect: () => spawnStdio(command, options.client ?? {}),
     ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
   });

@@ -194,8 +194,8 @@ describe('rerun commands', () => {
     expect(rerunCommand({ targetArgs: ['--url', 'https://h:4433/mcp'], caseId: 'lifecycle/ping' })).toBe(
       'mcp-flow-conformance server --url https://h:4433/mcp --case lifecycle/ping',
     );
-    expect(rerunCommand({ targetArgs: ['--command', 'node srv.js'], caseId: 'a/b', seed: 42, path: '3:1:0', timeoutScale: 2, strict: true })).toBe(
-      "mcp-flow-conformance server --command 'node srv.js' --case a/b --seed 42 --path 3:1:0 --timeout-scale 2 --strict",
+    expect(rerunCommand({ targetArgs: ['--stdio', 'node srv.js'], caseId: 'a/b', seed: 42, path: '3:1:0', timeoutScale: 2, strict: true })).toBe(
+      "mcp-flow-conformance server --stdio 'node srv.js' --case a/b --seed 42 --path 3:1:0 --timeout-scale 2 --strict",
     );
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
   });

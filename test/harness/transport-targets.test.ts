@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineCase, requiresCapability, type ConformanceCase, type Target } from '../../src/harness/case.js';
 import { CaseRegistry } from '../../src/harness/registry.js';
 import { runConformance } from '../../src/harness/runner.js';
-import { httpTarget, stdioTarget, webTransportTarget } from '../../src/harness/transport-targets.js';
+import { shellQuote } from '../../src/harness/rerun.js';
+import { httpRerunArgs, httpTarget, stdioTarget, webTransportTarget } from '../../src/harness/transport-targets.js';
 import { createMockServer } from '../../src/peer/server/server.js';
 import { listenHttp, type HttpListener } from '../../src/transport/http/server.js';
 import { listenWebTransport, type WebTransportServer } from '../../src/transport/webtransport/server.js';
@@ -53,7 +54,7 @@ describe('transport targets', () => {
     const result = await runAll(httpTarget(listener.url));
     expect(result.cases.map((c) => c.verdict)).toEqual(['PASS', 'PASS']);
     expect(result.target).toMatchObject({ transport: 'http', description: listener.url, protocolVersion: expect.any(String) });
-    expect(result.cases[0]!.rerun).toBe(`mcp-flow-conformance server --url ${listener.url} --transport http --case transport/ping`);
+    expect(result.cases[0]!.rerun).toBe(`mcp-flow-conformance server --url ${listener.url} --case transport/ping`);
   });
 
   it('WebTransport: discovery negotiates the binding, every case in its own session', async () => {
@@ -79,5 +80,13 @@ describe('transport targets', () => {
       ['PASS', undefined],
     ]);
     expect((result.target.serverInfo as Msg).name).toBe('serve-stdio-fixture');
+    expect(result.cases[0]!.rerun).toBe(`mcp-flow-conformance server --stdio ${shellQuote(command)} --case transport/ping`);
+  });
+
+  it('rerun arguments: --url alone for http://, --transport http only where https could also be WebTransport', () => {
+    expect(httpRerunArgs('http://127.0.0.1:8080/mcp')).toEqual(['--url', 'http://127.0.0.1:8080/mcp']);
+    expect(httpRerunArgs('https://example.test/mcp')).toEqual(['--url', 'https://example.test/mcp', '--transport', 'http']);
+    expect(webTransportTarget('https://example.test:4433/mcp').describe().rerunArgs).toEqual(['--url', 'https://example.test:4433/mcp']);
+    expect(stdioTarget('node server.js').describe().rerunArgs).toEqual(['--stdio', 'node server.js']);
   });
 });
