@@ -31,10 +31,10 @@ const pingAfterInitialize = defineCase({
 });
 const cases: ConformanceCase[] = [pingAfterInitialize, { ...pingAfterInitialize, id: 'transport/ping-again' }];
 
-async function runAll(target: Target) {
+async function runAll(target: Target, timeoutScale = 1) {
   const registry = new CaseRegistry();
   registry.registerAll(cases);
-  return runConformance({ registry, target, workers: 2 });
+  return runConformance({ registry, target, workers: 2, timeoutScale });
 }
 
 let listener: HttpListener;
@@ -74,13 +74,14 @@ describe('transport targets', () => {
   it('stdio: a process per case', async () => {
     const fixture = fileURLToPath(new URL('../fixtures/http-stdio/serve-stdio-server.ts', import.meta.url));
     const command = `${process.execPath} --import tsx ${fixture}`;
-    const result = await runAll(stdioTarget(command));
+    // Each case spawns node + tsx, which a loaded machine can take seconds to start: generous limits.
+    const result = await runAll(stdioTarget(command), 3);
     expect(result.cases.map((c) => [c.verdict, c.reason])).toEqual([
       ['PASS', undefined],
       ['PASS', undefined],
     ]);
     expect((result.target.serverInfo as Msg).name).toBe('serve-stdio-fixture');
-    expect(result.cases[0]!.rerun).toBe(`mcp-flow-conformance server --stdio ${shellQuote(command)} --case transport/ping`);
+    expect(result.cases[0]!.rerun).toBe(`mcp-flow-conformance server --stdio ${shellQuote(command)} --case transport/ping --timeout-scale 3`);
   });
 
   it('rerun arguments: --url alone for http://, --transport http only where https could also be WebTransport', () => {
