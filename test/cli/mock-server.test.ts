@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
@@ -105,9 +105,18 @@ describe('mock-server in-process', () => {
   });
 });
 
+/** Children a test started and what closes its clients; whatever a failing test left is ended here. */
+const children: ChildProcess[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  await Promise.allSettled(cleanups.splice(0).map((cleanup) => cleanup()));
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 /** Starts the CLI as a child process and waits for its "listening on" lines. */
 async function startCli(...args: string[]): Promise<{ child: ChildProcess; banner: string; output: () => string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, cliArgs(...args), { stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -136,6 +145,7 @@ describe('mock-server as a process', () => {
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const client = new Client({ name: 'sdk-client', version: '1.0.0' });
+    cleanups.push(() => client.close());
     await client.connect(transport);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['echo', 'registration']));
@@ -148,6 +158,7 @@ describe('mock-server as a process', () => {
 
   it('--transport stdio runs a wizard end to end through raw messages, then exits 0 when stdin ends', async () => {
     const connection = await spawnStdio([process.execPath, ...cliArgs('--transport', 'stdio', '--fault', 'ping-non-empty-result')]);
+    cleanups.push(() => connection.close());
     await connection.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
     const init = (await connection.next((r) => (r.message as Message).id === 0, DEADLINE)).message as Message;
     await connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -191,6 +202,7 @@ describe('mock-server as a process', () => {
     const url = /listening on (https:\/\/\S+)/.exec(banner)![1]!;
     const hash = /certificate sha-256: ([0-9a-f]{64})/.exec(banner)![1]!;
     const connection = await connectWebTransport(url, { certificateHash: hash });
+    cleanups.push(() => connection.close());
     const { transport } = await initializeSession(connection, { timeoutMs: DEADLINE.timeoutMs });
     expect(transport?.encoding).toBe('json');
     child.kill('SIGINT');
