@@ -227,13 +227,16 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   let timedOut = false;
   let connection: Connection | undefined;
   let run: CaseRun | undefined;
-  let onTimeout!: () => void;
-  const timeout = new Promise<void>((resolve) => (onTimeout = resolve));
+  // The grace period starts when the limit is reached, not with the case.
+  let grace: ReturnType<typeof delay> | undefined;
+  let onTimeout!: (abandoned: Promise<'abandoned'>) => void;
+  const timeout = new Promise<Promise<'abandoned'>>((resolve) => (onTimeout = resolve));
   const timer = setTimeout(() => {
     timedOut = true;
+    grace = delay(env.graceMs);
     controller.abort(new CaseTimeoutError(limit));
     if (connection) void connection.close('case time limit reached').catch(() => undefined);
-    onTimeout();
+    onTimeout(grace.promise.then(() => 'abandoned' as const));
   }, limit);
 
   const body = (async () => {
@@ -259,10 +262,9 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
     () => ({ ok: true as const }),
     (error: unknown) => ({ ok: false as const, error }),
   );
-  const grace = delay(env.graceMs);
-  const outcome = await Promise.race([settled, timeout.then(() => Promise.race([settled, grace.promise.then(() => 'abandoned' as const)]))]);
+  const outcome = await Promise.race([settled, timeout.then((abandoned) => Promise.race([settled, abandoned]))]);
   clearTimeout(timer);
-  grace.cancel();
+  grace?.cancel();
   if (connection) await within(connection.close(timedOut ? 'case time limit reached' : 'case finished').catch(() => undefined), env.graceMs);
 
   // A copy: a case abandoned past its grace may still record checks, and must not change the result.

@@ -176,6 +176,23 @@ describe('targets that misbehave', () => {
     expect(target.opened.every((c) => c.isClosed)).toBe(true);
   });
 
+  it('the grace period starts at the limit: a case that returns soon after its signal aborts is not reported as abandoned', async () => {
+    const returnsLate = defineCase({
+      id: 'silent/returns-after-abort',
+      suite: 'silent',
+      title: 'returns a moment after its signal aborts',
+      requirements: ['CORE-LIFE-12'],
+      // Longer than the grace period, so a grace period counted from the case's start would be over.
+      timeLimitMs: 400,
+      async run(ctx) {
+        await ctx.next().catch(() => undefined);
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+    });
+    const { get } = await run([returnsLate], scriptedTarget(tinyServer()), { graceMs: 200 });
+    expect(get(returnsLate.id)).toMatchObject({ verdict: 'TIMEOUT', reason: 'the case ran past its time limit of 400 ms' });
+  });
+
   it('timeoutScale stretches the limits', async () => {
     const waits = defineCase({
       id: 'silent/scaled',
