@@ -512,7 +512,7 @@ function collectDocuments(schemas: LoadedSchema[]): Map<string, RefDocument> {
       let here = base;
       let current = doc;
       if (typeof node.$id === 'string' && node !== loaded.schema) {
-        here = new URL(node.$id, base).href;
+        here = resolveId(loaded.file, node.$id, base);
         current = { file: loaded.file, root: node, anchors: new Set() };
         const other = docs.get(stripHash(here));
         if (other) throw new SchemaDuplicateIdError(loaded.file, stripHash(here), other.file);
@@ -545,7 +545,7 @@ function checkRefs(loaded: LoadedSchema, docs: Map<string, RefDocument>): void {
       return;
     }
     if (!isRecord(node)) return;
-    const here = typeof node.$id === 'string' ? new URL(node.$id, base).href : base;
+    const here = typeof node.$id === 'string' ? resolveId(loaded.file, node.$id, base) : base;
     for (const key of ['$ref', '$dynamicRef'] as const) {
       const ref = node[key];
       if (ref === undefined) continue;
@@ -573,7 +573,12 @@ function resolveRef(file: string, ref: string, base: string, docs: Map<string, R
   }
   const target = docs.get(stripHash(url.href));
   if (!target) throw new SchemaUnresolvedRefError(file, ref, `no loaded schema has $id ${stripHash(url.href)}`);
-  const fragment = decodeURIComponent(url.hash.replace(/^#/, ''));
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(url.hash.replace(/^#/, ''));
+  } catch {
+    throw new SchemaUnresolvedRefError(file, ref, 'its fragment has malformed percent-encoding');
+  }
   if (fragment === '') return;
   if (!fragment.startsWith('/')) {
     if (!target.anchors.has(fragment)) throw new SchemaUnresolvedRefError(file, ref, `${target.file} has no $anchor ${JSON.stringify(fragment)}`);
@@ -585,6 +590,15 @@ function resolveRef(file: string, ref: string, base: string, docs: Map<string, R
     if (Array.isArray(node) && /^\d+$/.test(key) && Number(key) < node.length) node = node[Number(key)];
     else if (isRecord(node) && Object.hasOwn(node, key)) node = node[key];
     else throw new SchemaUnresolvedRefError(file, ref, `${target.file} has nothing at ${fragment}`);
+  }
+}
+
+/** The absolute URI an embedded `$id` names, resolved against the enclosing base. */
+function resolveId(file: string, id: string, base: string): string {
+  try {
+    return new URL(id, base).href;
+  } catch {
+    throw new SchemaInvalidError(file, `"$id" ${JSON.stringify(id)} is not a valid URI reference`);
   }
 }
 

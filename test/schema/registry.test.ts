@@ -165,6 +165,24 @@ describe('SchemaRegistry.load', () => {
     expect(error.message).toContain('defs.definition.schema.json#/$defs/missing');
   });
 
+  it('rejects a $ref whose fragment has malformed percent-encoding, as a typed error', () => {
+    const error = loadError({
+      'flow/a.request.schema.json': requestSchema('flow/a.request.schema.json', 'a', { $defs: { x: { $ref: '#/%E0%A4%A' } } }),
+    });
+    expect(error).toBeInstanceOf(SchemaUnresolvedRefError);
+    expect(error.file).toBe('flow/a.request.schema.json');
+    expect(error.message).toMatch(/%E0%A4%A.*percent-encoding/);
+  });
+
+  it('rejects an embedded $id that is not a URI reference, naming the file', () => {
+    const error = loadError({
+      'flow/a.request.schema.json': requestSchema('flow/a.request.schema.json', 'a', { $defs: { x: { $id: 'http://[bad' } } }),
+    });
+    expect(error).toBeInstanceOf(SchemaInvalidError);
+    expect(error.file).toBe('flow/a.request.schema.json');
+    expect(error.message).toContain('http://[bad');
+  });
+
   it('accepts a $ref into a sibling defs file and validates through it', () => {
     const root = fixture({
       'flow/defs.definition.schema.json': {
