@@ -84,7 +84,7 @@ export async function connectWebTransport(
       // nothing to close
     }
     if (error instanceof ConnectionTimeoutError) throw error;
-    throw await describeConnectFailure(url, parsed, error, options.certificateHash, httpVersion);
+    throw await describeConnectFailure(url, parsed, error, options.certificateHash, httpVersion, timeoutMs);
   } finally {
     clearTimeout(timer);
   }
@@ -157,6 +157,7 @@ async function describeConnectFailure(
   error: unknown,
   certificateHash: WebTransportClientOptions['certificateHash'],
   httpVersion: 2 | 3,
+  timeoutMs: number,
 ): Promise<Error> {
   const detail = error instanceof Error ? error.message : String(error);
   const pinned = certificateHash !== undefined;
@@ -174,7 +175,7 @@ async function describeConnectFailure(
     const first = typeof certificateHash === 'string' || certificateHash instanceof Uint8Array ? certificateHash : certificateHash?.[0];
     let probe: Awaited<ReturnType<typeof probeWebTransportSession>> | undefined;
     try {
-      probe = await probeWebTransportSession(url, { origin: target.hostname, certificateHash: first, timeoutMs: 5000 });
+      probe = await probeWebTransportSession(url, { origin: target.hostname, certificateHash: first, timeoutMs });
     } catch (probeError) {
       if (probeError instanceof TlsConfigError) {
         return new TlsConfigError(`${probeError.message} (pinned certificateHash)`, { cause: error });
