@@ -44,8 +44,9 @@ export async function startServer(options: WebTransportServerOptions = {}): Prom
   return listenWebTransport({ tls: await testTls(), ...options });
 }
 
+/** Opens a session to `server` (pinned to its certificate; a liveness deadline, not the 10 s default). */
 export function connect(server: WebTransportServer, options: WebTransportClientOptions = {}): Promise<WebTransportSessionConnection> {
-  return connectWebTransport(server.url, { certificateHash: server.certificateHash, ...options });
+  return connectWebTransport(server.url, { certificateHash: server.certificateHash, timeoutMs: LIVENESS_MS, ...options });
 }
 
 export async function connectReady(server: WebTransportServer, options: WebTransportClientOptions = {}): Promise<WebTransportSessionConnection> {

@@ -78,7 +78,7 @@ describe('bounded buffering', () => {
   it('stops reading the control stream while untaken messages exceed maxPendingBytes, and resumes', async () => {
     const small = await listenWebTransport({ tls: server.tls, limits: { maxPendingBytes: 2048 } });
     try {
-      const client = await connectWebTransport(small.url, { certificateHash: small.certificateHash });
+      const client = await connectWebTransport(small.url, { certificateHash: small.certificateHash, timeoutMs: LIVENESS_MS });
       const serverConnection = await small.nextConnection({ timeoutMs: LIVENESS_MS });
       respondOnce(serverConnection);
       await initializeSession(client, { sendInitialized: false, timeoutMs: LIVENESS_MS });
@@ -121,7 +121,7 @@ describe('HTTP/3', () => {
     it('initializes, switches to CBOR and answers a ping', async () => {
       const h3 = await listenWebTransport({ http: 3, tls: server.tls, onConnection: respond });
       try {
-        const client = await connectWebTransport(h3.url, { http: 3, certificateHash: h3.certificateHash });
+        const client = await connectWebTransport(h3.url, { http: 3, certificateHash: h3.certificateHash, timeoutMs: LIVENESS_MS });
         const { initializeSession } = await import('../../../src/transport/webtransport/client.js');
         await initializeSession(client, { timeoutMs: LIVENESS_MS });
         expect(client.webtransport.httpVersion).toBe(3);

@@ -5,7 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectSdkTransport, WebTransportSdkTransport } from '../../../src/transport/webtransport/sdk-transport.js';
 import type { WebTransportServer } from '../../../src/transport/webtransport/server.js';
-import { startServer } from './helpers.js';
+import { LIVENESS_MS, startServer } from './helpers.js';
 
 let server: WebTransportServer;
 
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 describe('SDK Client <-> SDK Server over WebTransport', () => {
   it('lists and calls tools, with CBOR negotiated underneath', async () => {
-    const transport = await connectSdkTransport(server.url, { certificateHash: server.certificateHash });
+    const transport = await connectSdkTransport(server.url, { certificateHash: server.certificateHash, timeoutMs: LIVENESS_MS });
     const client = new Client({ name: 'wt-test-client', version: '1.0.0' });
     await client.connect(transport);
     expect(transport.connection.webtransport.state).toBe('READY');
@@ -53,7 +53,7 @@ describe('SDK Client <-> SDK Server over WebTransport', () => {
   });
 
   it('offers only JSON when asked, and the SDK still works', async () => {
-    const transport = await connectSdkTransport(server.url, { certificateHash: server.certificateHash, encodings: ['json'] });
+    const transport = await connectSdkTransport(server.url, { certificateHash: server.certificateHash, encodings: ['json'], timeoutMs: LIVENESS_MS });
     const client = new Client({ name: 'wt-test-client', version: '1.0.0' });
     await client.connect(transport);
     expect(transport.connection.webtransport.encoding).toBe('json');

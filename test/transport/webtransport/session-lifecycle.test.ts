@@ -35,6 +35,7 @@ describe('Origin is checked before the session is accepted', () => {
     const { status } = await probeWebTransportSession(fixture.server.url, {
       origin: 'https://evil.example',
       certificateHash: fixture.server.certificateHash,
+      timeoutMs: LIVENESS_MS,
     });
     expect(status).toBe(403);
     expect(fixture.server.refusals()).toContainEqual(expect.objectContaining({ status: 403, reason: 'origin', origin: 'https://evil.example' }));
@@ -43,7 +44,7 @@ describe('Origin is checked before the session is accepted', () => {
   });
 
   it('refuses a missing Origin when allowMissing is false', async () => {
-    const { status } = await probeWebTransportSession(fixture.server.url, { certificateHash: fixture.server.certificateHash });
+    const { status } = await probeWebTransportSession(fixture.server.url, { certificateHash: fixture.server.certificateHash, timeoutMs: LIVENESS_MS });
     expect(status).toBe(403);
   });
 
@@ -51,6 +52,7 @@ describe('Origin is checked before the session is accepted', () => {
     const { status } = await probeWebTransportSession(fixture.server.url, {
       origin: 'https://app.example',
       certificateHash: fixture.server.certificateHash,
+      timeoutMs: LIVENESS_MS,
     });
     expect(status).toBe(200);
   });
@@ -63,6 +65,7 @@ describe('Origin is checked before the session is accepted', () => {
     const { status } = await probeWebTransportSession(fixture.server.url.replace('/mcp', '/other'), {
       origin: 'https://app.example',
       certificateHash: fixture.server.certificateHash,
+      timeoutMs: LIVENESS_MS,
     });
     expect(status).toBe(404);
   });
@@ -168,9 +171,10 @@ describe('datagrams (001 §2.3)', () => {
     const next = await client.next(undefined, { timeoutMs: LIVENESS_MS });
     expect(next.message).toMatchObject({ id: 5, result: {} }); // no error answers came before it
     const codes = () => serverConnection.faults().map((fault) => fault.code);
-    // Datagrams are unordered with the control stream: wait (bounded) until all three were seen.
-    for (let i = 0; i < 200 && codes().length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(new Set(codes())).toEqual(new Set(['DATAGRAM_RESERVED_CHANNEL', 'DATAGRAM_TOO_SHORT', 'DATAGRAM_NOT_IN_FLIGHT']));
+    // Datagrams are unordered with the control stream: wait (liveness only) until all three were seen.
+    await expect
+      .poll(() => new Set(codes()), { timeout: LIVENESS_MS })
+      .toEqual(new Set(['DATAGRAM_RESERVED_CHANNEL', 'DATAGRAM_TOO_SHORT', 'DATAGRAM_NOT_IN_FLIGHT']));
     expect(serverConnection.pending()).toEqual([]);
     await client.close();
   });
