@@ -49,7 +49,8 @@ describe('stdio against the SDK server', () => {
   });
 
   it('raw connection initializes, lists and calls tools; stderr is captured; malformed bytes get no answer', async () => {
-    const connection = await spawn([process.execPath, '--import', 'tsx', SDK_SERVER]);
+    // A generous close grace: the child must exit by itself once stdin closes, however loaded the machine.
+    const connection = await spawn([process.execPath, '--import', 'tsx', SDK_SERVER], { closeGraceMs: WAIT.timeoutMs });
     expect(connection.stdio.pid).toBeGreaterThan(0);
     await connection.send({
       jsonrpc: '2.0',
@@ -145,6 +146,7 @@ describe('stdio client with misbehaving children', () => {
   it('echoes what writeLine and sendRaw write, with the environment it was given', async () => {
     const connection = await spawn(nodeScript(`console.log(JSON.stringify({env: process.env.FIXTURE_VALUE})); process.stdin.pipe(process.stdout);`), {
       env: { FIXTURE_VALUE: 'set' },
+      closeGraceMs: WAIT.timeoutMs,
     });
     expect((await connection.next(undefined, WAIT)).message).toEqual({ env: 'set' });
     await connection.stdio.writeLine('{"a":1}');

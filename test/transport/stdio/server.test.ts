@@ -72,7 +72,8 @@ describe('serveStdio across a process boundary', () => {
   });
 
   it('keeps console.log off stdout, and exits when its stdin closes', async () => {
-    const connection = await spawnStdio(command);
+    // A generous close grace: the child must exit by itself once stdin closes, however loaded the machine.
+    const connection = await spawnStdio(command, { closeGraceMs: WAIT.timeoutMs });
     open.push(connection);
     await connection.send({ jsonrpc: '2.0', id: 1, method: 'test/log' });
     expect((await connection.next(idIs(1), WAIT)).message).toEqual({ jsonrpc: '2.0', id: 1, result: { logged: true } });
