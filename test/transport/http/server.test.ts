@@ -232,7 +232,8 @@ describe('listenHttp: a Streamable HTTP endpoint', () => {
     const client = await session();
     const server = serverSide(client);
     await server.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hello' } });
-    const stream = await client.http.request({ method: 'GET', headers: { Accept: 'text/event-stream' } }, { timeoutMs: 500 });
+    // The deadline is what ends this request: long enough for a loaded machine to answer and flush.
+    const stream = await client.http.request({ method: 'GET', headers: { Accept: 'text/event-stream' } }, { timeoutMs: 3_000 });
     expect(stream.status).toBe(200);
     expect(stream.bodyKind).toBe('sse');
     expect(stream.incomplete).toBe(true);
