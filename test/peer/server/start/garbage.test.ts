@@ -61,7 +61,8 @@ async function property(connection: Connection, send: Sender): Promise<void> {
 describe('garbage, then ping is still answered', () => {
   const servers: RunningMockServer[] = [];
   beforeAll(async () => {
-    servers.push(await startMockServer({ transport: 'wt' }), await startMockServer({ transport: 'http', fastworkflow: false }));
+    servers.push(await startMockServer({ transport: 'wt' }));
+    servers.push(await startMockServer({ transport: 'http', fastworkflow: false }));
   });
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.close()));
@@ -105,6 +106,7 @@ describe('garbage, then ping is still answered', () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     const server = await startMockServer({ transport: 'stdio', stdio: { stdin, stdout } });
+    servers.push(server);
     // A client end over the same streams: what the server writes is read back line by line.
     const received: Message[] = [];
     const waiters = new Set<() => void>();

@@ -116,7 +116,7 @@ describe('certificate and session limit (wt)', () => {
 
 describe('FastWorkflow store', () => {
   it('is on by default for http, in a temporary directory removed by close()', async () => {
-    const server = await startMockServer({ transport: 'http' });
+    const server = await start({ transport: 'http' });
     expect(server.storeDir).toBeDefined();
     expect(existsSync(server.storeDir!)).toBe(true);
     await server.close();
@@ -125,7 +125,7 @@ describe('FastWorkflow store', () => {
 
   it('keeps a store directory it was given', async () => {
     const dir = join(scratch, 'store');
-    const server = await startMockServer({ transport: 'http', storeDir: dir });
+    const server = await start({ transport: 'http', storeDir: dir });
     const client = await openRaw(server);
     expect((await client.call('tools/call', { name: 'initialize', arguments: {} })).error).toBeUndefined();
     await client.connection.close();

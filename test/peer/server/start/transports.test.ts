@@ -9,11 +9,12 @@ import { openRaw, runRegistration } from './support.js';
 
 describe.each(['wt', 'http'] as const)('startMockServer --transport %s', (transport) => {
   let server: RunningMockServer;
+  let started: RunningMockServer | undefined;
   beforeAll(async () => {
-    server = await startMockServer({ transport, port: 0 });
+    server = started = await startMockServer({ transport, port: 0 });
   });
   afterAll(async () => {
-    await server.close();
+    await started?.close();
   });
 
   it('reports where it listens and what it serves', () => {
