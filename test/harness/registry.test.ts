@@ -1,5 +1,5 @@
 // The case registry, filters, shards, baseline files and rerun commands: pure functions, no target.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -179,13 +179,17 @@ describe('baseline', () => {
 
   it('reads a baseline file, with typed errors for unreadable and non-JSON files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'baseline-'));
-    const good = join(dir, 'good.json');
-    writeFileSync(good, JSON.stringify({ version: 1, expectedFailures: { 'a/b': 'reason' } }));
-    expect(readBaseline(good).expectedFailures).toEqual({ 'a/b': 'reason' });
-    const broken = join(dir, 'broken.json');
-    writeFileSync(broken, '{ not json');
-    expect(() => readBaseline(broken)).toThrow(BaselineError);
-    expect(() => readBaseline(join(dir, 'missing.json'))).toThrow(/cannot read/);
+    try {
+      const good = join(dir, 'good.json');
+      writeFileSync(good, JSON.stringify({ version: 1, expectedFailures: { 'a/b': 'reason' } }));
+      expect(readBaseline(good).expectedFailures).toEqual({ 'a/b': 'reason' });
+      const broken = join(dir, 'broken.json');
+      writeFileSync(broken, '{ not json');
+      expect(() => readBaseline(broken)).toThrow(BaselineError);
+      expect(() => readBaseline(join(dir, 'missing.json'))).toThrow(/cannot read/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
