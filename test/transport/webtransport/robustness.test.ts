@@ -1,6 +1,6 @@
 // What a peer cannot do to the process or to the harness: wrong certificates, resets observed,
 // buffering bounded, HTTP/3 asked for without the addon.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,16 +36,23 @@ describe('certificate pinning', () => {
 
   it('verifies the server against a CA file, and refuses one signed by another', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wt-ca-'));
-    await writeFile(join(dir, 'right.pem'), server.tls.certPem);
-    await writeFile(join(dir, 'wrong.pem'), (await generateSelfSignedCertificate()).certPem);
-    const client = await connectWebTransport(server.url, { caFile: join(dir, 'right.pem'), timeoutMs: LIVENESS_MS });
-    expect(client.webtransport.state).toBe('CONTROL_STREAM_OPENED');
-    await client.close();
-    await expect(connectWebTransport(server.url, { caFile: join(dir, 'wrong.pem'), timeoutMs: LIVENESS_MS })).rejects.toMatchObject({
-      name: 'TlsConfigError',
-      message: expect.stringContaining('does not verify against the given CA'),
-    });
-    await expect(connectWebTransport(server.url, { caFile: join(dir, 'absent.pem') })).rejects.toMatchObject({ name: 'TlsConfigError' });
+    try {
+      await writeFile(join(dir, 'right.pem'), server.tls.certPem);
+      await writeFile(join(dir, 'wrong.pem'), (await generateSelfSignedCertificate()).certPem);
+      const client = await connectWebTransport(server.url, { caFile: join(dir, 'right.pem'), timeoutMs: LIVENESS_MS });
+      try {
+        expect(client.webtransport.state).toBe('CONTROL_STREAM_OPENED');
+      } finally {
+        await client.close();
+      }
+      await expect(connectWebTransport(server.url, { caFile: join(dir, 'wrong.pem'), timeoutMs: LIVENESS_MS })).rejects.toMatchObject({
+        name: 'TlsConfigError',
+        message: expect.stringContaining('does not verify against the given CA'),
+      });
+      await expect(connectWebTransport(server.url, { caFile: join(dir, 'absent.pem') })).rejects.toMatchObject({ name: 'TlsConfigError' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a URL that is not https', async () => {

@@ -1,10 +1,10 @@
 // TLS material: the self-signed certificate browsers accept for serverCertificateHashes, loading
 // PEM files with typed errors, and pinned-hash parsing.
 import { createHash, X509Certificate } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   generateSelfSignedCertificate,
   loadCaFile,
@@ -14,6 +14,17 @@ import {
 } from '../../../src/transport/webtransport/tls.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+const tempDirs: string[] = [];
+/** A fresh temporary directory, removed after the file's tests. */
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'wt-tls-'));
+  tempDirs.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
 
 describe('generateSelfSignedCertificate', () => {
   it('makes an ECDSA P-256 certificate for 127.0.0.1 and localhost, valid for less than 14 days', async () => {
@@ -48,7 +59,7 @@ describe('generateSelfSignedCertificate', () => {
 
 describe('loadCertificateFiles', () => {
   it('loads a matching pair and computes the same hash', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'wt-tls-'));
+    const dir = await tempDir();
     const tls = await generateSelfSignedCertificate();
     await writeFile(join(dir, 'cert.pem'), tls.certPem);
     await writeFile(join(dir, 'key.pem'), tls.keyPem);
@@ -59,7 +70,7 @@ describe('loadCertificateFiles', () => {
   });
 
   it('names what is wrong: missing file, no PEM, key of another certificate', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'wt-tls-'));
+    const dir = await tempDir();
     const a = await generateSelfSignedCertificate();
     const b = await generateSelfSignedCertificate();
     await writeFile(join(dir, 'cert.pem'), a.certPem);
