@@ -145,7 +145,7 @@ export class FrameDecoder {
     this.#throwPending();
     if (this.#skipping) {
       const count = Math.min(this.#skipping.remaining, this.#buffered);
-      this.#drop(count);
+      this.#consume(count);
       this.#skipping.remaining -= count;
       if (this.#skipping.remaining > 0) return undefined;
       this.#skipping = undefined;
@@ -181,7 +181,7 @@ export class FrameDecoder {
     for (let body = this.read(); body !== undefined; body = this.read()) bodies.push(body);
     if (this.#skipping) {
       const count = Math.min(this.#skipping.remaining, this.#buffered);
-      this.#drop(count);
+      this.#consume(count);
       this.#skipping.remaining -= count;
       if (this.#skipping.remaining > 0) {
         const { declaredLength, frameStart, remaining } = this.#skipping;
@@ -215,13 +215,21 @@ export class FrameDecoder {
     throw error;
   }
 
-  /** Discards n buffered bytes (n <= #buffered). */
-  #drop(n: number): void {
-    let left = n;
-    while (left > 0) {
+  /** Removes n buffered bytes (n <= #buffered) and returns them as a fresh array. */
+  #take(n: number): Uint8Array {
+    const out = new Uint8Array(n);
+    this.#consume(n, out);
+    return out;
+  }
+
+  /** Advances past n buffered bytes (n <= #buffered): discards them, or copies them into `out` when given. */
+  #consume(n: number, out?: Uint8Array): void {
+    let done = 0;
+    while (done < n) {
       const first = this.#chunks[this.#first]!;
-      const count = Math.min(first.length - this.#head, left);
-      left -= count;
+      const count = Math.min(first.length - this.#head, n - done);
+      out?.set(first.subarray(this.#head, this.#head + count), done);
+      done += count;
       this.#head += count;
       if (this.#head === first.length) {
         this.#first += 1;
@@ -241,26 +249,5 @@ export class FrameDecoder {
       this.#chunks = this.#chunks.slice(this.#first);
       this.#first = 0;
     }
-  }
-
-  /** Removes n buffered bytes (n <= #buffered) and returns them as a fresh array. */
-  #take(n: number): Uint8Array {
-    const out = new Uint8Array(n);
-    let filled = 0;
-    while (filled < n) {
-      const first = this.#chunks[this.#first]!;
-      const count = Math.min(first.length - this.#head, n - filled);
-      out.set(first.subarray(this.#head, this.#head + count), filled);
-      filled += count;
-      this.#head += count;
-      if (this.#head === first.length) {
-        this.#first += 1;
-        this.#head = 0;
-      }
-    }
-    this.#buffered -= n;
-    this.#offset += n;
-    this.#compact();
-    return out;
   }
 }
