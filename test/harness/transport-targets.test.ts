@@ -37,30 +37,30 @@ async function runAll(target: Target, timeoutScale = 1) {
   return runConformance({ registry, target, workers: 2, timeoutScale });
 }
 
-let listener: HttpListener;
-let wt: WebTransportServer;
+let listener: HttpListener | undefined;
+let wt: WebTransportServer | undefined;
 beforeAll(async () => {
   const mock = createMockServer();
   listener = await listenHttp({ onSession: (connection) => void mock.serve(connection) });
   wt = await listenWebTransport({ tls: await generateSelfSignedCertificate(), onConnection: (connection) => void mock.serve(connection) });
 });
+// Both are closed even when the other failed to start (so a failed start does not leave one open).
 afterAll(async () => {
-  await listener.close();
-  await wt.close();
+  await Promise.all([listener?.close(), wt?.close()]);
 });
 
 describe('transport targets', () => {
   it('Streamable HTTP: discovery and every case in its own session', async () => {
-    const result = await runAll(httpTarget(listener.url));
+    const result = await runAll(httpTarget(listener!.url));
     expect(result.cases.map((c) => c.verdict)).toEqual(['PASS', 'PASS']);
-    expect(result.target).toMatchObject({ transport: 'http', description: listener.url, protocolVersion: expect.any(String) });
-    expect(result.cases[0]!.rerun).toBe(`mcp-flow-conformance server --url ${listener.url} --case transport/ping`);
+    expect(result.target).toMatchObject({ transport: 'http', description: listener!.url, protocolVersion: expect.any(String) });
+    expect(result.cases[0]!.rerun).toBe(`mcp-flow-conformance server --url ${listener!.url} --case transport/ping`);
   });
 
   it('WebTransport: discovery negotiates the binding, every case in its own session', async () => {
-    const target = webTransportTarget(wt.url, {
-      client: { certificateHash: wt.certificateHash },
-      rerunArgs: ['--url', wt.url, '--certificate-hash', wt.certificateHash],
+    const target = webTransportTarget(wt!.url, {
+      client: { certificateHash: wt!.certificateHash },
+      rerunArgs: ['--url', wt!.url, '--certificate-hash', wt!.certificateHash],
     });
     const result = await runAll(target);
     expect(result.cases.map((c) => [c.verdict, c.reason])).toEqual([
@@ -68,7 +68,7 @@ describe('transport targets', () => {
       ['PASS', undefined],
     ]);
     expect(result.target.transport).toBe('webtransport');
-    expect(result.cases[1]!.rerun).toBe(`mcp-flow-conformance server --url ${wt.url} --certificate-hash ${wt.certificateHash} --case transport/ping-again`);
+    expect(result.cases[1]!.rerun).toBe(`mcp-flow-conformance server --url ${wt!.url} --certificate-hash ${wt!.certificateHash} --case transport/ping-again`);
   });
 
   it('stdio: a process per case', async () => {
