@@ -179,15 +179,10 @@ export class FrameDecoder {
     this.#throwPending();
     const bodies: Uint8Array[] = [];
     for (let body = this.read(); body !== undefined; body = this.read()) bodies.push(body);
+    // read() has discarded every buffered byte of a skipped body: any still skipping is cut short.
     if (this.#skipping) {
-      const count = Math.min(this.#skipping.remaining, this.#buffered);
-      this.#consume(count);
-      this.#skipping.remaining -= count;
-      if (this.#skipping.remaining > 0) {
-        const { declaredLength, frameStart, remaining } = this.#skipping;
-        throw this.#fail(new FrameTruncatedBodyError(declaredLength, declaredLength - remaining, frameStart));
-      }
-      this.#skipping = undefined;
+      const { declaredLength, frameStart, remaining } = this.#skipping;
+      throw this.#fail(new FrameTruncatedBodyError(declaredLength, declaredLength - remaining, frameStart));
     }
     if (this.#bodyLength !== undefined) {
       const received = this.#buffered;
