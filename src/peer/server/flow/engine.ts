@@ -725,8 +725,10 @@ export class FlowEngine {
       const reads = record.accumulatedData.__reads;
       record.accumulatedData.__reads = typeof reads === 'number' ? reads + 1 : 1;
     }
-    let state = this.#reportState(record.state, faults);
-    if (record.state === 'waiting_user' && faults.has('state-idle-while-waiting')) state = 'idle';
+    // state-idle-while-waiting reports idle, and an idle report carries no currentPrompt, so that
+    // only the state path (FLOW-SM-2) breaks and not the currentPrompt rule (FLOW-STATE-3).
+    const reportedIdle = record.state === 'waiting_user' && faults.has('state-idle-while-waiting');
+    const state = reportedIdle ? 'idle' : this.#reportState(record.state, faults);
     const metadata: Record<string, unknown> = { createdAt: record.createdAt, lastActivityAt: record.lastActivityAt, toolName: record.toolName };
     if (faults.has('missing-metadata')) delete metadata.toolName;
     let accumulatedData = structuredClone(record.accumulatedData);
@@ -741,7 +743,7 @@ export class FlowEngine {
       history: faults.has('missing-history') ? [] : structuredClone(record.history),
       accumulatedData,
     };
-    if (record.currentPrompt !== null && (record.state === 'waiting_user' || faults.has('current-prompt-after-complete'))) {
+    if (record.currentPrompt !== null && ((record.state === 'waiting_user' && !reportedIdle) || faults.has('current-prompt-after-complete'))) {
       result.currentPrompt = structuredClone(record.currentPrompt);
     }
     return result;

@@ -408,3 +408,14 @@ describe('MCP Flow fault catalog', () => {
     expect(await scenario.holds(faulty, faulty.connect())).toBe(false);
   });
 });
+
+describe('a fault breaks its own requirement, not a neighbour', () => {
+  it('state-idle-while-waiting reports idle without a currentPrompt, so FLOW-STATE-3 still holds', async () => {
+    const server = testServer({}, ['state-idle-while-waiting']);
+    const conn = server.connect();
+    const sessionId = await id(conn);
+    const state = await conn.call('interaction.getState', { sessionId });
+    expect(state.state).toBe('idle');
+    expect(state).not.toHaveProperty('currentPrompt');
+  });
+});
