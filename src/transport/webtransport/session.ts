@@ -899,6 +899,8 @@ export class WebTransportSessionConnection implements Connection {
       await writer.ready;
       await writer.write(bytes);
       this.transcript.record({ direction: 'sent', channel, bytes });
+    } catch (error) {
+      throw this.#isClosed ? new ConnectionClosedError('connection closed while sending a datagram', { cause: error }) : error;
     } finally {
       this.#datagramsInQueue--;
       this.#changed();
