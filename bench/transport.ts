@@ -13,8 +13,9 @@ const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
   const at = args.indexOf(`--${name}`);
   const value = at >= 0 ? Number(args[at + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) {
-    console.error(`--${name} needs a positive number`);
+  // Whole numbers only: the payload is sent in whole chunks and must add up to exactly --mb MiB.
+  if (!Number.isInteger(value) || value <= 0) {
+    console.error(`--${name} needs a positive whole number`);
     process.exit(2);
   }
   return value;
