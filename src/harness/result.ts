@@ -1,6 +1,9 @@
 // What a conformance run produces: the data model shared by the runner (src/harness) and every
 // reporter (src/report). Plain data only, so a run serialises to JSON and back unchanged.
+import type { RequirementLevel } from '../protocol/requirements.js';
 import type { TranscriptEntry } from '../transport/transcript.js';
+
+export type { RequirementLevel };
 
 /**
  * PASS: every check held. FAIL: a MUST broken. WARN: a SHOULD broken (FAIL under --strict).
@@ -11,8 +14,6 @@ import type { TranscriptEntry } from '../transport/transcript.js';
  */
 export const VERDICTS = ['PASS', 'FAIL', 'WARN', 'INFO', 'NOT_APPLICABLE', 'SKIPPED', 'TIMEOUT', 'ERROR'] as const;
 export type Verdict = (typeof VERDICTS)[number];
-
-export type RequirementLevel = 'MUST' | 'SHOULD' | 'MAY' | 'INFO';
 
 /** One assertion inside a case, tied to the requirement it checks. */
 export interface CheckResult {
