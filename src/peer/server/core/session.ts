@@ -87,7 +87,6 @@ export class ServerSession {
   readonly #faults: ActiveFaults;
   readonly #abort = new AbortController();
   readonly #inFlight = new Map<string, InFlight>();
-  readonly #finished = new Set<string>();
   readonly #pending = new Map<number, PendingServerRequest>();
   readonly #tools = new Map<string, ServerTool>();
   readonly #requests = new Map<string, RequestHandler>();
@@ -280,7 +279,6 @@ export class ServerSession {
       this.#abort.signal.removeEventListener('abort', onSessionEnd);
     }
     this.#inFlight.delete(key);
-    this.#finished.add(key);
     await this.#answer(entry, outcome);
   }
 
