@@ -36,6 +36,12 @@ interface Probe {
 
 type Message = { id?: unknown; method?: unknown; result?: unknown; error?: { code?: number } };
 
+/**
+ * For probes whose client streams must be accepted: a stream header that overtakes its request on
+ * a loaded machine still finds it (the default grace is 1 s).
+ */
+const CORRELATE_LATE_STREAMS: WebTransportServerOptions = { limits: { streamCorrelationGraceMs: LIVENESS_MS } };
+
 const ready = (server: WebTransportServer) => connectReady(server);
 
 function initialize(id: number, transport: Record<string, unknown> = { type: 'mcp-flow', version: '0.1', encodings: ['cbor', 'json'] }) {
@@ -343,13 +349,13 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     faulty: 'result',
   },
   'no-stream-limit': {
-    listener: { limits: { maxConcurrentStreams: 1 } },
+    listener: { limits: { maxConcurrentStreams: 1, streamCorrelationGraceMs: LIVENESS_MS } },
     run: streamLimitProbe,
     correct: 'error -32000',
     faulty: 'accepted 2',
   },
   'wrong-stream-limit-code': {
-    listener: { limits: { maxConcurrentStreams: 1 } },
+    listener: { limits: { maxConcurrentStreams: 1, streamCorrelationGraceMs: LIVENESS_MS } },
     run: streamLimitProbe,
     correct: 'error -32000',
     faulty: 'error -32600',
@@ -400,6 +406,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     faulty: 'result',
   },
   'stream-after-shutdown': {
+    listener: CORRELATE_LATE_STREAMS,
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();
@@ -425,6 +432,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     faulty: 'opened',
   },
   'never-drain-on-shutdown': {
+    listener: CORRELATE_LATE_STREAMS,
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();
