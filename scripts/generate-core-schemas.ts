@@ -1430,7 +1430,13 @@ export function staleCoreSchemaFiles(dir: string = CORE_SCHEMAS_DIR): string[] {
     if (!existsSync(full) || readFileSync(full, 'utf8') !== content) stale.push(path);
   }
   if (existsSync(dir)) {
-    for (const v of readdirSync(dir)) {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const v = entry.name;
+      // Only version folders are generated: anything else directly in schemas/core is extra.
+      if (!entry.isDirectory()) {
+        stale.push(v);
+        continue;
+      }
       for (const name of readdirSync(join(dir, v))) if (!expected.has(`${v}/${name}`)) stale.push(`${v}/${name}`);
     }
   }
