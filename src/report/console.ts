@@ -9,6 +9,7 @@ import {
   describeEntry,
   displayJson,
   formatDuration,
+  groupBySuite,
   isFailing,
   isStrict,
   needsExplanation,
@@ -174,9 +175,8 @@ export function renderConsoleReport(run: RunResult, options: Omit<ConsoleReporte
   const chunks: string[] = [];
   const reporter = new ConsoleReporter({ ...options, color: options.color ?? false, out: { write: (text) => chunks.push(text), isTTY: false } });
   // Grouped by suite (in order of first appearance), as parallel workers may have interleaved them.
-  const suites = [...new Set(run.cases.map((result) => result.suite))];
-  for (const suite of suites) {
-    for (const result of run.cases) if (result.suite === suite) reporter.handle({ type: 'case-end', result });
+  for (const cases of groupBySuite(run.cases).values()) {
+    for (const result of cases) reporter.handle({ type: 'case-end', result });
   }
   reporter.handle({ type: 'run-end', result: run });
   return chunks.join('');

@@ -35,6 +35,17 @@ export function needsExplanation(result: CaseResult, strict: boolean): boolean {
   return isFailing(result.verdict, strict) || result.verdict === 'WARN';
 }
 
+/** Cases grouped by suite, suites in order of first appearance, cases in run order. */
+export function groupBySuite(cases: readonly CaseResult[]): Map<string, CaseResult[]> {
+  const suites = new Map<string, CaseResult[]>();
+  for (const result of cases) {
+    const list = suites.get(result.suite);
+    if (list) list.push(result);
+    else suites.set(result.suite, [result]);
+  }
+  return suites;
+}
+
 /**
  * Text safe to print on a terminal: control characters (ESC, BEL, CR...) and bidirectional
  * overrides shown as `\uXXXX`, so a target's strings cannot move the cursor or recolour output.

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { VERDICTS, type CaseResult, type CheckResult, type RunResult, type Verdict } from '../harness/result.js';
 import type { TranscriptEntry } from '../transport/transcript.js';
-import { COUNT_WORDS, arrow, countsLine, describeChannel, displayJson, formatDuration, isFailing, isStrict } from './format.js';
+import { COUNT_WORDS, arrow, countsLine, describeChannel, displayJson, formatDuration, groupBySuite, isFailing, isStrict } from './format.js';
 import { SafeHtml, html } from './html-escape.js';
 
 export interface HtmlOptions {
@@ -70,16 +70,6 @@ ${[...suites].map(([suite, cases]) => renderSuite(suite, cases, strict, maxHexBy
 </html>
 `;
   return page.text;
-}
-
-function groupBySuite(cases: readonly CaseResult[]): Map<string, CaseResult[]> {
-  const suites = new Map<string, CaseResult[]>();
-  for (const result of cases) {
-    const list = suites.get(result.suite);
-    if (list) list.push(result);
-    else suites.set(result.suite, [result]);
-  }
-  return suites;
 }
 
 function renderSuite(suite: string, cases: CaseResult[], strict: boolean, maxHexBytes: number): SafeHtml {

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type { Builder, TestCase } from 'junit-report-builder';
 import type { CaseResult, RunResult } from '../harness/result.js';
 import { ConsoleFormatter } from './console.js';
-import { isFailing, isStrict, truncate } from './format.js';
+import { groupBySuite, isFailing, isStrict, truncate } from './format.js';
 
 // junit-report-builder is CommonJS whose module.exports IS a builder, while its typings declare an
 // ES default export: under NodeNext a default import would be typed `{ default: Builder }` but be the
@@ -27,14 +27,7 @@ export function renderJUnit(run: RunResult, options: JUnitOptions = {}): string 
   const text = new ConsoleFormatter({ colour: false, transcriptEntries: options.transcriptEntries ?? 50, maxChars: 2000 });
   const builder = sharedBuilder.newBuilder().name(`${run.tool.name} ${run.tool.version}: ${run.target.description}`);
 
-  const suites = new Map<string, CaseResult[]>();
-  for (const result of run.cases) {
-    const list = suites.get(result.suite);
-    if (list) list.push(result);
-    else suites.set(result.suite, [result]);
-  }
-
-  for (const [name, cases] of suites) {
+  for (const [name, cases] of groupBySuite(run.cases)) {
     const suite = builder.testSuite().name(name);
     const startedAt = Math.min(...cases.map((result) => result.startedAt));
     suite.timestamp(new Date(startedAt).toISOString());
