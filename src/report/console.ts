@@ -143,8 +143,8 @@ export class ConsoleFormatter {
   private checkLines(check: CheckResult, indent: string): string[] {
     const [, colour] = MARKS[check.verdict];
     const lines = [`${indent}${this.paint(colour, check.verdict)} ${p(check.requirement)} (${check.level}): ${p(check.message)}`];
-    if ('expected' in check) lines.push(`${indent}  expected: ${truncate(displayJson(check.expected), this.maxChars)}`);
-    if ('actual' in check) lines.push(`${indent}  actual:   ${truncate(displayJson(check.actual), this.maxChars)}`);
+    if ('expected' in check) lines.push(`${indent}  expected: ${p(truncate(displayJson(check.expected), this.maxChars))}`);
+    if ('actual' in check) lines.push(`${indent}  actual:   ${p(truncate(displayJson(check.actual), this.maxChars))}`);
     return lines;
   }
 

@@ -88,12 +88,16 @@ describe('console report', () => {
     });
     hostile.transcript![2]!.error = { code: 'INVALID_JSON', message: 'bad \u001b[31m' };
     hostile.transcript![0]!.note = 'note \u009b';
+    // JSON text leaves C1 controls, line separators and bidi overrides as they are.
+    hostile.checks.push({ requirement: 'WT-ENC-5', level: 'MUST', verdict: 'FAIL', message: 'echo', expected: 'x\u2028', actual: { '\u202ekey': 'csi \u009b2J' } });
     const text = renderConsoleReport(sampleRun({}, [hostile]));
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
     expect(text).toContain('title \\u001b[2J\\u0007');
     expect(text).toContain('reason: reason \\u001b]0;owned\\u0007 \\u000d overwritten \\u202e');
     expect(text).toContain('[INVALID_JSON] bad \\u001b[31m');
     expect(text).toContain('(note \\u009b)');
+    expect(text).toContain('expected: "x\\u2028"');
+    expect(text).toContain('actual:   {"\\u202ekey":"csi \\u009b2J"}');
   });
 
   it('groups a finished run by suite', () => {
