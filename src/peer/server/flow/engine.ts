@@ -691,24 +691,30 @@ export class FlowEngine {
       }
       return { accepted: false, validation };
     }
-    if (faults.has('stay-waiting-after-accept')) return accepted;
+    const recordTurn = (): void => {
+      record.history.push({
+        turnId: record.history.length,
+        prompt: record.currentPrompt as EnginePrompt,
+        response: {
+          value,
+          ...(answer.timestamp === undefined ? {} : { timestamp: answer.timestamp as number }),
+          ...(answer.metadata === undefined ? {} : { metadata: answer.metadata as Params }),
+        },
+        timestamp: this.#now(),
+      } satisfies HistoryTurn);
+      record.accumulatedData[key] = value;
+    };
+    // The answer is recorded as usual (FLOW-STATE-2 holds); only the step out of waiting_user is missing (FLOW-SM-5).
+    if (faults.has('stay-waiting-after-accept')) {
+      recordTurn();
+      return accepted;
+    }
     const target = nextTarget(live.wizard, step, { ...record.accumulatedData, [key]: value });
     if (target !== COMPLETE_TARGET && record.promptCount >= maxPrompts) {
       this.#fail(live);
       return this.#limitExceeded(ctx, `Prompt limit reached: at most ${maxPrompts} prompts per session`, sessionId, 'maxPrompts', maxPrompts);
     }
-    const turn: HistoryTurn = {
-      turnId: record.history.length,
-      prompt: record.currentPrompt as EnginePrompt,
-      response: {
-        value,
-        ...(answer.timestamp === undefined ? {} : { timestamp: answer.timestamp as number }),
-        ...(answer.metadata === undefined ? {} : { metadata: answer.metadata as Params }),
-      },
-      timestamp: this.#now(),
-    };
-    record.history.push(turn);
-    record.accumulatedData[key] = value;
+    recordTurn();
     this.#transition(live, 'respond', faults, sessionId);
     record.currentPrompt = null;
     this.#schedule(() => this.#advance(live, step));

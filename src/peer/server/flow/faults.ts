@@ -45,7 +45,7 @@ export const FLOW_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault('state-idle-while-waiting', 'FLOW-SM-2', 'interaction.getState reports idle while the session waits for the user'),
   fault('complete-twice', 'FLOW-SM-6', 'interaction.complete is sent twice for a completed session'),
   fault('complete-without-success', 'FLOW-SM-7', 'interaction.complete is sent with a result that has no success'),
-  fault('stay-waiting-after-accept', 'FLOW-SM-5', 'an accepted value leaves the session waiting for the same prompt (nothing recorded, no next step)'),
+  fault('stay-waiting-after-accept', 'FLOW-SM-5', 'an accepted value is recorded but leaves the session waiting for the same prompt (no next step)'),
   fault('prompt-after-complete', 'FLOW-SM-10', 'after interaction.complete the server sends one more interaction.prompt for the session'),
   fault('missing-metadata', 'FLOW-STATE-1', 'the interaction.getState metadata has no toolName'),
   fault('getstate-unknown-session-invalid-params', 'FLOW-STATE-5', 'interaction.getState for an unknown session is answered with -32602 instead of -32001'),

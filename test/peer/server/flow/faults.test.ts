@@ -419,3 +419,16 @@ describe('a fault breaks its own requirement, not a neighbour', () => {
     expect(state).not.toHaveProperty('currentPrompt');
   });
 });
+
+describe('stay-waiting-after-accept breaks only the step out of waiting_user', () => {
+  it('records the accepted answer in history (FLOW-STATE-2 holds) while the session stays waiting_user', async () => {
+    const server = testServer({ wizards: [CONFIRM] }, ['stay-waiting-after-accept']);
+    const conn = server.connect();
+    const sessionId = await id(conn, 'ask');
+    expect(await answer(server, conn, sessionId, true)).toEqual({ accepted: true, validation: { valid: true } });
+    const state = await conn.call('interaction.getState', { sessionId });
+    expect(state.state).toBe('waiting_user');
+    expect(state.history).toMatchObject([{ turnId: 0, response: { value: true } }]);
+    expect(state.accumulatedData).toEqual({ answer: true });
+  });
+});
