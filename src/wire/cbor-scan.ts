@@ -23,17 +23,14 @@ interface IndefiniteString {
 }
 
 /**
- * The same data items with every indefinite-length byte/text string (RFC 8949 section 3.2.3)
- * replaced by the equivalent definite-length string; undefined if the body is not well-formed.
+ * The body with every indefinite-length byte/text string (RFC 8949 section 3.2.3) of its first data
+ * item replaced by the equivalent definite-length string, and any bytes after that item kept as
+ * they are (so trailing bytes stay trailing bytes); undefined if the first item is not well-formed.
  */
 export function definiteStrings(bytes: Uint8Array): Uint8Array | undefined {
   const found: IndefiniteString[] = [];
   try {
-    let pos = 0;
-    while (pos < bytes.length) {
-      pos = skipItem(bytes, pos, 0, found);
-      if (pos === BREAK) return undefined;
-    }
+    if (skipItem(bytes, 0, 0, found) === BREAK) return undefined;
   } catch {
     return undefined;
   }

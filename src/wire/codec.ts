@@ -124,7 +124,8 @@ export const cborCodec: Codec = {
       if (detail.includes('Indefinite length not supported')) {
         // Well-formed RFC 8949 that cbor-x cannot read: rewrite those strings as definite ones.
         const rewritten = definiteStrings(body);
-        if (rewritten !== undefined && rewritten !== body) {
+        if (rewritten === undefined) throw new InvalidCborError('body is not a well-formed data item', undefined, error);
+        if (rewritten !== body) {
           try {
             return cborCodec.decode(rewritten);
           } catch (retryError) {

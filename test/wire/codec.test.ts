@@ -192,6 +192,16 @@ describe('CBOR codec', () => {
     expect(captureError(() => cborCodec.decode(fromHex('7f 4161 ff')))).toBeInstanceOf(InvalidCborError);
   });
 
+  it('after a well-formed first item with indefinite strings, any bytes left are CBOR_TRAILING_BYTES', () => {
+    // The bytes after the item are not well-formed on their own (a lone break, an unfinished string).
+    for (const [hex, offset] of [['7f 6161 ff ff', 4], ['7f 6161 ff 7f', 4], ['9f 7f 6161 ff ff 1c', 6]] as const) {
+      expect(captureError(() => cborCodec.decode(fromHex(hex))), hex).toMatchObject({ code: 'CBOR_TRAILING_BYTES', offset, trailingBytes: 1 });
+    }
+    const truncated = captureError(() => cborCodec.decode(fromHex('7f 6161')));
+    expect(truncated).toBeInstanceOf(InvalidCborError);
+    expect((truncated as Error).message).not.toMatch(/not supported/);
+  });
+
   it('INVALID_CBOR for a body that does not decode', () => {
     for (const hex of ['a2', '5a0000ffff00', 'ff', '1c']) {
       const error = captureError(() => cborCodec.decode(fromHex(hex)));
