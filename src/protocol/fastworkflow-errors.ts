@@ -54,7 +54,7 @@ export function detectFastWorkflowFailure(response: unknown): FailureDetection {
     const { code, data } = response.error;
     const fromData = httpStatusIn(data);
     if (fromData !== undefined) return { failed: true, status: fromData, reading: 'data.httpStatus' };
-    if (typeof code === 'number' && code >= 100 && code <= 599) return { failed: true, status: code, reading: 'code' };
+    if (typeof code === 'number' && Number.isInteger(code) && code >= 100 && code <= 599) return { failed: true, status: code, reading: 'code' };
     return { failed: true, status: undefined, reading: 'error' };
   }
   const result = response.result;

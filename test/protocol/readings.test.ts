@@ -45,6 +45,8 @@ describe('detectFastWorkflowFailure (C-26, FW-ERR-1)', () => {
 
   it('flags failures whose status cannot be recovered', () => {
     expect(detectFastWorkflowFailure({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'boom' } })).toEqual({ failed: true, status: undefined, reading: 'error' });
+    // A code that is no integer is neither a JSON-RPC code nor an HTTP status.
+    expect(detectFastWorkflowFailure({ jsonrpc: '2.0', id: 1, error: { code: 404.5, message: 'odd' } })).toEqual({ failed: true, status: undefined, reading: 'error' });
     expect(detectFastWorkflowFailure({ jsonrpc: '2.0', id: 1, result: { isError: true, content: [{ type: 'text', text: 'not json' }] } })).toEqual({
       failed: true,
       status: undefined,
