@@ -81,10 +81,10 @@ describe.each([
         'Content-Type': 'application/json',
       },
     });
-    const accepted = connection.transcript
-      .entries()
-      .find((entry) => entry.direction === 'received' && entry.channel.kind === 'http' && entry.channel.status === 202);
-    expect(accepted).toBeDefined();
+    // send() resolves once the POST is written; the notification's 202 is read in the background.
+    const accepted = () =>
+      connection.transcript.entries().find((entry) => entry.direction === 'received' && entry.channel.kind === 'http' && entry.channel.status === 202);
+    await expect.poll(accepted, { timeout: WAIT.timeoutMs }).toBeDefined();
     expect(connection.faults()).toEqual([]);
   });
 

@@ -126,8 +126,9 @@ describe('listenHttp: a Streamable HTTP endpoint', () => {
     const b = await session();
     expect(a.http.sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(a.http.sessionId).not.toBe(b.http.sessionId);
-    const accepted = a.transcript.entries().find((entry) => entry.channel.kind === 'http' && entry.channel.status === 202);
-    expect(accepted).toBeDefined();
+    // send() resolves once the POST is written; its 202 is read in the background.
+    const accepted = () => a.transcript.entries().find((entry) => entry.channel.kind === 'http' && entry.channel.status === 202);
+    await expect.poll(accepted, { timeout: WAIT.timeoutMs }).toBeDefined();
     const server = serverSide(a);
     expect(server.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.method === 'notifications/initialized')).toBe(true);
   });
