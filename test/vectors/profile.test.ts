@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REQUIREMENT_ID } from '../../src/cli/commands/self-check.js';
+import { REQUIREMENT_ID_PATTERN } from '../../src/protocol/requirements.js';
 import { allVectors, rows, vectorsDir } from './committed.js';
 
 const catalogPath = join(vectorsDir, '..', 'suites', 'requirements.json');
@@ -11,7 +11,7 @@ const catalog = JSON.parse(readFileSync(catalogPath, 'utf8')) as { requirements:
 describe('profile IDs', () => {
   it.each(rows(allVectors))('%s names well-formed requirement IDs', (_id, vector) => {
     expect(vector.profile.length).toBeGreaterThan(0);
-    for (const id of vector.profile) expect(id).toMatch(REQUIREMENT_ID);
+    for (const id of vector.profile) expect(id).toMatch(REQUIREMENT_ID_PATTERN);
     expect(new Set(vector.profile).size).toBe(vector.profile.length);
   });
 

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import { REQUIREMENT_ID_PATTERN } from '../../protocol/requirements.js';
 import { SchemaError, SchemaRegistry, type SchemaExample } from '../../schema/index.js';
 import {
   ControlStreamReader,
@@ -30,8 +31,6 @@ import { type CliCommand, type CliIo, ExitCode } from '../io.js';
 export const VECTOR_FORMAT = 'mcp-flow-conformance/vectors';
 export const VECTOR_VERSION = 1;
 export const VECTOR_KINDS = ['control', 'exec', 'datagram'] as const;
-/** `<SYSTEM>-<AREA>-<n>` (docs/architecture.md "Requirement IDs"). */
-export const REQUIREMENT_ID = /^(CORE|FLOW|WT|FW)-[A-Z]+-[1-9][0-9]*$/;
 /** Lower-case hex, two digits per byte, no separators. */
 const HEX = /^(?:[0-9a-f]{2})*$/;
 
@@ -136,7 +135,7 @@ function vectorShapeProblem(v: unknown): string | undefined {
     }
   }
   if (!Array.isArray(v.profile) || v.profile.length === 0) return '"profile" must be a non-empty array of requirement IDs';
-  const badId = v.profile.find((id) => typeof id !== 'string' || !REQUIREMENT_ID.test(id));
+  const badId = v.profile.find((id) => typeof id !== 'string' || !REQUIREMENT_ID_PATTERN.test(id));
   if (badId !== undefined) return `profile entry ${JSON.stringify(badId)} is not a requirement ID (<SYSTEM>-<AREA>-<n>)`;
   return undefined;
 }
