@@ -2,10 +2,9 @@
 // ref/stream references, and a large stream that does not block the control stream.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeExecHeader } from '../../../src/wire/index.js';
 import type { WebTransportServer } from '../../../src/transport/webtransport/server.js';
 import type { WebTransportSessionConnection } from '../../../src/transport/webtransport/session.js';
-import { answerTo, connectReady, LIVENESS_MS, startServer } from './helpers.js';
+import { answerTo, connectReady, HOLD, LIVENESS_MS, respond, startServer } from './helpers.js';
 
 const MAX_STREAMS = 3;
 /** Streams and references that do arrive get a liveness-sized grace (a loaded machine may lag). */
@@ -14,33 +13,12 @@ let server: WebTransportServer;
 let strict: WebTransportServer;
 const serverSide: WebTransportSessionConnection[] = [];
 
-/** A responder that answers initialize and ping, and leaves `upload` requests in flight. */
-function respondLeavingUploadsOpen(connection: WebTransportSessionConnection): void {
-  void (async () => {
-    for (;;) {
-      let received;
-      try {
-        received = await connection.next();
-      } catch {
-        return;
-      }
-      const message = received.message as { id?: number; method?: string };
-      if (message.id === undefined || message.method === undefined || message.method === 'upload') continue;
-      const result =
-        message.method === 'initialize'
-          ? { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 't', version: '1' }, transport: connection.negotiate() }
-          : {};
-      await connection.send({ jsonrpc: '2.0', id: message.id, result }).catch(() => undefined);
-    }
-  })();
-}
-
 function startFixture(graceMs: number): Promise<WebTransportServer> {
   return startServer({
     limits: { maxConcurrentStreams: MAX_STREAMS, streamCorrelationGraceMs: graceMs, streamReferenceGraceMs: graceMs },
     onConnection: (connection) => {
       serverSide.push(connection);
-      respondLeavingUploadsOpen(connection);
+      respond(connection); // HOLD requests (uploads here) stay in flight
     },
   });
 }
@@ -67,7 +45,7 @@ describe('stream correlation (Stream Injection, -32002)', () => {
 
   it('accepts a stream for a request in flight and delivers its payload after the header', async () => {
     const client = await connectReady(server);
-    await client.send({ jsonrpc: '2.0', id: 11, method: 'upload' });
+    await client.send({ jsonrpc: '2.0', id: 11, method: HOLD });
     const stream = await client.webtransport.openExecutionStream({ requestId: 11, streamTag: 2 });
     await stream.write(new TextEncoder().encode('hello, '));
     await stream.write(new TextEncoder().encode('stream'));
@@ -94,7 +72,7 @@ describe('stream correlation (Stream Injection, -32002)', () => {
 describe('maxConcurrentStreams (Stream Limit Exceeded, -32000)', () => {
   it('refuses the stream one over the limit', async () => {
     const client = await connectReady(server);
-    await client.send({ jsonrpc: '2.0', id: 20, method: 'upload' });
+    await client.send({ jsonrpc: '2.0', id: 20, method: HOLD });
     const open = [];
     for (let tag = 1; tag <= MAX_STREAMS; tag++) {
       const stream = await client.webtransport.openExecutionStream({ requestId: 20, streamTag: tag });
@@ -131,7 +109,7 @@ describe('a large execution stream does not block the control stream (001 §5)',
     const TOTAL = 200 * 1024 * 1024;
     const CHUNK = 256 * 1024;
     const client = await connectReady(server);
-    await client.send({ jsonrpc: '2.0', id: 100, method: 'upload' });
+    await client.send({ jsonrpc: '2.0', id: 100, method: HOLD });
     const outgoing = await client.webtransport.openExecutionStream({ requestId: 100, streamTag: 1 });
     const serverConnection = serverSide.at(-1)!;
     const incoming = await serverConnection.webtransport.nextExecutionStream(undefined, { timeoutMs: LIVENESS_MS });
