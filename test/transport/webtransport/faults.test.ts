@@ -37,10 +37,11 @@ interface Probe {
 type Message = { id?: unknown; method?: unknown; result?: unknown; error?: { code?: number } };
 
 /**
- * For probes whose client streams must be accepted: a stream header that overtakes its request on
- * a loaded machine still finds it (the default grace is 1 s).
+ * For probes whose client streams must be accepted and, after `$/shutdown`, drained: a stream header
+ * that overtakes its request on a loaded machine still finds it (the default grace is 1 s), and the
+ * drain waits for the probe's last write (the default deadline is 5 s).
  */
-const CORRELATE_LATE_STREAMS: WebTransportServerOptions = { limits: { streamCorrelationGraceMs: LIVENESS_MS } };
+const STREAMS_OUTLAST_LAG: WebTransportServerOptions = { limits: { streamCorrelationGraceMs: LIVENESS_MS, drainTimeoutMs: LIVENESS_MS } };
 
 const ready = (server: WebTransportServer) => connectReady(server);
 
@@ -406,7 +407,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     faulty: 'result',
   },
   'stream-after-shutdown': {
-    listener: CORRELATE_LATE_STREAMS,
+    listener: STREAMS_OUTLAST_LAG,
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();
@@ -432,7 +433,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     faulty: 'opened',
   },
   'never-drain-on-shutdown': {
-    listener: CORRELATE_LATE_STREAMS,
+    listener: STREAMS_OUTLAST_LAG,
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();

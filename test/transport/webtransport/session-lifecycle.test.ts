@@ -87,7 +87,8 @@ describe('global session limit', () => {
 
 describe('$/shutdown (001 §7)', () => {
   it('drains an open execution stream, then closes the session on both ends', async () => {
-    const fixture = await server();
+    // The server's drain deadline outlasts any lag between its $/shutdown and the stream's FIN.
+    const fixture = await server({ limits: { drainTimeoutMs: LIVENESS_MS } });
     const client = await connectReady(fixture.server);
     const serverConnection = fixture.sessions.at(-1)!;
     await client.send({ jsonrpc: '2.0', id: 1, method: HOLD });
