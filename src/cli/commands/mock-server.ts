@@ -34,9 +34,11 @@ function optionalNumber(args: Record<string, unknown>, name: string): number | u
 function untilSignal(): { signalled: Promise<string>; dispose: () => void } {
   let dispose = () => {};
   const signalled = new Promise<string>((resolve) => {
+    // Kept installed until shutdown has finished: a second Ctrl-C while closing is absorbed
+    // instead of killing the process before it removed its temporary store.
     const onSignal = (signal: NodeJS.Signals) => resolve(signal);
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     dispose = () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -91,8 +93,11 @@ export async function runMockServer(args: Record<string, unknown>, io: CliIo): P
   }
   print(describeServer(server));
   const reason = await Promise.race([signalled, server.done.then(() => 'stdin ended')]);
-  dispose();
-  await server.close();
+  try {
+    await server.close();
+  } finally {
+    dispose();
+  }
   print(`mock server stopped (${reason})`);
   return ExitCode.ok;
 }
