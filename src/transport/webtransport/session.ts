@@ -782,7 +782,8 @@ export class WebTransportSessionConnection implements Connection {
       await writer.write(firstBytes);
     } catch (error) {
       finish(`failed: ${asError(error).message}`);
-      throw this.#isClosed ? new ConnectionClosedError('connection closed while opening a stream', { cause: error }) : error;
+      if (this.#isClosed) throw new ConnectionClosedError('connection closed while opening a stream', { cause: error });
+      throw new StreamOpenError(`the first bytes could not be written: ${asError(error).message}`, { cause: error });
     }
     this.transcript.record({ direction: 'sent', channel, bytes: firstBytes, note: header ? 'execution stream header' : 'raw stream start' });
     const fallbackHeader = header ?? { requestId: -1, streamTag: -1 };
