@@ -2,4 +2,10 @@
 // The installed command: runs the compiled CLI (npm ci / npm run build produce dist/).
 import { main } from '../dist/cli/main.js';
 
+// `... | head` closes our stdout early: stop quietly instead of dying on an uncaught EPIPE.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 process.exitCode = await main(process.argv.slice(2));
