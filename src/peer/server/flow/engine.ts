@@ -10,6 +10,7 @@ import { FLOW_METHOD } from '../../../protocol/methods.js';
 import type { ValidationOutcome } from '../../../protocol/prompt-validation.js';
 import { RpcError, type ActiveFaults, type RequestContext, type ServerSessionContext } from '../extension.js';
 import { validateAnswer, type EnginePrompt } from './answers.js';
+import { openExportStream, type ExportStream } from './export-stream.js';
 import type { ResolvedFlowOptions } from './options.js';
 import {
   nextTarget,
@@ -18,6 +19,7 @@ import {
   renderPrompt,
   renderResult,
   stepById,
+  type ExportPayload,
   type HistoryTurn,
   type Progress,
   type SessionRecord,
@@ -48,6 +50,8 @@ export interface LiveSession {
   timers: (() => void)[];
   /** The client's answer to interaction.complete, once it came. */
   completion?: unknown;
+  /** The exported file, rendered when the completing answer was accepted, and its execution stream if it has one (C-32). */
+  export?: { file: ExportPayload; stream?: ExportStream };
 }
 
 type Params = Record<string, unknown>;
@@ -482,11 +486,14 @@ export class FlowEngine {
     this.#finish(live);
     const rendered = renderResult(live.wizard, record);
     let data = rendered.data;
-    const file = renderExport(live.wizard, record.accumulatedData, record.params);
+    const file = live.export?.file ?? renderExport(live.wizard, record.accumulatedData, record.params);
     if (file !== undefined) {
+      const stream = live.export?.stream;
+      // C-32: a streamed file is named by its stream (the ref/stream item went in the respond result); otherwise it is inline.
+      const body = stream === undefined ? { content: file.bytes.toString('utf8') } : { stream: { requestId: stream.requestId, streamTag: stream.streamTag } };
       data = {
         ...(isObject(data) ? data : { value: data }),
-        file: { name: file.fileName, mimeType: file.mimeType, rows: file.rows, size: file.bytes.length, content: file.bytes.toString('utf8') },
+        file: { name: file.fileName, mimeType: file.mimeType, rows: file.rows, size: file.bytes.length, ...body },
       };
     }
     const sessionId = this.#publicId(live);
@@ -503,6 +510,19 @@ export class FlowEngine {
     if (faults.has('prompt-after-complete') && lastPrompt !== null) {
       await this.#clientRequest(live, FLOW_METHOD.prompt, { sessionId, prompt: lastPrompt }).catch(() => undefined);
     }
+  }
+
+  /** Renders the export and opens its stream on the request `ctx` answers: the ref/stream items to announce, if streamed. */
+  async #exportOn(live: LiveSession, ctx: RequestContext): Promise<unknown[] | undefined> {
+    const file = renderExport(live.wizard, live.record.accumulatedData, live.record.params);
+    if (file === undefined) return undefined;
+    live.export = { file };
+    const stream = await openExportStream(ctx, file);
+    if (stream === undefined) return undefined;
+    live.export.stream = stream;
+    this.#pending.add(stream.done);
+    void stream.done.finally(() => this.#pending.delete(stream.done));
+    return [stream.item];
   }
 
   // ---- client-to-server requests -------------------------------------------------------------
@@ -717,8 +737,13 @@ export class FlowEngine {
     recordTurn();
     this.#transition(live, 'respond', faults, sessionId);
     record.currentPrompt = null;
+    // C-32: the answer that completes a wizard with an export carries the file on an execution
+    // stream of this very request (in flight until answered), announced by a ref/stream item.
+    const content = target === COMPLETE_TARGET ? await this.#exportOn(live, ctx) : undefined;
     this.#schedule(() => this.#advance(live, step));
-    return faults.has('accepted-without-validation') ? { accepted: true } : accepted;
+    const result: Record<string, unknown> = faults.has('accepted-without-validation') ? { accepted: true } : { ...accepted };
+    if (content !== undefined) result.content = content;
+    return result;
   }
 
   async getState(params: unknown, ctx: RequestContext): Promise<Record<string, unknown>> {
