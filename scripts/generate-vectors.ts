@@ -16,7 +16,7 @@ import {
   type VectorError,
   type VectorFile,
   type VectorValue,
-} from '../src/cli/commands/self-check.js';
+} from '../src/vectors/vector-file.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { CliIo } from '../../src/cli/io.js';
-import { VECTOR_FORMAT, VECTOR_VERSION, defaultVectorsDir, type Vector } from '../../src/cli/commands/self-check.js';
+import { VECTOR_FORMAT, VECTOR_VERSION, defaultVectorsDir, type Vector } from '../../src/vectors/vector-file.js';
 
 function captureIo(): CliIo & { lines: () => string[]; errors: string[] } {
   const out: string[] = [];

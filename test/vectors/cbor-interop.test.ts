@@ -4,7 +4,7 @@
 import { decode as cbor2Decode } from 'cbor2';
 import { decode as cborgDecode } from 'cborg';
 import { describe, expect, it } from 'vitest';
-import { toVectorValue, type Vector, type VectorValue } from '../../src/cli/commands/self-check.js';
+import { toVectorValue, type Vector, type VectorValue } from '../../src/vectors/vector-file.js';
 import { allVectors, rows } from './committed.js';
 
 const libraries: Array<[string, (bytes: Uint8Array) => unknown]> = [

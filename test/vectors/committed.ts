@@ -1,7 +1,7 @@
 // The committed vector files, read with the package's own format checker.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultVectorsDir, parseVectorFile, type Vector, type VectorFile } from '../../src/cli/commands/self-check.js';
+import { defaultVectorsDir, parseVectorFile, type Vector, type VectorFile } from '../../src/vectors/vector-file.js';
 
 export const vectorsDir = defaultVectorsDir();
 

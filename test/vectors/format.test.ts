@@ -7,7 +7,7 @@ import {
   parseVectorFile,
   toVectorValue,
   type Vector,
-} from '../../src/cli/commands/self-check.js';
+} from '../../src/vectors/vector-file.js';
 import { allVectors } from './committed.js';
 
 const good: Vector = {

@@ -2,7 +2,7 @@
 // schema, and the hand-built messages and datagram payloads are valid profile messages.
 import { describe, expect, it } from 'vitest';
 import { SchemaRegistry } from '../../src/schema/index.js';
-import { fromVectorValue, type VectorValue } from '../../src/cli/commands/self-check.js';
+import { fromVectorValue, type VectorValue } from '../../src/vectors/vector-file.js';
 import { vectorFiles } from './committed.js';
 
 const registry = SchemaRegistry.load();

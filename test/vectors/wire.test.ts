@@ -1,7 +1,7 @@
 // Every vector, run through src/wire: decodes (in one chunk and byte by byte) to its `decoded`
 // value or fails with its error code and JSON-RPC code, and re-encodes to the same bytes.
 import { describe, expect, it } from 'vitest';
-import { checkVector, decodeVector, encodeVector, type Vector } from '../../src/cli/commands/self-check.js';
+import { checkVector, decodeVector, encodeVector, type Vector } from '../../src/vectors/vector-file.js';
 import { allVectors, rows } from './committed.js';
 
 const valid = allVectors.filter((v) => v.decoded !== undefined);
