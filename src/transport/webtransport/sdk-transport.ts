@@ -1,7 +1,8 @@
 // The @modelcontextprotocol/sdk `Transport` interface over an MCP Flow WebTransport session, so an
 // SDK Client or Server runs over the binding unchanged. The adapter adds what the SDK does not know
-// about: the client's offered encodings in `initialize` params, and the server's
-// `result.transport` (ServerTransportCapabilities) in the initialize result.
+// about: the client's offered encodings in `initialize` params, the server's `result.transport`
+// (ServerTransportCapabilities) in the initialize result, and progress and log datagrams, which
+// it hands to the SDK as the notifications they carry (WT-DGRAM-6).
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ConnectionClosedError, InvalidStateError } from '../errors.js';
@@ -15,6 +16,12 @@ export interface SdkTransportOptions {
 
 /** Binding-level notifications the transport itself handles; the SDK never sees them. */
 const TRANSPORT_METHODS = new Set(['$/shutdown']);
+
+/** Datagram channels whose payloads are MCP notifications: progress (0x01) and log (0x03). */
+const DATAGRAM_NOTIFICATIONS = new Map<number, string>([
+  [0x01, 'notifications/progress'],
+  [0x03, 'notifications/message'],
+]);
 
 export class WebTransportSdkTransport implements Transport {
   onclose?: () => void;
@@ -37,6 +44,7 @@ export class WebTransportSdkTransport implements Transport {
     this.#started = true;
     void this.connection.closed.then(() => this.#reportClose());
     void this.#pump();
+    void this.#pumpDatagrams();
   }
 
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
@@ -62,6 +70,30 @@ export class WebTransportSdkTransport implements Transport {
       if (message?.['method'] === 'initialize' && (typeof message['id'] === 'number' || typeof message['id'] === 'string')) {
         this.#initializeId = message['id'];
       }
+      try {
+        this.onmessage?.(message as JSONRPCMessage);
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    }
+  }
+
+  /** Progress and log datagrams as the notifications they carry (payload = params, or the whole notification). */
+  async #pumpDatagrams(): Promise<void> {
+    const facet = this.connection.webtransport;
+    for (;;) {
+      let datagram;
+      try {
+        datagram = await facet.nextDatagram((d) => DATAGRAM_NOTIFICATIONS.has(d.channel));
+      } catch (error) {
+        if (!(error instanceof ConnectionClosedError)) this.onerror?.(error as Error);
+        return;
+      }
+      const payload = datagram.decoded;
+      // A payload that did not decode to an object carries nothing the SDK could use.
+      if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) continue;
+      const record = payload as Record<string, unknown>;
+      const message = typeof record['method'] === 'string' ? record : { jsonrpc: '2.0', method: DATAGRAM_NOTIFICATIONS.get(datagram.channel)!, params: record };
       try {
         this.onmessage?.(message as JSONRPCMessage);
       } catch (error) {
