@@ -9,11 +9,14 @@ export interface ExecHeader {
   streamTag: number;
 }
 
+/** Whether `value` is an integer in 0..2^32-1: a request id or stream tag a header can carry (WT-ID-1). */
+export function isU32(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffff_ffff;
+}
+
 /** Checks that `value` is an integer in 0..2^32-1 (request ids and stream tags on the wire). */
 export function assertU32(field: string, value: unknown): asserts value is number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffff_ffff) {
-    throw new IdOutOfRangeError(field, value);
-  }
+  if (!isU32(value)) throw new IdOutOfRangeError(field, value);
 }
 
 export function encodeExecHeader(header: ExecHeader): Uint8Array {

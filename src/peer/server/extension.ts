@@ -2,6 +2,7 @@
 // MCP Flow engine, the core tools/resources/prompts, and anything else a session serves. An
 // extension declares capabilities, request and notification handlers, tools and the faults it
 // can switch on; the core runs the session (lifecycle, JSON-RPC, cancellation, progress, logging).
+import type { WebTransportFacet } from '../../transport/connection.js';
 
 /**
  * A JSON-RPC error a handler answers with. The core sends `{ code, message, data }` as the error
@@ -184,6 +185,8 @@ export interface RequestContext extends ServerSessionContext {
   readonly cancelled: AbortSignal;
   /** The request's `_meta.progressToken`, when it carried one. */
   readonly progressToken?: string | number;
+  /** The connection's WebTransport facet (execution streams, datagrams), on WebTransport only. */
+  readonly webtransport?: WebTransportFacet;
   /**
    * notifications/progress for the request's progressToken (a progress datagram on WebTransport
    * when negotiated); does nothing when the request carried no progressToken.

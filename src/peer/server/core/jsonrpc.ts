@@ -1,5 +1,6 @@
 // JSON-RPC 2.0 helpers of the mock server: message shapes, id rules, response builders.
 import { JSONRPC_ERROR } from '../../../protocol/error-codes.js';
+import { isU32 } from '../../../wire/index.js';
 
 export type RequestId = string | number;
 
@@ -19,7 +20,7 @@ export function idKey(id: RequestId): string {
 
 /** An id a WebTransport header can carry: an integer in 0..2^32-1 (WT-ID-1). */
 export function isHeaderId(id: RequestId): id is number {
-  return typeof id === 'number' && Number.isInteger(id) && id >= 0 && id <= 0xffffffff;
+  return isU32(id);
 }
 
 export interface JsonRpcErrorObject {

@@ -35,7 +35,6 @@ import { CORE_FAULT as F } from '../faults.js';
 import { schemaErrors } from './arguments.js';
 import { checkEnvelope, errorObject, idKey, isHeaderId, isRecord, type JsonRpcErrorObject, type RequestId } from './jsonrpc.js';
 import { ClientFeatureUnavailableError, ServerRequestTimeoutError } from './errors.js';
-import { WEBTRANSPORT_FACET } from './tools.js';
 
 export interface SessionOptions {
   extensions: readonly ServerExtension[];
@@ -645,9 +644,7 @@ export class ServerSession {
       log: (level, data, logger) => void this.#log(level, data, logger, entry.id),
       reportProgress: (progress, total, message) => this.#reportProgress(entry, progress, total, message),
     };
-    if (this.#connection.webtransport) {
-      Object.defineProperty(context, WEBTRANSPORT_FACET, { value: this.#connection.webtransport, enumerable: false });
-    }
+    if (this.#connection.webtransport) Object.defineProperty(context, 'webtransport', { value: this.#connection.webtransport, enumerable: false });
     return context;
   }
 

@@ -2,7 +2,7 @@
 // fail (isError), log, sample (a server-to-client request) and download (a large file, over an
 // execution stream on WebTransport, as an embedded blob elsewhere).
 import { BINDING_METHOD, CORE_METHOD } from '../../../protocol/methods.js';
-import type { Connection } from '../../../transport/connection.js';
+import type { WebTransportFacet } from '../../../transport/connection.js';
 import { JSONRPC_ERROR } from '../../../protocol/error-codes.js';
 import { LOG_LEVELS, RpcError, type LogLevel, type RequestContext, type ServerTool, type ToolResult } from '../extension.js';
 import { CORE_FAULT as F } from '../faults.js';
@@ -207,7 +207,7 @@ export const downloadTool: ServerTool = {
   async call(args, ctx) {
     const bytes = args['bytes'] as number;
     const failAfter = args['failAfterBytes'] as number | undefined;
-    const wt = webtransportOf(ctx);
+    const wt = ctx.webtransport;
     if (!wt || !isHeaderId(ctx.requestId)) {
       if (bytes > 16 * 1024 * 1024) {
         throw new RpcError(JSONRPC_ERROR.InvalidParams, 'Invalid params: without WebTransport execution streams download is limited to 16 MiB');
@@ -219,16 +219,9 @@ export const downloadTool: ServerTool = {
   },
 };
 
-type WtFacet = NonNullable<Connection['webtransport']>;
 
-/** The session attaches the connection's WebTransport facet to request contexts on WebTransport. */
-export const WEBTRANSPORT_FACET = Symbol('webtransport facet');
 
-function webtransportOf(ctx: RequestContext): WtFacet | undefined {
-  return (ctx as unknown as Record<symbol, WtFacet | undefined>)[WEBTRANSPORT_FACET];
-}
-
-async function streamDownload(wt: WtFacet, ctx: RequestContext, bytes: number, failAfter: number | undefined): Promise<ToolResult> {
+async function streamDownload(wt: WebTransportFacet, ctx: RequestContext, bytes: number, failAfter: number | undefined): Promise<ToolResult> {
   const requestId = ctx.requestId as number;
   let stream;
   try {

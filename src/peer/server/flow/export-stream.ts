@@ -5,9 +5,8 @@
 // Where that is impossible (another transport, a string or out-of-range id, no stream to be had)
 // the caller keeps the file inline in interaction.complete.
 import { BINDING_METHOD } from '../../../protocol/methods.js';
-import type { OutgoingExecutionStream, WebTransportFacet } from '../../../transport/connection.js';
-import { isHeaderId } from '../core/jsonrpc.js';
-import { WEBTRANSPORT_FACET } from '../core/tools.js';
+import type { OutgoingExecutionStream } from '../../../transport/connection.js';
+import { isU32 } from '../../../wire/index.js';
 import type { RequestContext } from '../extension.js';
 import type { ExportPayload } from './session.js';
 
@@ -33,13 +32,9 @@ export interface ExportStream {
   done: Promise<void>;
 }
 
-function webtransportOf(ctx: RequestContext): WebTransportFacet | undefined {
-  return (ctx as unknown as Record<symbol, WebTransportFacet | undefined>)[WEBTRANSPORT_FACET];
-}
-
 /** True when the request `ctx` answers can carry an execution stream: WebTransport and a header id (WT-ID-1). */
 export function canStreamExport(ctx: RequestContext): boolean {
-  return webtransportOf(ctx) !== undefined && isHeaderId(ctx.requestId);
+  return ctx.webtransport !== undefined && isU32(ctx.requestId);
 }
 
 /**
@@ -49,9 +44,9 @@ export function canStreamExport(ctx: RequestContext): boolean {
  * progress): the file then stays inline.
  */
 export async function openExportStream(ctx: RequestContext, file: ExportPayload): Promise<ExportStream | undefined> {
-  const wt = webtransportOf(ctx);
+  const wt = ctx.webtransport;
   const requestId = ctx.requestId;
-  if (wt === undefined || !isHeaderId(requestId)) return undefined;
+  if (wt === undefined || !isU32(requestId)) return undefined;
   let stream: OutgoingExecutionStream;
   try {
     stream = await wt.openExecutionStream({ requestId, streamTag: EXPORT_STREAM_TAG });
