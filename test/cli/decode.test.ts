@@ -1,22 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { recordingIo } from '../support/cli.js';
 import { cborCodec, encodeDatagram, encodeExecHeader, encodeFrame, jsonCodec, toHex } from '../../src/wire/index.js';
-
-function recordingIo(stdin = ''): CliIo & { stdout: string; stderr: string } {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out(text: string) {
-      io.stdout += text.endsWith('\n') ? text : `${text}\n`;
-    },
-    err(text: string) {
-      io.stderr += text.endsWith('\n') ? text : `${text}\n`;
-    },
-    readStdin: async () => stdin,
-  };
-  return io;
-}
 
 async function decode(args: string[], stdin?: string) {
   const io = recordingIo(stdin);

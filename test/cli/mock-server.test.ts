@@ -5,48 +5,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { spawnStdio } from '../../src/transport/stdio/index.js';
 import { connectWebTransport, initializeSession } from '../../src/transport/webtransport/index.js';
 import { DEADLINE, rawClient, runRegistration, type Message } from '../peer/server/start/support.js';
 import { isHttp3Available } from '../../src/transport/webtransport/index.js';
+import { cliArgs, recordingIo } from '../support/cli.js';
 
 /** The HTTP/3 refusal can only be seen where the optional addon is absent (as on machines without network at install). */
 const http3Installed = await isHttp3Available();
-
-const mainTs = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-/** node arguments that run the CLI from source (tsx), followed by the CLI's own arguments. */
-const cliArgs = (...args: string[]) => [
-  '--import',
-  'tsx',
-  '--input-type=module',
-  '-e',
-  `import { main } from ${JSON.stringify(mainTs)}; process.exitCode = await main(process.argv.slice(1));`,
-  '--',
-  'mock-server',
-  ...args,
-];
-
-function recordingIo(): CliIo & { stdout: string; stderr: string } {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out(text: string) {
-      io.stdout += text.endsWith('\n') ? text : `${text}\n`;
-    },
-    err(text: string) {
-      io.stderr += text.endsWith('\n') ? text : `${text}\n`;
-    },
-    readStdin: async () => '',
-  };
-  return io;
-}
 
 async function run(...args: string[]) {
   const io = recordingIo();
@@ -115,7 +86,7 @@ afterEach(async () => {
 
 /** Starts the CLI as a child process and waits for its "listening on" lines. */
 async function startCli(...args: string[]): Promise<{ child: ChildProcess; banner: string; output: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, cliArgs(...args), { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, cliArgs('mock-server', ...args), { stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -141,7 +112,7 @@ function isAlive(pid: number): boolean {
 
 describe('mock-server as a process', () => {
   it('--transport stdio serves the official SDK Client (tools/list, echo), with what it serves on stderr', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: cliArgs('--transport', 'stdio'), stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: cliArgs('mock-server', '--transport', 'stdio'), stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const client = new Client({ name: 'sdk-client', version: '1.0.0' });
@@ -157,7 +128,7 @@ describe('mock-server as a process', () => {
   });
 
   it('--transport stdio runs a wizard end to end through raw messages, then exits 0 when stdin ends', async () => {
-    const connection = await spawnStdio([process.execPath, ...cliArgs('--transport', 'stdio', '--fault', 'ping-non-empty-result')]);
+    const connection = await spawnStdio([process.execPath, ...cliArgs('mock-server', '--transport', 'stdio', '--fault', 'ping-non-empty-result')]);
     cleanups.push(() => connection.close());
     await connection.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
     const init = (await connection.next((r) => (r.message as Message).id === 0, DEADLINE)).message as Message;

@@ -2,7 +2,6 @@
 // over HTTP/2, Streamable HTTP, stdio): initialize, tools (progress, cancellation, errors),
 // resources (pages, templates, subscriptions), prompts, logging, completion, and an MCP Flow wizard
 // run through client.request / client.setRequestHandler. The raw-wire counterparts are in test/peer/server/**.
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,22 +20,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startMockServer, type MockTransport, type RunningMockServer } from '../../../../src/peer/server/index.js';
 import { connectSdkTransport } from '../../../../src/transport/webtransport/index.js';
+import { cliArgs } from '../../../support/cli.js';
 
 /** Liveness bound for anything the protocol says will arrive; never a measure of speed. */
 const DEADLINE_MS = 20_000;
-
-const mainTs = fileURLToPath(new URL('../../../../src/cli/main.ts', import.meta.url));
-/** node arguments that run the `mock-server` command from source (tsx). */
-const cliArgs = (...args: string[]) => [
-  '--import',
-  'tsx',
-  '--input-type=module',
-  '-e',
-  `import { main } from ${JSON.stringify(mainTs)}; process.exitCode = await main(process.argv.slice(1));`,
-  '--',
-  'mock-server',
-  ...args,
-];
 
 /** Items pushed as they arrive; `next` waits (up to the liveness deadline) for the first match. */
 class Inbox<T> {
@@ -105,7 +92,7 @@ interface Harness {
 async function sdkTransport(transport: MockTransport, server: RunningMockServer | undefined): Promise<Transport> {
   if (transport === 'wt') return connectSdkTransport(server!.url, { certificateHash: server!.certificateHash! });
   if (transport === 'http') return new StreamableHTTPClientTransport(new URL(server!.url));
-  return new StdioClientTransport({ command: process.execPath, args: cliArgs('--transport', 'stdio'), stderr: 'ignore' });
+  return new StdioClientTransport({ command: process.execPath, args: cliArgs('mock-server', '--transport', 'stdio'), stderr: 'ignore' });
 }
 
 async function connect(transport: MockTransport, server: RunningMockServer | undefined): Promise<Harness> {
