@@ -55,7 +55,11 @@ export const promptRequests: Record<string, (params: unknown, ctx: RequestContex
         const listed: Record<string, unknown> = {
           name: prompt.name,
           description: prompt.description,
-          arguments: prompt.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
+          arguments: prompt.arguments.map((a) => ({
+            name: a.name,
+            description: a.description,
+            required: ctx.faults.has(F.promptRequiredAsString) ? String(a.required) : a.required,
+          })),
         };
         if (ctx.protocolVersion >= '2025-06-18') listed['title'] = prompt.title;
         return listed;
@@ -86,7 +90,7 @@ export const promptRequests: Record<string, (params: unknown, ctx: RequestContex
         });
       }
     }
-    return { description: prompt.description, messages: [{ role: 'user', content: { type: 'text', text: prompt.render(args) } }] };
+    return { description: prompt.description, messages: [{ role: ctx.faults.has(F.promptMessageRoleSystem) ? 'system' : 'user', content: { type: 'text', text: prompt.render(args) } }] };
   },
   [CORE_METHOD.completionComplete]: async (params) => {
     const p = isRecord(params) ? params : {};

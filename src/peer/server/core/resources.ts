@@ -153,22 +153,25 @@ export function resourceFeature(options: { pageSize: number; updateIntervalMs?: 
         offset = decoded ?? 0;
       }
       const page = resources.slice(offset, offset + options.pageSize).map((r) => {
-        const listed: Record<string, unknown> = { uri: r.uri, name: r.name, mimeType: r.mimeType };
+        const listed: Record<string, unknown> = { uri: r.uri, mimeType: r.mimeType };
+        if (!ctx.faults.has(F.resourceWithoutName)) listed['name'] = r.name;
         if (r.title !== undefined && ctx.protocolVersion >= '2025-06-18') listed['title'] = r.title;
         if (r.description !== undefined) listed['description'] = r.description;
         return listed;
       });
       const result: Record<string, unknown> = { resources: page };
       const next = offset + options.pageSize;
-      if (next < resources.length) result['nextCursor'] = encodeCursor(next);
+      if (next < resources.length) result['nextCursor'] = ctx.faults.has(F.nextCursorNumber) ? next : encodeCursor(next);
       else if (ctx.faults.has(F.cursorLoops) && offset > 0) result['nextCursor'] = encodeCursor(options.pageSize);
       return result;
     },
-    [CORE_METHOD.resourcesTemplatesList]: async (params) => {
+    [CORE_METHOD.resourcesTemplatesList]: async (params, ctx) => {
       if (isRecord(params) && params['cursor'] !== undefined) {
         throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown cursor ${JSON.stringify(params['cursor'])}`);
       }
-      return { resourceTemplates: [{ uriTemplate: TEMPLATE, name: 'item', description: 'Any item by id', mimeType: 'text/plain' }] };
+      const template: Record<string, unknown> = { uriTemplate: TEMPLATE, name: 'item', description: 'Any item by id', mimeType: 'text/plain' };
+      if (ctx.faults.has(F.templateWithoutName)) delete template['name'];
+      return { resourceTemplates: [template] };
     },
     [CORE_METHOD.resourcesRead]: async (params, ctx) => {
       const uri = uriParam(params);
@@ -183,7 +186,10 @@ export function resourceFeature(options: { pageSize: number; updateIntervalMs?: 
       }
       const body = found.entry.read(state(ctx).revision(uri));
       const content: Record<string, unknown> = { uri: found.uri, mimeType: found.entry.mimeType };
-      if ('text' in body) content['text'] = body.text;
+      if ('text' in body) {
+        content['text'] = body.text;
+        if (ctx.faults.has(F.resourceTextAndBlob)) content['blob'] = Buffer.from(body.text).toString('base64');
+      }
       else content['blob'] = Buffer.from(body.blob).toString('base64');
       return { contents: [content] };
     },
@@ -195,6 +201,7 @@ export function resourceFeature(options: { pageSize: number; updateIntervalMs?: 
     },
     [CORE_METHOD.resourcesUnsubscribe]: async (params, ctx) => {
       const uri = uriParam(params);
+      if (ctx.faults.has(F.unsubscribeRefused) && find(uri)) throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: cannot unsubscribe from ${uri}`, { uri });
       state(ctx).subscriptions.delete(uri);
       return {};
     },

@@ -347,7 +347,10 @@ export class ServerSession {
       this.#clientInfo = { name: info['name'] as string, version: info['version'] as string };
       this.#capabilities = this.#computeCapabilities();
     }
-    const result: Record<string, unknown> = { protocolVersion: fresh ? version : this.#protocolVersion, capabilities: this.#capabilities };
+    const capabilities = this.#faults.has(F.capabilityAsBoolean)
+      ? Object.fromEntries(Object.entries(this.#capabilities).map(([name, value]) => [name, isRecord(value) && Object.keys(value).length === 0 ? true : value]))
+      : this.#capabilities;
+    const result: Record<string, unknown> = { protocolVersion: fresh ? version : this.#protocolVersion, capabilities };
     if (!this.#faults.has(F.initializeMissingServerInfo)) result['serverInfo'] = { ...this.#options.serverInfo };
     if (this.#options.instructions !== undefined) result['instructions'] = this.#options.instructions;
     const negotiate = (this.#connection as { negotiate?: () => unknown }).negotiate;
@@ -472,17 +475,28 @@ export class ServerSession {
     return this.#initializedNotice;
   }
 
+  /** A fresh integer id for a request to the client (CORE-RPC-3, -4). */
+  #serverRequestId(): number {
+    if (this.#faults.has(F.serverRequestIdReused)) return 0;
+    const id = this.#nextServerId++;
+    return this.#faults.has(F.serverRequestFractionalId) ? id + 0.5 : id;
+  }
+
   #sendRequest(method: string, params: unknown, options: SendRequestOptions = {}, relatedTo?: RequestId): Promise<unknown> {
     if (this.#connection.isClosed) return Promise.reject(new ConnectionClosedError(`cannot send ${method}: the session ended`));
     const refusal = this.#refusal(method);
     if (refusal !== undefined) return Promise.reject(new ClientFeatureUnavailableError(method, refusal));
-    const id = this.#nextServerId++;
+    const id = this.#serverRequestId();
     const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs;
     return new Promise<unknown>((resolve, reject) => {
       const onAbort = () => {
         const reason = options.signal?.reason;
         finish();
-        void this.#send({ jsonrpc: '2.0', method: CORE_METHOD.cancelled, params: { requestId: id, reason: describe(reason ?? 'aborted') } });
+        // The cancelled request is this server's own (CORE-CANCEL-1); the session may have ended meanwhile.
+        const requestId = this.#faults.has(F.cancelNamesForeignRequest) && relatedTo !== undefined ? relatedTo : id;
+        void this.#send({ jsonrpc: '2.0', method: CORE_METHOD.cancelled, params: { requestId, reason: describe(reason ?? 'aborted') } }).catch(
+          (error: unknown) => this.#note(`notifications/cancelled for ${method} not sent: ${describe(error)}`),
+        );
         reject(reason instanceof Error ? reason : new RpcError(BINDING_ERROR.RequestCancelled, 'aborted'));
       };
       const onEnd = () => {
@@ -511,7 +525,7 @@ export class ServerSession {
       this.#abort.signal.addEventListener('abort', onEnd, { once: true });
       this.#pending.set(id, { method, resolve, reject, cleanup });
       const message: Record<string, unknown> = { jsonrpc: '2.0', id, method };
-      if (params !== undefined) message['params'] = params;
+      if (params !== undefined) message['params'] = this.#faults.has(F.serverRequestPositionalParams) ? [params] : params;
       void this.#readyFor(method)
         .then(() => {
           // Timed out, aborted or ended while waiting for notifications/initialized: nothing to send.
@@ -533,6 +547,9 @@ export class ServerSession {
       if (this.#faults.has(F.setLevelInvalidAccepted)) return {};
       throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}`, { level });
     }
+    if (level === 'notice' && this.#faults.has(F.setLevelNoticeRefused)) {
+      throw new RpcError(JSONRPC_ERROR.InvalidParams, 'Invalid params: level notice is not supported');
+    }
     this.#logLevel = level as LogLevel;
     return {};
   }
@@ -543,7 +560,8 @@ export class ServerSession {
     }
     const modern = PROTOCOL_VERSIONS.indexOf(this.#protocolVersion) >= PROTOCOL_VERSIONS.indexOf('2025-06-18');
     const tools = [...this.#tools.values()].map((tool) => {
-      const listed: Record<string, unknown> = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+      const inputSchema = this.#faults.has(F.toolInputSchemaWithoutType) ? withoutKey(tool.inputSchema, 'type') : tool.inputSchema;
+      const listed: Record<string, unknown> = { name: tool.name, description: tool.description, inputSchema };
       if (modern && tool.title !== undefined) listed['title'] = tool.title;
       if (modern && tool.outputSchema !== undefined) listed['outputSchema'] = tool.outputSchema;
       return listed;
@@ -582,7 +600,8 @@ export class ServerSession {
 
   /** A tool's result as the tools/call answer of the negotiated version. */
   #toolAnswer(result: ToolResult): Record<string, unknown> {
-    const answer: Record<string, unknown> = { content: result.content };
+    const content = this.#faults.has(F.toolContentWithoutType) ? result.content.map((item) => (isRecord(item) ? withoutKey(item, 'type') : item)) : result.content;
+    const answer: Record<string, unknown> = { content };
     if (result.isError !== undefined) answer['isError'] = result.isError;
     if (result.structuredContent !== undefined && PROTOCOL_VERSIONS.indexOf(this.#protocolVersion) >= PROTOCOL_VERSIONS.indexOf('2025-06-18')) {
       answer['structuredContent'] = result.structuredContent;
@@ -660,7 +679,7 @@ export class ServerSession {
     if (!declares(this.#capabilities, 'logging') && !this.#faults.has(F.logWithoutCapability)) return;
     const threshold = this.#logLevel === undefined ? 0 : SEVERITY.get(this.#logLevel)!;
     if ((SEVERITY.get(level) ?? 0) < threshold && !this.#faults.has(F.loggingLevelIgnored)) return;
-    const params: Record<string, unknown> = { level, data };
+    const params: Record<string, unknown> = { level: this.#faults.has(F.logLevelUppercase) ? level.toUpperCase() : level, data };
     if (logger !== undefined) params['logger'] = logger;
     await this.#notify(CORE_METHOD.loggingMessage, params, relatedTo).catch((error: unknown) => this.#note(`log not sent: ${describe(error)}`));
   }
@@ -696,7 +715,8 @@ export class ServerSession {
   // ---- sending ----------------------------------------------------------------------------------------
 
   async #sendResult(sink: Sink, id: RequestId, result: unknown): Promise<void> {
-    await this.#emit(sink, { jsonrpc: '2.0', id: this.#echo(id), result });
+    const jsonrpc = this.#faults.has(F.responseJsonrpcVersionWrong) ? '2' : '2.0';
+    await this.#emit(sink, { jsonrpc, id: this.#echo(id), result });
   }
 
   async #sendError(sink: Sink, id: RequestId | null, error: JsonRpcErrorObject): Promise<void> {
@@ -715,6 +735,7 @@ export class ServerSession {
 
   #echo(id: RequestId): RequestId {
     if (typeof id === 'string' && this.#faults.has(F.stringIdEchoedAsNumber) && /^-?[0-9]+$/.test(id)) return Number(id);
+    if (typeof id === 'number' && this.#faults.has(F.integerIdEchoedAsString)) return String(id);
     return id;
   }
 
@@ -765,6 +786,13 @@ function mergeInto(target: Record<string, unknown>, source: Record<string, unkno
     if (isRecord(existing) && isRecord(value)) mergeInto(existing, value);
     else target[key] = isRecord(value) ? { ...value } : value;
   }
+}
+
+/** A copy of an object without one member (for faults that leave a required member out). */
+function withoutKey(value: object, key: string): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...value };
+  delete copy[key];
+  return copy;
 }
 
 function cancelText(reason: unknown): string {

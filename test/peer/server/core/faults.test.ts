@@ -74,6 +74,26 @@ async function countAfter(session: RawSession, action: () => Promise<unknown>, m
   return session.pending().filter(match).length;
 }
 
+/** Calls the sample tool `times` times, answering each sampling/createMessage, and returns those requests. */
+async function samplingRequests(session: RawSession, times = 1): Promise<Msg[]> {
+  await session.initialize('2025-11-25', { sampling: {} });
+  const asked: Msg[] = [];
+  for (let i = 0; i < times; i++) {
+    await session.client.send({ jsonrpc: '2.0', id: `s${i}`, method: 'tools/call', params: { name: 'sample', arguments: { prompt: 'x' } } });
+    const request = await session.next((m) => m['method'] === 'sampling/createMessage');
+    asked.push(request);
+    await session.client.send({ jsonrpc: '2.0', id: request['id'], result: { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' } });
+    await session.next((m) => m['id'] === `s${i}`);
+  }
+  return asked;
+}
+
+/** The result of one request after initialize. */
+async function resultOf(session: RawSession, method: string, params?: unknown): Promise<Msg> {
+  await session.initialize();
+  return (await session.request(method, params))['result'] as Msg;
+}
+
 const F = CORE_FAULT;
 const clientInfo = { name: 't', version: '1' };
 const slowArgs = (steps: number) => ({ name: 'slow', arguments: { steps, stepMs: 0 }, _meta: { progressToken: 'p' } });
@@ -236,6 +256,66 @@ const PROBES: Record<string, Probe> = {
   [F.promptMissingArgumentAccepted]: {
     run: async (s) => (await s.initialize(), kind(await s.request('prompts/get', { name: 'greeting', arguments: {} }))),
   },
+  [F.responseJsonrpcVersionWrong]: { run: async (s) => (await s.initialize(), (await s.request('ping'))['jsonrpc']) },
+  [F.serverRequestPositionalParams]: { run: async (s) => Array.isArray((await samplingRequests(s))[0]!['params']) },
+  [F.serverRequestFractionalId]: {
+    run: async (s) => {
+      await s.initialize('2025-11-25', { sampling: {} });
+      await s.client.send({ jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'sample', arguments: { prompt: 'x' } } });
+      return (await s.next((m) => m['method'] === 'sampling/createMessage'))['id'];
+    },
+  },
+  [F.serverRequestIdReused]: { run: async (s) => new Set((await samplingRequests(s, 2)).map((m) => m['id'])).size },
+  [F.integerIdEchoedAsString]: {
+    run: async (s) => {
+      // Every id but the probe's is a string, so that the other answers still find their requests.
+      await s.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo }, 'i');
+      await s.notify('notifications/initialized');
+      await s.client.send({ jsonrpc: '2.0', id: 7, method: 'ping' });
+      return typeof (await s.next((m) => m['id'] === 7 || m['id'] === '7'))['id'];
+    },
+  },
+  [F.capabilityAsBoolean]: { run: async (s) => (((await s.initialize())['result'] as Msg)['capabilities'] as Msg)['logging'] },
+  [F.toolInputSchemaWithoutType]: {
+    run: async (s) => ((await resultOf(s, 'tools/list'))['tools'] as Msg[]).map((tool) => (tool['inputSchema'] as Msg)['type']),
+  },
+  [F.toolContentWithoutType]: {
+    run: async (s) => ((await resultOf(s, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }))['content'] as Msg[]).map((item) => item['type']),
+  },
+  [F.setLevelNoticeRefused]: { run: async (s) => (await s.initialize(), kind(await s.request('logging/setLevel', { level: 'notice' }))) },
+  [F.logLevelUppercase]: {
+    run: async (s) => {
+      await s.initialize();
+      await s.request('tools/call', { name: 'log', arguments: { level: 'error', message: 'x' } });
+      await barrier(s);
+      return s.pending().filter((m) => m['method'] === 'notifications/message').map((m) => (m['params'] as Msg)['level']);
+    },
+  },
+  [F.cancelNamesForeignRequest]: {
+    run: async (s) => {
+      await s.initialize('2025-11-25', { sampling: {} });
+      await s.client.send({ jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'sample', arguments: { prompt: 'x' } } });
+      const asked = await s.next((m) => m['method'] === 'sampling/createMessage');
+      await s.notify('notifications/cancelled', { requestId: 'c' });
+      const cancelled = await s.next((m) => m['method'] === 'notifications/cancelled');
+      return (cancelled['params'] as Msg)['requestId'] === asked['id'];
+    },
+  },
+  [F.resourceWithoutName]: { run: async (s) => ((await resultOf(s, 'resources/list'))['resources'] as Msg[]).every((r) => typeof r['name'] === 'string') },
+  [F.resourceTextAndBlob]: {
+    run: async (s) => Object.keys(((await resultOf(s, 'resources/read', { uri: 'mock://docs/readme.md' }))['contents'] as Msg[])[0]!).sort(),
+  },
+  [F.templateWithoutName]: {
+    run: async (s) => ((await resultOf(s, 'resources/templates/list'))['resourceTemplates'] as Msg[]).map((t) => t['name']),
+  },
+  [F.unsubscribeRefused]: { run: async (s) => (await s.initialize(), kind(await s.request('resources/unsubscribe', { uri: 'mock://counter' }))) },
+  [F.promptRequiredAsString]: {
+    run: async (s) => ((await resultOf(s, 'prompts/list'))['prompts'] as Msg[]).flatMap((p) => (p['arguments'] as Msg[]).map((a) => typeof a['required'])),
+  },
+  [F.promptMessageRoleSystem]: {
+    run: async (s) => ((await resultOf(s, 'prompts/get', { name: 'greeting', arguments: { name: 'Ada' } }))['messages'] as Msg[]).map((m) => m['role']),
+  },
+  [F.nextCursorNumber]: { options: { core: { pageSize: 2 } }, run: async (s) => typeof (await resultOf(s, 'resources/list'))['nextCursor'] },
 };
 
 /** Faults whose probes need a WebTransport session (test/peer/server/core/webtransport.test.ts). */
