@@ -92,7 +92,7 @@ export const promptRequests: Record<string, (params: unknown, ctx: RequestContex
     }
     return { description: prompt.description, messages: [{ role: ctx.faults.has(F.promptMessageRoleSystem) ? 'system' : 'user', content: { type: 'text', text: prompt.render(args) } }] };
   },
-  [CORE_METHOD.completionComplete]: async (params) => {
+  [CORE_METHOD.completionComplete]: async (params, ctx) => {
     const p = isRecord(params) ? params : {};
     const ref = isRecord(p['ref']) ? p['ref'] : undefined;
     const argument = isRecord(p['argument']) ? p['argument'] : undefined;
@@ -112,6 +112,7 @@ export const promptRequests: Record<string, (params: unknown, ctx: RequestContex
       throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown ref type ${JSON.stringify(ref['type'])}`);
     }
     const values = candidates.filter((value) => value.toLowerCase().startsWith(prefix.toLowerCase()));
+    if (ctx.faults.has(F.completionResultNotObject)) return values;
     return { completion: { values, total: values.length, hasMore: false } };
   },
 };

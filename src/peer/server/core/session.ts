@@ -224,6 +224,7 @@ export class ServerSession {
     if (!this.#initialized) {
       const pingAllowed = method === CORE_METHOD.ping && this.#connection.kind !== 'webtransport' && !this.#faults.has(F.pingBeforeInitializeRefused);
       if (!pingAllowed && !this.#faults.has(F.acceptRequestBeforeInitialize)) {
+        if (this.#faults.has(F.requestBeforeInitializeMethodNotFound) && this.#connection.kind !== 'webtransport') return this.#sendError(sink, id, this.#methodNotFound(method));
         return this.#sendError(sink, id, errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: ${method} before initialize (the session is not initialized)`));
       }
     }
@@ -271,7 +272,8 @@ export class ServerSession {
     let outcome: { result: unknown } | { error: JsonRpcErrorObject };
     try {
       const result = await handler(params ?? {}, this.#requestContext(entry));
-      outcome = { result: isRecord(result) ? result : {} };
+      // A result is always an object (CORE-RPC-14); only the fault lets a handler's array through.
+      outcome = { result: isRecord(result) || (Array.isArray(result) && this.#faults.has(F.completionResultNotObject)) ? result : {} };
     } catch (error) {
       outcome = { error: this.#errorFor(error, entry) };
     } finally {
@@ -526,6 +528,9 @@ export class ServerSession {
       this.#pending.set(id, { method, resolve, reject, cleanup });
       const message: Record<string, unknown> = { jsonrpc: '2.0', id, method };
       if (params !== undefined) message['params'] = this.#faults.has(F.serverRequestPositionalParams) ? [params] : params;
+      if (this.#faults.has(F.serverRequestNullProgressToken) && isRecord(params)) {
+        message['params'] = { ...params, _meta: { ...(isRecord(params['_meta']) ? params['_meta'] : {}), progressToken: null } };
+      }
       void this.#readyFor(method)
         .then(() => {
           // Timed out, aborted or ended while waiting for notifications/initialized: nothing to send.

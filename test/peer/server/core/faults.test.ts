@@ -315,6 +315,12 @@ const PROBES: Record<string, Probe> = {
   [F.promptMessageRoleSystem]: {
     run: async (s) => ((await resultOf(s, 'prompts/get', { name: 'greeting', arguments: { name: 'Ada' } }))['messages'] as Msg[]).map((m) => m['role']),
   },
+  [F.completionResultNotObject]: {
+    run: async (s) =>
+      Array.isArray(await resultOf(s, 'completion/complete', { ref: { type: 'ref/prompt', name: 'greeting' }, argument: { name: 'name', value: 'A' } })),
+  },
+  [F.serverRequestNullProgressToken]: { run: async (s) => '_meta' in ((await samplingRequests(s))[0]!['params'] as Msg) },
+  [F.requestBeforeInitializeMethodNotFound]: { run: async (s) => code(await s.request('tools/list')) },
   [F.nextCursorNumber]: { options: { core: { pageSize: 2 } }, run: async (s) => typeof (await resultOf(s, 'resources/list'))['nextCursor'] },
 };
 
