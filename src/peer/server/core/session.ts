@@ -384,6 +384,10 @@ export class ServerSession {
         if (this.#initialized) {
           this.#initializedNotified = true;
           this.#markInitializedNotified();
+          // list_changed only for a feature declared with listChanged: true (CORE-CAP-5).
+          if (this.#faults.has(F.listChangedUndeclared) && !declares(this.#capabilities, 'tools.listChanged')) {
+            await this.#notify(CORE_METHOD.toolsListChanged, {}).catch((error: unknown) => this.#note(`list_changed not sent: ${describe(error)}`));
+          }
         }
         return;
       case CORE_METHOD.cancelled:

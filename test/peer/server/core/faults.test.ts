@@ -321,6 +321,13 @@ const PROBES: Record<string, Probe> = {
   },
   [F.serverRequestNullProgressToken]: { run: async (s) => '_meta' in ((await samplingRequests(s))[0]!['params'] as Msg) },
   [F.requestBeforeInitializeMethodNotFound]: { run: async (s) => code(await s.request('tools/list')) },
+  [F.listChangedUndeclared]: {
+    run: async (s) => {
+      await s.initialize();
+      await barrier(s);
+      return s.pending().filter((m) => typeof m['method'] === 'string' && (m['method'] as string).endsWith('/list_changed')).length;
+    },
+  },
   [F.nextCursorNumber]: { options: { core: { pageSize: 2 } }, run: async (s) => typeof (await resultOf(s, 'resources/list'))['nextCursor'] },
 };
 
