@@ -229,7 +229,11 @@ export class ServerSession {
       }
     }
     const handler = this.#handlerFor(method);
-    if (handler === undefined) return this.#sendError(sink, id, this.#methodNotFound(method));
+    if (handler === undefined) {
+      // A request the client may not send (its direction is server-to-client) is not served (FLOW-CAP-8).
+      if (this.#faults.has(F.serverToClientRequestServed) && findMethod(method)?.direction === 'server-to-client') return this.#sendResult(sink, id, {});
+      return this.#sendError(sink, id, this.#methodNotFound(method));
+    }
     const definition = findMethod(method);
     if (definition?.system === 'core' && isProtocolVersion(this.#protocolVersion) && !isDefinedIn(method, this.#protocolVersion)) {
       return this.#sendError(sink, id, this.#methodNotFound(method, `${method} is not defined in protocol version ${this.#protocolVersion}`));

@@ -328,6 +328,7 @@ const PROBES: Record<string, Probe> = {
       return s.pending().filter((m) => typeof m['method'] === 'string' && (m['method'] as string).endsWith('/list_changed')).length;
     },
   },
+  [F.serverToClientRequestServed]: { run: async (s) => (await s.initialize(), kind(await s.request('interaction.prompt', { sessionId: 'x' }))) },
   [F.nextCursorNumber]: { options: { core: { pageSize: 2 } }, run: async (s) => typeof (await resultOf(s, 'resources/list'))['nextCursor'] },
 };
 
