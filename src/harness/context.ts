@@ -7,6 +7,7 @@ import { ConnectionClosedError, ConnectionTimeoutError } from '../transport/erro
 import type { CaseContext, CheckDetails, Discovery, ExpectAnswerOptions, PropertyOptions, RegisteredCase, TargetDescription } from './case.js';
 import { CaseMisuseError } from './errors.js';
 import type { CheckResult } from './result.js';
+import { isRecord } from '../wire/index.js';
 
 /** Default answer deadline (before --timeout-scale), capped at half the case's own limit. */
 export const DEFAULT_ANSWER_MS = 5_000;
@@ -28,10 +29,6 @@ export interface CaseRunOptions {
   /** fast-check seed of the run; `path` replays one counterexample. */
   seed: number;
   path?: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The CaseContext a case sees; the runner reads `checks` and `property` afterwards. */

@@ -4,6 +4,7 @@
 import { isProtocolVersion } from '../protocol/methods.js';
 import type { SchemaRegistry, ValidationIssue } from '../schema/registry.js';
 import type { TranscriptEntry } from '../transport/transcript.js';
+import { isRecord } from '../wire/index.js';
 
 export interface SchemaViolation {
   direction: 'sent' | 'received';
@@ -17,10 +18,6 @@ export interface SchemaViolation {
   issues: ValidationIssue[];
   /** JSON pointer of the first issue inside the message. */
   pointer: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The JSON-RPC messages of one transcript entry (a batch counts as its members). */

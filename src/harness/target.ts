@@ -6,6 +6,7 @@ import type { Connection, TransportKind } from '../transport/connection.js';
 import { ConnectionError } from '../transport/errors.js';
 import type { Discovery, Target, TargetDescription } from './case.js';
 import { TargetUnreachableError } from './errors.js';
+import { isRecord } from '../wire/index.js';
 
 export const HARNESS_CLIENT_INFO = { name: 'mcp-flow-conformance', version: '0.1.0' } as const;
 
@@ -21,10 +22,6 @@ export interface ConnectionTargetOptions {
   requestTimeoutMs?: number;
   /** Members added to the discovery initialize params (e.g. the WebTransport binding's `transport`). */
   initializeParams?: Record<string, unknown>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Names of the first page of a list result (`tools`, `prompts`, `resources`), each item's `name` or `uri`. */

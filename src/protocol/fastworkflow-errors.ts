@@ -1,5 +1,6 @@
 // Reading FastWorkflow's HTTP-style failures back out of MCP messages (profile C-26, FW-ERR-1):
 // three encodings are accepted, and the suite reports which one a server uses.
+import { isRecord } from '../wire/index.js';
 
 /** The HTTP statuses 004 §10 maps failures to, with their meaning there. */
 export const FASTWORKFLOW_STATUS = {
@@ -21,10 +22,6 @@ export type FailureDetection =
   | { failed: true; status: number; reading: FailureReading }
   /** A failure whose HTTP-equivalent status cannot be recovered (fails FW-ERR-1). */
   | { failed: true; status: undefined; reading: 'error' | 'isError' };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function httpStatusIn(value: unknown): number | undefined {
   if (!isRecord(value)) return undefined;

@@ -1,5 +1,6 @@
 // Where a server advertises MCP Flow support (profile C-14, FLOW-CAP-1): any of three places is
 // accepted, and the suite reports which one it found.
+import { isRecord } from '../wire/index.js';
 
 /** `experimental`: capabilities.experimental.interactive; `top-level`: capabilities.interactive; `method`: the `capabilities` result. */
 export type InteractiveLocation = 'experimental' | 'top-level' | 'method';
@@ -12,10 +13,6 @@ export interface InteractiveAdvertisement {
   version?: string;
   /** 000's `features`, when the value carries them. */
   features?: Record<string, unknown>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** `true`, or an object whose `interactive` is true (000 §Server Capabilities). */

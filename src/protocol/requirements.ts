@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CatalogError, UnknownRequirementError } from './errors.js';
+import { isRecord } from '../wire/index.js';
 
 export const REQUIREMENT_LEVELS = ['MUST', 'SHOULD', 'MAY', 'INFO'] as const;
 export type RequirementLevel = (typeof REQUIREMENT_LEVELS)[number];
@@ -90,10 +91,6 @@ export function parseSource(source: string): SourceReference | undefined {
 
 const ENTRY_KEYS = new Set(['id', 'level', 'system', 'area', 'text', 'source', 'role', 'testable', 'conflict', 'accepts']);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function nonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.trim().length > 0;
 }
@@ -103,14 +100,14 @@ export function parseCatalog(data: unknown, file?: string): RequirementCatalog {
   const fail = (message: string, pointer: string): never => {
     throw new CatalogError(message, pointer, file);
   };
-  if (!isObject(data)) fail('the catalog must be a JSON object', '');
+  if (!isRecord(data)) fail('the catalog must be a JSON object', '');
   const document = data as Record<string, unknown>;
   if (document.version !== 1) fail(`unsupported version ${JSON.stringify(document.version)} (expected 1)`, '/version');
   if (!Array.isArray(document.requirements)) fail('"requirements" must be an array', '/requirements');
   const seen = new Set<string>();
   const requirements = (document.requirements as unknown[]).map((entry, index): Requirement => {
     const at = `/requirements/${index}`;
-    if (!isObject(entry)) fail('each requirement must be an object', at);
+    if (!isRecord(entry)) fail('each requirement must be an object', at);
     const e = entry as Record<string, unknown>;
     for (const key of Object.keys(e)) if (!ENTRY_KEYS.has(key)) fail(`unknown field "${key}"`, `${at}/${key}`);
     if (typeof e.id !== 'string') fail('"id" must be a string', `${at}/id`);

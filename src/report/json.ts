@@ -5,6 +5,7 @@
 // plain object that happens to look like a tag is wrapped as `{"$object":{...}}`.
 import { VERDICTS, type RunResult } from '../harness/result.js';
 import { ReportFormatError, ReportValueError } from './errors.js';
+import { isRecord } from '../wire/index.js';
 
 export const JSON_REPORT_FORMAT = 'mcp-flow-conformance/run-result';
 export const JSON_REPORT_VERSION = 1;
@@ -51,7 +52,7 @@ export function parseJsonReport(text: string): RunResult {
   } catch (error) {
     throw new ReportFormatError(`the JSON report is not JSON: ${(error as Error).message}`, { cause: error });
   }
-  if (!isPlainObject(parsed)) throw new ReportFormatError('the JSON report is not a JSON object');
+  if (!isRecord(parsed)) throw new ReportFormatError('the JSON report is not a JSON object');
   const { format, version, ...rest } = parsed;
   if (format !== JSON_REPORT_FORMAT) {
     throw new ReportFormatError(`the JSON report's format is ${JSON.stringify(format)}, expected ${JSON.stringify(JSON_REPORT_FORMAT)}`);
@@ -59,7 +60,7 @@ export function parseJsonReport(text: string): RunResult {
   if (version !== JSON_REPORT_VERSION) {
     throw new ReportFormatError(`the JSON report's version is ${JSON.stringify(version)}; this tool reads version ${JSON_REPORT_VERSION}`);
   }
-  if (!Array.isArray(rest['cases']) || !isPlainObject(rest['summary']) || !isPlainObject(rest['target'])) {
+  if (!Array.isArray(rest['cases']) || !isRecord(rest['summary']) || !isRecord(rest['target'])) {
     throw new ReportFormatError('the JSON report lacks cases, summary or target');
   }
   return decode(rest, '') as RunResult;
@@ -99,12 +100,12 @@ function encode(value: unknown, shape: Shape | undefined, pointer: string, seen:
 
 function decode(value: unknown, pointer: string): unknown {
   if (Array.isArray(value)) return value.map((item, index) => decode(item, `${pointer}/${index}`));
-  if (!isPlainObject(value)) return value;
+  if (!isRecord(value)) return value;
   const keys = Object.keys(value);
   if (keys.length === 1 && TAGS.has(keys[0]!)) {
     const tag = keys[0]!;
     const inner = value[tag];
-    if (tag === '$object' && isPlainObject(inner)) return decodeMembers(inner, pointer);
+    if (tag === '$object' && isRecord(inner)) return decodeMembers(inner, pointer);
     if (typeof inner === 'string') {
       if (tag === '$bigint' && /^-?\d+$/.test(inner)) return BigInt(inner);
       if (tag === '$bytes' && /^(?:[0-9a-f]{2})*$/i.test(inner)) return new Uint8Array(Buffer.from(inner, 'hex'));
@@ -124,10 +125,6 @@ function decodeMembers(value: Record<string, unknown>, pointer: string): Record<
 /** Defines a member as data, so a key such as `__proto__` (from a target's message) stays a key. */
 function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function escapePointer(key: string): string {

@@ -21,6 +21,7 @@ import {
   SchemaUnresolvedRefError,
   UnknownSchemaError,
 } from './errors.js';
+import { isRecord } from '../wire/index.js';
 
 export const SCHEMA_FAMILIES = ['core', 'flow', 'binding', 'fastworkflow'] as const;
 export const SCHEMA_KINDS = ['request', 'result', 'notification', 'error', 'definition', 'payload'] as const;
@@ -368,10 +369,6 @@ function collectInstanceKeys(value: unknown, into = new Set<string>()): Set<stri
 
 function pointerDepth(pointer: string): number {
   return pointer === '' ? 0 : pointer.split('/').length - 1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function listFiles(dir: string): string[] {

@@ -19,7 +19,7 @@ import {
   type ControlRole,
   type EncodingName,
 } from '../wire/index.js';
-
+import { isRecord } from '../wire/index.js';
 
 /** The package's own vectors/ folder: two levels above this file in src/vectors/ and in dist/vectors/. */
 export function defaultVectorsDir(): string {
@@ -331,10 +331,6 @@ export function checkVector(vector: Vector): string[] {
 
 // ---------------------------------------------------------------------------------------------
 // The command
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function describeThrown(error: unknown): string {
   if (error instanceof Error) return `${error.name}${'code' in error ? ` ${String(error.code)}` : ''}: ${error.message}`;

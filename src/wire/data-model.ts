@@ -155,3 +155,8 @@ export function define(target: Record<string, unknown>, key: string, value: unkn
 function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
+
+/** A JSON object: not null, not an array (what a JSON-RPC message or its params must be). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

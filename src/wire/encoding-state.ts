@@ -2,6 +2,7 @@
 // result, then the negotiated encoding for every later message, switched at that exact boundary.
 import { type EncodingName, isEncodingName } from './codec.js';
 import { EncodingAlreadyNegotiatedError, UnknownEncodingError } from './errors.js';
+import { isRecord } from './data-model.js';
 
 export type JsonRpcId = string | number;
 
@@ -63,8 +64,4 @@ export function negotiatedEncoding(message: unknown, initializeId: JsonRpcId | u
   if (message['id'] !== initializeId) return undefined;
   if (encoding === undefined) return 'json';
   return isEncodingName(encoding) ? encoding : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -7,5 +7,5 @@ export * from './control.js';
 export * from './exec-header.js';
 export * from './datagram.js';
 export * from './hex.js';
-export { toWireValue } from './data-model.js';
+export { isRecord, toWireValue } from './data-model.js';
 export { cborItemEnd } from './cbor-scan.js';

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { SchemaError, SchemaRegistry, type SchemaExample } from '../../schema/index.js';
 import { checkVector, defaultVectorsDir, parseVectorFile, VectorFileError, type VectorFile } from '../../vectors/vector-file.js';
 import { type CliCommand, type CliIo, ExitCode } from '../io.js';
-
+import { isRecord } from '../../wire/index.js';
 
 interface Tally {
   passed: number;
@@ -132,7 +132,3 @@ export const selfCheckCommand: CliCommand = {
 };
 
 // ---------------------------------------------------------------------------------------------
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,12 +1,11 @@
 // JSON-RPC 2.0 helpers of the mock server: message shapes, id rules, response builders.
 import { JSONRPC_ERROR } from '../../../protocol/error-codes.js';
-import { isU32 } from '../../../wire/index.js';
+import { isRecord, isU32 } from '../../../wire/index.js';
+
+export { isRecord };
 
 export type RequestId = string | number;
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A valid MCP request id: a string or an integer (never null, never fractional) (CORE-RPC-3). */
 export function isRequestId(value: unknown): value is RequestId {

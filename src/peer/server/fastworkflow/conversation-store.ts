@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConversationStoreError } from './errors.js';
+import { isRecord } from '../../../wire/index.js';
 
 export interface Feedback {
   binary_or_numeric_score: boolean | number | null;
@@ -161,10 +162,6 @@ export class MemoryBackend implements ConversationBackend {
   async users(): Promise<string[]> {
     return [...this.#files.keys()].sort();
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseUserFile(path: string, text: string, userId?: string): UserFile {

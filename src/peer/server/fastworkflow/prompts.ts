@@ -4,6 +4,7 @@
 import { JSONRPC_ERROR } from '../../../protocol/error-codes.js';
 import { RpcError, type RequestContext } from '../extension.js';
 import { FW_FAULT as F } from './faults.js';
+import { isRecord } from '../../../wire/index.js';
 
 interface PromptDefinition {
   name: string;
@@ -36,10 +37,6 @@ export const PROMPTS: readonly PromptDefinition[] = [
     render: (a) => `${a['error_message']}\n\nMetadata: ${a['metadata']}\n\nAsk the user one concise question for exactly the parameters that are missing.`,
   },
 ];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** prompts/list (FW-PROMPT-1, FW-PROMPT-2). */
 export async function listPrompts(params: unknown, ctx: RequestContext): Promise<unknown> {

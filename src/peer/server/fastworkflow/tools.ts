@@ -19,6 +19,7 @@ import { DEFAULT_TIMEOUT_SECONDS, DEFAULT_USER, SessionRuntime } from './runtime
 import { TurnRecorder, type TurnEnvironment, type TurnOutcome } from './turns.js';
 import type { CommandOutput, StreamEvent, TraceEvent } from './types.js';
 import { CommandRejectedError, WORKFLOW_INFO } from './workflow.js';
+import { isRecord } from '../../../wire/index.js';
 
 /**
  * How invoke_agent delivers trace events (profile C-27, FW-STREAM-1):
@@ -51,11 +52,6 @@ export interface FastWorkflowTool extends ServerTool {
 
 /** The logger name of notifications/message trace events. */
 export const TRACE_LOGGER = 'fastworkflow';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 
 function prose(value: unknown, indent = ''): string {
   if (!isRecord(value)) return `${indent}${String(value)}`;
