@@ -30,6 +30,17 @@ export interface Discovery {
   tools?: string[];
   prompts?: string[];
   resources?: string[];
+  /**
+   * MCP Flow: the result of the `capabilities` method when the server answered it with an object
+   * (absent when it answered an error or was not asked).
+   */
+  flowCapabilities?: Record<string, unknown>;
+  /**
+   * MCP Flow: tools that `interaction.start` accepted during discovery (each started session was
+   * cancelled at once), or the names the user gave with --interactive-tool. Probed only when the
+   * server advertises interactive support somewhere (C-14).
+   */
+  interactiveTools?: string[];
   /** Set when discovery reached the target but did not complete (e.g. initialize answered an error). */
   error?: { code: string; message: string };
 }

@@ -1,6 +1,7 @@
 // Targets: the implementation under test, reached through any Connection. `connectionTarget`
 // wraps a connect function and adds the standard discovery (initialize, then the lists the server
 // declared), so every transport gets the same applicability data.
+import { findInteractiveAdvertisements } from '../protocol/flow-capability.js';
 import { LATEST_PROTOCOL_VERSION } from '../protocol/methods.js';
 import type { Connection, TransportKind } from '../transport/connection.js';
 import { ConnectionError } from '../transport/errors.js';
@@ -22,6 +23,8 @@ export interface ConnectionTargetOptions {
   requestTimeoutMs?: number;
   /** Members added to the discovery initialize params (e.g. the WebTransport binding's `transport`). */
   initializeParams?: Record<string, unknown>;
+  /** MCP Flow tools to use instead of probing every listed tool with `interaction.start`. */
+  interactiveTools?: readonly string[];
 }
 
 /** Names of the first page of a list result (`tools`, `prompts`, `resources`), each item's `name` or `uri`. */
@@ -35,7 +38,13 @@ function names(result: unknown, key: string): string[] | undefined {
 /** Runs initialize + notifications/initialized + the declared lists over `connection`. */
 export async function discoverOver(
   connection: Connection,
-  options: { protocolVersion?: string; requestTimeoutMs?: number; signal?: AbortSignal; initializeParams?: Record<string, unknown> } = {},
+  options: {
+    protocolVersion?: string;
+    requestTimeoutMs?: number;
+    signal?: AbortSignal;
+    initializeParams?: Record<string, unknown>;
+    interactiveTools?: readonly string[];
+  } = {},
 ): Promise<Discovery> {
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
   let id = 0;
@@ -84,7 +93,45 @@ export async function discoverOver(
     const listed = names(answer.result, capability);
     if (listed !== undefined) discovery[capability] = listed;
   }
+  await discoverFlow(discovery, call, options);
   return discovery;
+}
+
+/**
+ * MCP Flow discovery (best effort, like the lists): the `capabilities` method, then, when the
+ * server advertises interactive support anywhere (C-14), which tools `interaction.start` accepts.
+ * Each session started by the probe is cancelled at once.
+ */
+async function discoverFlow(
+  discovery: Discovery,
+  call: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>,
+  options: { signal?: AbortSignal; interactiveTools?: readonly string[] },
+): Promise<void> {
+  const guarded = async (method: string, params: Record<string, unknown>): Promise<Record<string, unknown> | undefined> => {
+    try {
+      return await call(method, params);
+    } catch (error) {
+      if (error instanceof ConnectionError && !options.signal?.aborted) return undefined;
+      throw error;
+    }
+  };
+  const answer = await guarded('capabilities', {});
+  if (answer && isRecord(answer.result)) discovery.flowCapabilities = answer.result;
+  if (options.interactiveTools !== undefined) {
+    discovery.interactiveTools = [...options.interactiveTools];
+    return;
+  }
+  if (findInteractiveAdvertisements(discovery.capabilities, discovery.flowCapabilities).length === 0) return;
+  const interactive: string[] = [];
+  for (const toolName of discovery.tools ?? []) {
+    const started = await guarded('interaction.start', { toolName });
+    if (!started) break;
+    if (!isRecord(started.result)) continue;
+    interactive.push(toolName);
+    const sessionId = started.result.sessionId;
+    if (typeof sessionId === 'string' && !(await guarded('interaction.cancel', { sessionId, reason: 'conformance discovery probe' }))) break;
+  }
+  discovery.interactiveTools = interactive;
 }
 
 /** A Target over a connect function, with the standard discovery on its own connection. */
@@ -107,6 +154,7 @@ export function connectionTarget(options: ConnectionTargetOptions): Target {
           ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
           ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
           ...(options.initializeParams !== undefined ? { initializeParams: options.initializeParams } : {}),
+          ...(options.interactiveTools !== undefined ? { interactiveTools: options.interactiveTools } : {}),
         });
       } catch (error) {
         if (error instanceof ConnectionError) return { error: { code: error.code, message: error.message } };

@@ -11,6 +11,8 @@ export interface TargetCommonOptions {
   protocolVersion?: string;
   /** CLI arguments that select this target again in rerun commands. Defaults are given per transport. */
   rerunArgs?: string[];
+  /** MCP Flow tools to test instead of probing every listed tool (--interactive-tool). */
+  interactiveTools?: readonly string[];
 }
 
 /** Encodings the discovery offers on WebTransport (as `initializeSession` does). */
@@ -25,6 +27,7 @@ export function webTransportTarget(url: string, options: TargetCommonOptions & {
     connect: () => connectWebTransport(url, options.client ?? {}),
     initializeParams: { transport: { type: 'mcp-flow', version: '0.1', encodings: [...DISCOVERY_ENCODINGS] } },
     ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
+    ...(options.interactiveTools !== undefined ? { interactiveTools: options.interactiveTools } : {}),
   });
 }
 
@@ -44,6 +47,7 @@ export function httpTarget(url: string, options: TargetCommonOptions & { client?
     rerunArgs: options.rerunArgs ?? httpRerunArgs(url),
     connect: () => connectHttp(url, options.client ?? {}),
     ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
+    ...(options.interactiveTools !== undefined ? { interactiveTools: options.interactiveTools } : {}),
   });
 }
 
@@ -55,5 +59,6 @@ export function stdioTarget(command: string, options: TargetCommonOptions & { cl
     rerunArgs: options.rerunArgs ?? ['--stdio', command],
     connect: () => spawnStdio(command, options.client ?? {}),
     ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
+    ...(options.interactiveTools !== undefined ? { interactiveTools: options.interactiveTools } : {}),
   });
 }

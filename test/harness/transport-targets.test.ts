@@ -91,3 +91,21 @@ describe('transport targets', () => {
     expect(stdioTarget('node server.js').describe().rerunArgs).toEqual(['--stdio', 'node server.js']);
   });
 });
+
+describe('MCP Flow discovery', () => {
+  it('finds the capabilities result and the tools interaction.start accepts, or takes them from the user', async () => {
+    const { startMockServer } = await import('../../src/peer/server/start.js');
+    const { discoverOver } = await import('../../src/harness/target.js');
+    const { connectHttp } = await import('../../src/transport/http/client.js');
+    const server = await startMockServer({ transport: 'http', fastworkflow: false });
+    try {
+      const probed = await discoverOver(await connectHttp(server.url));
+      expect(probed.flowCapabilities).toMatchObject({ interactive: true });
+      expect([...probed.interactiveTools!].sort()).toEqual([...server.wizards].sort());
+      const given = await discoverOver(await connectHttp(server.url), { interactiveTools: ['booking'] });
+      expect(given.interactiveTools).toEqual(['booking']);
+    } finally {
+      await server.close();
+    }
+  });
+});
