@@ -109,3 +109,18 @@ export class TargetUnreachableError extends HarnessError {
     super('TARGET_UNREACHABLE', `cannot connect to ${description}${detail}`, options);
   }
 }
+
+/**
+ * The target broke a step a case needs before it can check anything (initialize answered an
+ * error, a session could not be started). Thrown by a case, it is the target's doing: the case
+ * fails `requirement` (the broken step's requirement, or the case's first one when absent).
+ */
+export class TargetPreconditionError extends HarnessError {
+  readonly requirement: string | undefined;
+  readonly actual: unknown;
+  constructor(message: string, options: { requirement?: string; actual?: unknown } = {}) {
+    super('PRECONDITION_FAILED', message);
+    this.requirement = options.requirement;
+    this.actual = options.actual;
+  }
+}

@@ -10,7 +10,7 @@ import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
 import { applyBaseline, exitCodeFor, type Baseline } from './baseline.js';
 import type { Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
 import { CaseRun } from './context.js';
-import { CaseMisuseError, CaseTimeoutError, HarnessError, RunOptionsError, TargetUnreachableError } from './errors.js';
+import { CaseMisuseError, CaseTimeoutError, HarnessError, RunOptionsError, TargetPreconditionError, TargetUnreachableError } from './errors.js';
 import type { CaseRegistry } from './registry.js';
 import { countVerdicts, type CaseResult, type CheckResult, type RunResult, type Verdict } from './result.js';
 import { rerunCommand } from './rerun.js';
@@ -291,7 +291,12 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
     reason = `the case ran past its time limit of ${limit} ms${outcome === 'abandoned' ? ` and had not returned ${env.graceMs} ms later` : ''}`;
   } else if (outcome !== 'abandoned' && !outcome.ok) {
     const error = outcome.error;
-    if (error instanceof ConnectionError) {
+    if (error instanceof TargetPreconditionError) {
+      const catalog = env.options.registry.requirements;
+      const requirement = error.requirement !== undefined && catalog.has(error.requirement) ? error.requirement : (c.requirements[0] as string);
+      const level = catalog.get(requirement).level;
+      checks.push({ requirement, level, verdict: failureVerdict(level), message: `precondition failed: ${error.message}`, ...(error.actual !== undefined ? { actual: error.actual } : {}) });
+    } else if (error instanceof ConnectionError) {
       // The target's doing: the checks decide, and a case cut short fails its first requirement.
       if (!checks.some((check) => check.verdict === 'FAIL' || check.verdict === 'WARN')) {
         checks.push(primaryFailure(c, env, `the case could not finish: ${error.message}`, { code: error.code }));

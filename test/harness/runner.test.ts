@@ -3,7 +3,7 @@
 // target that closes mid-case, cases that throw, parallel isolation, filters, baseline and events.
 import { describe, expect, it } from 'vitest';
 import { defineCase, requiresCapability, type CaseContext, type ConformanceCase, type Target } from '../../src/harness/case.js';
-import { NoCasesSelectedError, TargetUnreachableError } from '../../src/harness/errors.js';
+import { NoCasesSelectedError, TargetPreconditionError, TargetUnreachableError } from '../../src/harness/errors.js';
 import { CaseRegistry } from '../../src/harness/registry.js';
 import type { CaseResult, Verdict } from '../../src/harness/result.js';
 import { runConformance, type RunEvent, type RunOptions } from '../../src/harness/runner.js';
@@ -81,6 +81,23 @@ describe('verdicts against the mock server core', () => {
     expect(failed.transcript?.some((e) => (e.decoded as Msg | undefined)?.method === 'initialize')).toBe(true);
     expect(failed.rerun).toBe('mcp-flow-conformance server --url memory://test --case lifecycle/initialize-server-info');
     expect(bad.result.exitCode).toBe(1);
+  });
+
+  it('a precondition the target broke fails the named requirement (or the case\'s first), not the harness', async () => {
+    const needsSession = defineCase({
+      id: 'lifecycle/needs-a-session',
+      suite: 'lifecycle',
+      title: 'a case that cannot start without a session',
+      requirements: ['CORE-LIFE-12'],
+      async run() {
+        throw new TargetPreconditionError('initialize was answered with an error', { requirement: 'CORE-LIFE-3', actual: { code: -32603 } });
+      },
+    });
+    const unnamed = defineCase({ ...needsSession, id: 'lifecycle/needs-something', run: async () => { throw new TargetPreconditionError('no tool to call'); } });
+    const { get } = await run([needsSession, unnamed], mockServerTarget());
+    expect(get(needsSession.id)).toMatchObject({ verdict: 'FAIL', reason: 'precondition failed: initialize was answered with an error' });
+    expect(get(needsSession.id).checks[0]).toMatchObject({ requirement: 'CORE-LIFE-3', actual: { code: -32603 } });
+    expect(get(unnamed.id).checks[0]).toMatchObject({ requirement: 'CORE-LIFE-12', verdict: 'FAIL' });
   });
 
   it('a broken SHOULD is WARN (exit 0), and FAIL under --strict (exit 1)', async () => {
