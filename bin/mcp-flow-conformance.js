@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The installed command: runs the compiled CLI (npm ci / npm run build produce dist/).
-import { main } from '../dist/cli/main.js';
+import { main } from '../dist/src/cli/main.js';
 
 // `... | head` closes our stdout early: stop quietly instead of dying on an uncaught EPIPE.
 process.stdout.on('error', (error) => {

@@ -2,8 +2,7 @@
 // checks the naming and annotation conventions of docs/architecture.md "Schemas", and validates
 // messages with Ajv (JSON Schema 2020-12, strict mode, compiled lazily and cached).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, resolve, sep } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import {
@@ -22,6 +21,7 @@ import {
   UnknownSchemaError,
 } from './errors.js';
 import { isRecord } from '../wire/index.js';
+import { findPackageFolder } from '../package-folder.js';
 
 export const SCHEMA_FAMILIES = ['core', 'flow', 'binding', 'fastworkflow'] as const;
 export const SCHEMA_KINDS = ['request', 'result', 'notification', 'error', 'definition', 'payload'] as const;
@@ -96,9 +96,9 @@ export interface IdentifyCandidate {
   issues: ValidationIssue[];
 }
 
-/** The package's own schemas/ folder: two levels above this file in src/schema/ and in dist/schema/. */
+/** The package's own schemas/ folder, found upwards from this file (in src/ and in dist/src/). */
 export function defaultSchemaRoot(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
+  return findPackageFolder(import.meta.url, 'schemas', 'core') ?? resolve('schemas');
 }
 
 const SCHEMA_SUFFIX = '.schema.json';

@@ -1,7 +1,6 @@
 // The test-vector file format (vectors/README.md): reading, checking and decoding vectors through
 // the wire layer. Used by the `self-check` command, the generator's tests and other tools.
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { REQUIREMENT_ID_PATTERN } from '../protocol/requirements.js';
 import {
@@ -20,10 +19,11 @@ import {
   type EncodingName,
 } from '../wire/index.js';
 import { isRecord } from '../wire/index.js';
+import { findPackageFolder } from '../package-folder.js';
 
-/** The package's own vectors/ folder: two levels above this file in src/vectors/ and in dist/vectors/. */
+/** The package's own vectors/ folder, found upwards from this file (in src/ and in dist/src/). */
 export function defaultVectorsDir(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'vectors');
+  return findPackageFolder(import.meta.url, 'vectors', 'README.md') ?? resolve('vectors');
 }
 
 export const VECTOR_FORMAT = 'mcp-flow-conformance/vectors';
