@@ -45,7 +45,8 @@ export function httpTarget(url: string, options: TargetCommonOptions & { client?
     description: url,
     transport: 'http',
     rerunArgs: options.rerunArgs ?? httpRerunArgs(url),
-    connect: () => connectHttp(url, options.client ?? {}),
+    // Like a full client, each case listens on the GET stream too (server requests and notifications may arrive there).
+    connect: () => connectHttp(url, { eventStream: true, ...options.client }),
     ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
     ...(options.interactiveTools !== undefined ? { interactiveTools: options.interactiveTools } : {}),
   });

@@ -1,0 +1,82 @@
+// Self-test support for the server suites: run a set of cases against the embedded mock server
+// (correct, or with faults switched on) over a chosen transport, and read the verdicts.
+import {
+  CaseRegistry,
+  httpTarget,
+  runConformance,
+  shellQuote,
+  stdioTarget,
+  webTransportTarget,
+  type CaseResult,
+  type ConformanceCase,
+  type RunOptions,
+  type RunResult,
+  type Target,
+} from '../../src/harness/index.js';
+import { cliArgs } from '../support/cli.js';
+import { startMockServer, type RunningMockServer, type StartMockServerOptions } from '../../src/peer/server/index.js';
+
+export type SuiteTransport = 'wt' | 'http' | 'stdio';
+
+export interface MockRunOptions {
+  transport: SuiteTransport;
+  faults?: string[];
+  /** More startMockServer options (encodings, limits, flow options...). Not for stdio. */
+  server?: Omit<StartMockServerOptions, 'transport' | 'faults'>;
+  /** More runner options (workers, timeoutScale, filters...). */
+  run?: Partial<Omit<RunOptions, 'registry' | 'target'>>;
+}
+
+export interface MockRun {
+  result: RunResult;
+  /** The result of one case (throws when the case was not run). */
+  get(id: string): CaseResult;
+  /** id -> verdict of every case. */
+  verdicts: Record<string, string>;
+  /** Cases whose verdict is FAIL, WARN, TIMEOUT or ERROR, with their reasons. */
+  problems: { id: string; verdict: string; reason?: string }[];
+}
+
+/** The command that serves the mock server over stdio from source (one process per case). */
+export function stdioMockCommand(faults: readonly string[] = []): string {
+  return [process.execPath, ...cliArgs('mock-server', '--transport', 'stdio', ...faults.flatMap((f) => ['--fault', f]))].map(shellQuote).join(' ');
+}
+
+/** Runs `cases` against a freshly started mock server and stops it afterwards. */
+export async function runOnMock(cases: readonly ConformanceCase[], options: MockRunOptions): Promise<MockRun> {
+  const registry = new CaseRegistry();
+  registry.registerAll(cases);
+  let server: RunningMockServer | undefined;
+  let target: Target;
+  if (options.transport === 'stdio') {
+    target = stdioTarget(stdioMockCommand(options.faults));
+  } else {
+    server = await startMockServer({ transport: options.transport, ...options.server, ...(options.faults ? { faults: options.faults } : {}) });
+    target = server.transport === 'wt' ? webTransportTarget(server.url, { client: { certificateHash: server.certificateHash! } }) : httpTarget(server.url);
+  }
+  try {
+    // stdio spawns node + tsx per case: stretch the limits there.
+    const timeoutScale = options.transport === 'stdio' ? 3 : 1;
+    const result = await runConformance({ registry, target, workers: 4, timeoutScale, ...options.run });
+    const byId = new Map(result.cases.map((c) => [c.id, c]));
+    return {
+      result,
+      get(id) {
+        const found = byId.get(id);
+        if (!found) throw new Error(`case ${id} was not run (ran: ${[...byId.keys()].join(', ')})`);
+        return found;
+      },
+      verdicts: Object.fromEntries(result.cases.map((c) => [c.id, c.verdict])),
+      problems: result.cases
+        .filter((c) => ['FAIL', 'WARN', 'TIMEOUT', 'ERROR'].includes(c.verdict))
+        .map((c) => ({ id: c.id, verdict: c.verdict, ...(c.reason !== undefined ? { reason: c.reason } : {}) })),
+    };
+  } finally {
+    await server?.close();
+  }
+}
+
+/** The cases of `cases` that declare `requirement`. */
+export function casesFor(cases: readonly ConformanceCase[], requirement: string): ConformanceCase[] {
+  return cases.filter((c) => c.requirements.includes(requirement));
+}
