@@ -29,7 +29,10 @@ export class CaseRegistry {
     this.requirements = catalog;
   }
 
-  /** Checks and adds a case; throws InvalidCaseError, CaseUnknownRequirementError or DuplicateCaseError. */
+  /**
+   * Checks and adds a case; throws InvalidCaseError (also for a requirement that is withdrawn or not
+   * testable from outside), CaseUnknownRequirementError or DuplicateCaseError.
+   */
   register(definition: ConformanceCase): RegisteredCase {
     const id = definition.id;
     if (typeof id !== 'string' || !CASE_ID_PATTERN.test(id)) {
@@ -48,7 +51,14 @@ export class CaseRegistry {
     const levels: RequirementLevel[] = [];
     for (const requirementId of definition.requirements) {
       if (!this.requirements.has(requirementId)) throw new CaseUnknownRequirementError(id, requirementId);
-      levels.push(this.requirements.get(requirementId).level);
+      const requirement = this.requirements.get(requirementId);
+      if (requirement.withdrawn !== undefined) {
+        throw new InvalidCaseError(id, `requirement ${requirementId} is withdrawn (${requirement.withdrawn}); no case may check it`);
+      }
+      if (requirement.testable !== true) {
+        throw new InvalidCaseError(id, `requirement ${requirementId} is not testable from outside (${requirement.testable}); no case may claim to check it`);
+      }
+      levels.push(requirement.level);
     }
     const timeLimitMs = definition.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
     if (!Number.isFinite(timeLimitMs) || timeLimitMs <= 0) throw new InvalidCaseError(id, `timeLimitMs must be a positive number, got ${timeLimitMs}`);

@@ -55,6 +55,8 @@ export interface Requirement {
   readonly conflict?: string;
   /** Readings that are all accepted (each reported as INFO). */
   readonly accepts?: readonly string[];
+  /** Set when the requirement was withdrawn: why. The ID stays reserved; no case may cite it. */
+  readonly withdrawn?: string;
 }
 
 export interface RequirementCatalog {
@@ -89,7 +91,7 @@ export function parseSource(source: string): SourceReference | undefined {
   return reference;
 }
 
-const ENTRY_KEYS = new Set(['id', 'level', 'system', 'area', 'text', 'source', 'role', 'testable', 'conflict', 'accepts']);
+const ENTRY_KEYS = new Set(['id', 'level', 'system', 'area', 'text', 'source', 'role', 'testable', 'conflict', 'accepts', 'withdrawn']);
 
 function nonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.trim().length > 0;
@@ -139,6 +141,9 @@ export function parseCatalog(data: unknown, file?: string): RequirementCatalog {
       if (!Array.isArray(e.accepts) || e.accepts.length < 2 || !e.accepts.every(nonEmptyString)) {
         fail('"accepts" must list at least two accepted readings as non-empty strings', `${at}/accepts`);
       }
+    }
+    if (e.withdrawn !== undefined && !nonEmptyString(e.withdrawn)) {
+      fail('"withdrawn" must be a non-empty string saying why the requirement was withdrawn', `${at}/withdrawn`);
     }
     return e as unknown as Requirement;
   });

@@ -15,6 +15,8 @@ import {
   UnknownCaseError,
 } from '../../src/harness/errors.js';
 import { CaseRegistry } from '../../src/harness/registry.js';
+import { CatalogError } from '../../src/protocol/errors.js';
+import { parseCatalog, readCatalog, Requirements } from '../../src/protocol/requirements.js';
 import { rerunCommand, shellQuote } from '../../src/harness/rerun.js';
 import type { CaseResult, Verdict } from '../../src/harness/result.js';
 import { globToRegExp, parseShard, selectCases, shardOf } from '../../src/harness/selection.js';
@@ -71,6 +73,44 @@ describe('case registry', () => {
     registry.register(make('lifecycle/ok'));
     expect(() => registry.register(make('lifecycle/ok'))).toThrow(DuplicateCaseError);
     expect(() => registry.get('lifecycle/ko')).toThrow(UnknownCaseError);
+  });
+});
+
+describe('requirements a case may not cite', () => {
+  // A copy of the project catalog with one requirement withdrawn, and the ID of one that is not testable.
+  const catalog = readCatalog();
+  const notTestable = catalog.requirements.find((r) => r.testable !== true);
+  const withdrawnId = 'CORE-LIFE-3';
+  const withWithdrawn = (withdrawn: unknown) => ({
+    version: 1,
+    requirements: catalog.requirements.map((r) => (r.id === withdrawnId ? { ...r, withdrawn } : r)),
+  });
+
+  it('refuses a case citing a requirement that is not testable from outside, naming it', () => {
+    expect(notTestable).toBeDefined();
+    const registry = new CaseRegistry();
+    const attempt = () => registry.register(make('lifecycle/untestable', 'lifecycle', ['CORE-LIFE-3', notTestable!.id]));
+    expect(attempt).toThrow(InvalidCaseError);
+    expect(attempt).toThrow(new RegExp(`${notTestable!.id} is not testable`));
+    expect(registry.size).toBe(0);
+  });
+
+  it('loads an optional "withdrawn" reason and refuses cases citing a withdrawn requirement', () => {
+    const requirements = new Requirements(parseCatalog(withWithdrawn('merged into CORE-LIFE-4')));
+    expect(requirements.get(withdrawnId).withdrawn).toBe('merged into CORE-LIFE-4');
+    const registry = new CaseRegistry(requirements);
+    const attempt = () => registry.register(make('lifecycle/withdrawn'));
+    expect(attempt).toThrow(InvalidCaseError);
+    expect(attempt).toThrow(/CORE-LIFE-3 is withdrawn \(merged into CORE-LIFE-4\)/);
+    // Requirements that are not withdrawn still register.
+    expect(registry.register(make('lifecycle/other', 'lifecycle', ['CORE-LIFE-8'])).level).toBe('SHOULD');
+  });
+
+  it('the loader refuses a "withdrawn" that is not a reason', () => {
+    for (const bad of ['', '  ', true, 3]) {
+      expect(() => parseCatalog(withWithdrawn(bad))).toThrow(CatalogError);
+      expect(() => parseCatalog(withWithdrawn(bad))).toThrow(/withdrawn/);
+    }
   });
 });
 
