@@ -10,12 +10,12 @@ import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
 import { applyBaseline, exitCodeFor, type Baseline } from './baseline.js';
 import type { Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
 import { CaseRun } from './context.js';
-import { CaseMisuseError, CaseTimeoutError, HarnessError, RunOptionsError, TargetPreconditionError, TargetUnreachableError } from './errors.js';
+import { CaseMisuseError, CaseTimeoutError, RunOptionsError, TargetPreconditionError, TargetUnreachableError } from './errors.js';
 import type { CaseRegistry } from './registry.js';
 import { countVerdicts, type CaseResult, type CheckResult, type RunResult, type Verdict } from './result.js';
 import { rerunCommand } from './rerun.js';
 import { validateTranscript } from './schema-check.js';
-import { selectCases, type CaseFilters } from './selection.js';
+import { selectCases, type CaseFilters, type Selection } from './selection.js';
 
 /**
  * Progress events, in the shape src/report/events.ts's ReportEvent expects (so a reporter's
@@ -26,7 +26,9 @@ export type RunEvent =
   | { type: 'run-start'; planned: { suite: string; caseId: string }[] }
   | { type: 'case-start'; caseId: string; suite: string }
   | { type: 'case-end'; result: CaseResult }
-  | { type: 'run-end'; result: RunResult };
+  | { type: 'run-end'; result: RunResult }
+  /** The run stopped without a result (target unreachable, schemas unloadable...); the error follows as a rejection. */
+  | { type: 'run-error'; error: { code: string; message: string } };
 
 export interface RunOptions {
   registry: CaseRegistry;
@@ -351,6 +353,26 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   }
   const target = options.target.describe();
   options.onEvent?.({ type: 'run-start', planned: selection.selected.map((c) => ({ suite: c.suite, caseId: c.id })) });
+  // Every listener that saw run-start sees run-end or run-error, so each reporter can finish.
+  try {
+    return await runSelected(options, selection, target, runStarted, scale, graceMs);
+  } catch (error) {
+    const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'HARNESS_ERROR';
+    options.onEvent?.({ type: 'run-error', error: { code, message: error instanceof Error ? error.message : String(error) } });
+    throw error;
+  }
+}
+
+/** Discovery, then the selected cases on `workers` workers, then the run result (run-end). */
+async function runSelected(
+  options: RunOptions,
+  selection: Selection,
+  target: TargetDescription,
+  runStarted: number,
+  scale: number,
+  graceMs: number,
+): Promise<RunResult> {
+  const all = options.registry.list();
   const schemas = options.validateSchemas === false ? undefined : (options.schemas ?? (sharedSchemas ??= SchemaRegistry.load()));
   const discovery = await discover(options.target, (options.discoveryTimeoutMs ?? 15_000) * scale, graceMs);
   const env: Env = { options, target, discovery, scale, graceMs, seed: options.seed ?? randomInt(0, 2 ** 31 - 1), schemas };
@@ -370,17 +392,21 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       try {
         result = await runCase(c, env);
       } catch (error) {
-        if (error instanceof HarnessError && !(error instanceof CaseMisuseError)) throw error;
+        // Whatever broke while running one case is that case's ERROR; the other workers carry on.
         result = baseResult(c, env, Date.now());
         result.verdict = 'ERROR';
-        result.reason = (error as Error)?.stack ?? String(error);
+        result.reason = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : `the runner failed on this case: ${String(error)}`;
       }
       applyBaseline(result, options.baseline);
       results.set(c.id, result);
       options.onEvent?.({ type: 'case-end', result });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(options.workers ?? 4, selection.selected.length) }, worker));
+  // allSettled: a worker that still throws (a listener failing, say) does not end the run while the
+  // others are mid-case; the first such error is raised once every worker has stopped.
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(options.workers ?? 4, selection.selected.length) }, worker));
+  const failedWorker = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failedWorker) throw failedWorker.reason;
 
   const cases = all.map((c) => results.get(c.id) as CaseResult);
   const runResult: RunResult = {

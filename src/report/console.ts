@@ -223,6 +223,11 @@ export class ConsoleReporter implements ReportListener {
         this.#clearStatus();
         this.#out.write(this.#format.runEnd(event.result, this.#strict ?? isStrict(event.result)));
         break;
+      case 'run-error':
+        this.#clearStatus();
+        this.#running.clear();
+        this.#out.write(`${this.#lastSuite === undefined ? '' : '\n'}${this.#format.paint('red', `run stopped: ${p(event.error.message)} [${p(event.error.code)}]`)}\n`);
+        break;
     }
   };
 

@@ -3,7 +3,7 @@
 // target that closes mid-case, cases that throw, parallel isolation, filters, baseline and events.
 import { describe, expect, it } from 'vitest';
 import { defineCase, requiresCapability, type CaseContext, type ConformanceCase, type Target } from '../../src/harness/case.js';
-import { NoCasesSelectedError, TargetPreconditionError, TargetUnreachableError } from '../../src/harness/errors.js';
+import { HarnessError, NoCasesSelectedError, TargetPreconditionError, TargetUnreachableError } from '../../src/harness/errors.js';
 import { CaseRegistry } from '../../src/harness/registry.js';
 import type { CaseResult, Verdict } from '../../src/harness/result.js';
 import { runConformance, type RunEvent, type RunOptions } from '../../src/harness/runner.js';
@@ -344,6 +344,73 @@ describe('targets that misbehave', () => {
       },
     });
     await expect(run([serverInfoCase], badTls)).rejects.toThrow(/cannot connect to https:\/\/127.0.0.1:9\/wt: the pinned certificate hash/);
+  });
+
+  it('an unreachable target still finishes every listener: run-start is followed by run-error', async () => {
+    const target = connectionTarget({
+      description: 'https://127.0.0.1:9/mcp',
+      transport: 'http',
+      rerunArgs: ['--url', 'https://127.0.0.1:9/mcp'],
+      connect: async () => {
+        throw new ConnectFailedError('connection refused');
+      },
+    });
+    const events: RunEvent[] = [];
+    await expect(run([serverInfoCase], target, { onEvent: (e) => events.push(e) })).rejects.toBeInstanceOf(TargetUnreachableError);
+    expect(events.map((e) => e.type)).toEqual(['run-start', 'run-error']);
+    expect(events[1]).toMatchObject({ type: 'run-error', error: { code: 'TARGET_UNREACHABLE', message: expect.stringMatching(/connection refused/) } });
+  });
+
+  it('the runner breaking on one case makes that case ERROR while the other workers carry on', async () => {
+    // The transcript of connections marked by the case becomes unreadable: the runner's own schema
+    // pass over it throws a HarnessError after the case body returned.
+    const base = mockServerTarget();
+    const broken = new WeakSet<object>();
+    const target: Target = {
+      describe: () => base.describe(),
+      discover: (signal) => base.discover(signal),
+      async connect(signal) {
+        const connection = await base.connect(signal);
+        const entries = connection.transcript.entries.bind(connection.transcript);
+        connection.transcript.entries = () => {
+          if (broken.has(connection)) throw new HarnessError('TEST_TRANSCRIPT_BROKEN', 'the transcript cannot be read');
+          return entries();
+        };
+        return connection;
+      },
+    };
+    const breaks = defineCase({
+      id: 'bugs/runner-breaks',
+      suite: 'bugs',
+      title: 'the runner fails after this case',
+      requirements: ['CORE-LIFE-3'],
+      async run(ctx) {
+        broken.add(ctx.connection);
+        ctx.check('CORE-LIFE-3', true, { message: 'nothing to see' });
+      },
+    });
+    const events: RunEvent[] = [];
+    const { get, result } = await run([breaks, serverInfoCase, secondInitializeCase], target, { workers: 2, onEvent: (e) => events.push(e) });
+    expect(get(breaks.id).verdict).toBe('ERROR');
+    expect(get(breaks.id).reason).toMatch(/the transcript cannot be read/);
+    expect(get(serverInfoCase.id).verdict).toBe('PASS');
+    expect(get(secondInitializeCase.id).verdict).toBe('PASS');
+    expect(result.exitCode).toBe(2);
+    expect(events.at(-1)?.type).toBe('run-end');
+  });
+
+  it('a listener that throws does not cut the other workers short: the run rejects once all stopped', async () => {
+    const ended: string[] = [];
+    const events: RunEvent[] = [];
+    const onEvent = (event: RunEvent) => {
+      events.push(event);
+      if (event.type !== 'case-end') return;
+      ended.push(event.result.id);
+      if (event.result.id === serverInfoCase.id) throw new TypeError('listener bug');
+    };
+    await expect(run([serverInfoCase, secondInitializeCase], mockServerTarget(), { workers: 2, onEvent })).rejects.toThrow(/listener bug/);
+    expect(ended.sort()).toEqual([serverInfoCase.id, secondInitializeCase.id].sort());
+    expect(events.at(-1)).toMatchObject({ type: 'run-error', error: { code: 'HARNESS_ERROR', message: 'listener bug' } });
   });
 });
 

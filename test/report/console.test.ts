@@ -180,4 +180,14 @@ describe('live progress', () => {
     expect(text).toContain('\r\u001b[2Kflow\n  [1/2] ✓ PASS  flow/a');
     expect(text.endsWith('\r\u001b[2Krunning 1: flow 1/2')).toBe(true);
   });
+
+  it('finishes on run-error: clears the status line and names the error last', () => {
+    const tty = capture(true);
+    const reporter = new ConsoleReporter({ out: tty.out, color: false });
+    reporter.handle({ type: 'run-start', planned: [{ suite: 'flow', caseId: 'flow/a' }] });
+    reporter.handle({ type: 'case-start', caseId: 'flow/a', suite: 'flow' });
+    reporter.handle({ type: 'run-error', error: { code: 'TARGET_UNREACHABLE', message: 'cannot connect to https://127.0.0.1:9/mcp' } });
+    const text = tty.text();
+    expect(text.endsWith('\r\u001b[2Krun stopped: cannot connect to https://127.0.0.1:9/mcp [TARGET_UNREACHABLE]\n')).toBe(true);
+  });
 });
