@@ -1,15 +1,23 @@
 // Where a command writes. Commands never touch process.stdout directly, so tests run them
 // in-process and read what they printed.
+import type { ConsoleOutput } from '../report/console.js';
+
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
   /** Reads all of standard input (for `-` file arguments). */
   readStdin(): Promise<string>;
+  /**
+   * The terminal behind `out`, written to as is (no newline added), for live progress such as a
+   * status line redrawn in place. Absent in tests: live output then goes through `out` line by line.
+   */
+  terminal?: ConsoleOutput;
 }
 
 export const processIo: CliIo = {
   out: (text) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   err: (text) => void process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  terminal: process.stdout,
   readStdin: async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -32,4 +40,39 @@ export interface CliCommand {
   describe: string;
   builder: (yargs: import('yargs').Argv) => import('yargs').Argv;
   run: (args: Record<string, unknown>, io: CliIo) => Promise<number>;
+}
+
+/**
+ * A ConsoleOutput over `io`: the terminal itself when there is one, otherwise whole lines through
+ * `io.out` (call `flush` at the end for a last line without a newline).
+ */
+export function consoleOutput(io: CliIo): ConsoleOutput & { flush(): void } {
+  const terminal = io.terminal;
+  if (terminal) {
+    return {
+      write: (text: string) => terminal.write(text),
+      get isTTY() {
+        return terminal.isTTY;
+      },
+      get columns() {
+        return terminal.columns;
+      },
+      flush: () => undefined,
+    };
+  }
+  let pending = '';
+  return {
+    isTTY: false,
+    write(text: string) {
+      pending += text;
+      const end = pending.lastIndexOf('\n');
+      if (end < 0) return;
+      for (const line of pending.slice(0, end).split('\n')) io.out(line);
+      pending = pending.slice(end + 1);
+    },
+    flush() {
+      if (pending !== '') io.out(pending);
+      pending = '';
+    },
+  };
 }

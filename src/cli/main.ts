@@ -5,8 +5,10 @@ import { selfCheckCommand } from './commands/self-check.js';
 import { decodeCommand } from './commands/decode.js';
 import { validateCommand } from './commands/validate.js';
 import { mockServerCommand } from './commands/mock-server.js';
+import { serverCommand } from './commands/server.js';
 
 const commands: CliCommand[] = [
+  serverCommand,
   selfCheckCommand,
   decodeCommand,
   validateCommand,

@@ -1,0 +1,252 @@
+// `mcp-flow-conformance server`: runs the server suites against an implementation (the harness
+// acts as its client) and prints a verdict per case, live per suite, ending with `N passed, N
+// failed`. Exit 0 when every required case passes, 1 on a conformance failure, 2 on bad usage, a
+// harness error, or filters that select nothing.
+import { join } from 'node:path';
+import {
+  CaseRegistry,
+  HarnessError,
+  parseShard,
+  readBaseline,
+  runConformance,
+  selectCases,
+  type Baseline,
+  type CaseFilters,
+  type RunResult,
+} from '../../harness/index.js';
+import { ConsoleReporter, ReportError, writeReports, type ReportPaths } from '../../report/index.js';
+import { ProtocolError } from '../../protocol/errors.js';
+import { ConnectionError } from '../../transport/errors.js';
+import { serverRegistry } from '../../../suites/server/index.js';
+import { CliUsageError } from '../errors.js';
+import { consoleOutput, ExitCode, type CliCommand, type CliIo } from '../io.js';
+import { parseServerTarget, serverTarget, type ServerTargetSpec } from '../server-target.js';
+
+/** Report file names inside a --reports folder. */
+export const REPORT_FILES = { junit: 'junit.xml', json: 'report.json', html: 'report.html' } as const;
+
+/** Everything the `server` command needs, checked. */
+export interface ServerPlan {
+  list: boolean;
+  /** Undefined with --list and no target. */
+  target?: ServerTargetSpec;
+  filters: CaseFilters;
+  strict: boolean;
+  baselineFile?: string;
+  reports: ReportPaths;
+  workers: number;
+  timeoutScale: number;
+  seed?: number;
+  path?: string;
+}
+
+/** Repeatable options may also be comma-separated (`--suite a,b`). */
+function listOption(value: unknown, option: string, splitCommas = true): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = (Array.isArray(value) ? value : [value]).map(String);
+  const split = splitCommas ? items.flatMap((item) => item.split(',')) : items;
+  const trimmed = split.map((item) => item.trim());
+  if (trimmed.some((item) => item === '')) throw new CliUsageError(option, 'an empty value');
+  return trimmed;
+}
+
+function oneString(value: unknown, option: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw new CliUsageError(option, `given ${value.length} times; give it once`);
+  const text = String(value);
+  if (text.trim() === '') throw new CliUsageError(option, 'needs a non-empty value');
+  return text;
+}
+
+function oneNumber(value: unknown, option: string, check: (n: number) => boolean, what: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw new CliUsageError(option, `given ${value.length} times; give it once`);
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!check(n)) throw new CliUsageError(option, `must be ${what}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** Turns the parsed arguments into a plan; throws CliUsageError naming the first bad option. */
+export function parseServerArgs(args: Record<string, unknown>): ServerPlan {
+  const list = args['list'] === true;
+  const hasTarget = args['url'] !== undefined || args['stdio'] !== undefined;
+  const target =
+    !list || hasTarget
+      ? parseServerTarget({
+          url: args['url'] as string | undefined,
+          stdio: args['stdio'] as string | undefined,
+          transport: args['transport'] as string | undefined,
+          header: listOption(args['header'], '--header', false),
+          ca: oneString(args['ca'], '--ca'),
+          certificateHash: oneString(args['certificate-hash'], '--certificate-hash'),
+          http: oneNumber(args['http'], '--http', (n) => n === 2 || n === 3, '2 or 3'),
+          protocolVersion: oneString(args['protocol-version'], '--protocol-version'),
+          interactiveTool: listOption(args['interactive-tool'], '--interactive-tool', false),
+        })
+      : undefined;
+  const suites = listOption(args['suite'], '--suite');
+  const cases = listOption(args['case'], '--case');
+  const exclude = listOption(args['exclude'], '--exclude');
+  const shardText = oneString(args['shard'], '--shard');
+  let shard: CaseFilters['shard'];
+  if (shardText !== undefined) {
+    try {
+      shard = parseShard(shardText);
+    } catch (error) {
+      throw new CliUsageError('--shard', `${JSON.stringify(shardText)} is not of the form i/n with 1 <= i <= n (e.g. 2/4)`, { cause: error });
+    }
+  }
+  const filters: CaseFilters = {
+    ...(suites ? { suites } : {}),
+    ...(cases ? { cases } : {}),
+    ...(exclude ? { exclude } : {}),
+    ...(shard ? { shard } : {}),
+  };
+  const reportsDir = oneString(args['reports'], '--reports');
+  const reports: ReportPaths = {
+    ...(reportsDir !== undefined ? { junit: join(reportsDir, REPORT_FILES.junit), json: join(reportsDir, REPORT_FILES.json), html: join(reportsDir, REPORT_FILES.html) } : {}),
+  };
+  for (const format of ['junit', 'json', 'html'] as const) {
+    const path = oneString(args[format], `--${format}`);
+    if (path !== undefined) reports[format] = path;
+  }
+  const workers = oneNumber(args['workers'], '--workers', (n) => Number.isInteger(n) && n >= 1 && n <= 256, 'an integer from 1 to 256') ?? 4;
+  const timeoutScale = oneNumber(args['timeout-scale'], '--timeout-scale', (n) => Number.isFinite(n) && n > 0 && n <= 1000, 'a positive number (e.g. 2.5)') ?? 1;
+  const seed = oneNumber(args['seed'], '--seed', (n) => Number.isSafeInteger(n), 'an integer');
+  const path = oneString(args['path'], '--path');
+  if (path !== undefined && seed === undefined) throw new CliUsageError('--path', 'replays a fast-check counterexample and needs --seed');
+  const baselineFile = oneString(args['baseline'], '--baseline');
+  return {
+    list,
+    ...(target !== undefined ? { target } : {}),
+    filters,
+    strict: args['strict'] === true,
+    ...(baselineFile !== undefined ? { baselineFile } : {}),
+    reports,
+    workers,
+    timeoutScale,
+    ...(seed !== undefined ? { seed } : {}),
+    ...(path !== undefined ? { path } : {}),
+  };
+}
+
+/** `--list`: one line per selected case (ID, suite, requirement IDs, title), then the count. */
+export function listCases(registry: CaseRegistry, filters: CaseFilters): string {
+  const { selected } = selectCases(registry.list(), filters);
+  const width = Math.max(...selected.map((c) => c.id.length));
+  const suiteWidth = Math.max(...selected.map((c) => c.suite.length));
+  const lines = selected.map((c) => `${c.id.padEnd(width)}  ${c.suite.padEnd(suiteWidth)}  ${c.requirements.join(',')}  ${c.title}`);
+  lines.push(`${selected.length} case(s) of ${registry.size}`);
+  return lines.join('\n');
+}
+
+/** Errors that are the user's or the harness's, never the target's: one line, exit 2. */
+function isUsageOrHarnessError(error: unknown): error is Error {
+  return error instanceof CliUsageError || error instanceof HarnessError || error instanceof ReportError || error instanceof ProtocolError || error instanceof ConnectionError;
+}
+
+export interface ServerRunHooks {
+  /** The registry to run (default: every server suite). */
+  registry?: CaseRegistry;
+  /** Receives the finished run (the self-test and the benchmark read it). */
+  onResult?: (result: RunResult) => void;
+}
+
+/** Runs the command; `hooks` let other commands reuse it with their own registry or result handling. */
+export async function runServer(args: Record<string, unknown>, io: CliIo, hooks: ServerRunHooks = {}): Promise<number> {
+  let plan: ServerPlan;
+  let registry: CaseRegistry;
+  let baseline: Baseline | undefined;
+  try {
+    plan = parseServerArgs(args);
+    registry = hooks.registry ?? serverRegistry();
+    if (plan.list) {
+      io.out(listCases(registry, plan.filters));
+      return ExitCode.ok;
+    }
+    if (plan.baselineFile !== undefined) baseline = readBaseline(plan.baselineFile, (id) => registry.has(id));
+  } catch (error) {
+    if (!isUsageOrHarnessError(error)) throw error;
+    io.err(`error: ${error.message}`);
+    return ExitCode.usage;
+  }
+  const spec = plan.target!;
+  const out = consoleOutput(io);
+  const reporter = new ConsoleReporter({ out, strict: plan.strict });
+  let result: RunResult;
+  try {
+    io.out(`testing ${spec.location} over ${spec.transport}${plan.strict ? ' (strict: warnings fail)' : ''}`);
+    result = await runConformance({
+      registry,
+      target: serverTarget(spec),
+      filters: plan.filters,
+      workers: plan.workers,
+      timeoutScale: plan.timeoutScale,
+      strict: plan.strict,
+      ...(baseline !== undefined ? { baseline } : {}),
+      ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
+      ...(plan.path !== undefined ? { path: plan.path } : {}),
+      command: 'server',
+      // run-end is shown after the reports are written, so the counts line stays the last line.
+      onEvent: (event) => {
+        if (event.type !== 'run-end') reporter.handle(event);
+      },
+    });
+  } catch (error) {
+    out.flush();
+    if (!isUsageOrHarnessError(error)) throw error;
+    io.err(`error: ${error.message}`);
+    return ExitCode.usage;
+  }
+  hooks.onResult?.(result);
+  let exitCode: number = result.exitCode;
+  try {
+    for (const written of await writeReports(result, plan.reports, { strict: plan.strict })) {
+      out.write(`${written.format} report: ${written.path}\n`);
+    }
+  } catch (error) {
+    if (!(error instanceof ReportError)) throw error;
+    io.err(`error: ${error.message}`);
+    exitCode = ExitCode.usage;
+  }
+  reporter.handle({ type: 'run-end', result });
+  out.flush();
+  return exitCode;
+}
+
+export const serverCommand: CliCommand = {
+  command: 'server',
+  describe: 'run the server conformance suites against your server (WebTransport URL, Streamable HTTP URL or a stdio command)',
+  builder: (yargs) =>
+    yargs
+      .usage(
+        '$0 server --url https://host:port/path            WebTransport\n' +
+          '$0 server --url http://host/mcp                   Streamable HTTP (https: add --transport http)\n' +
+          '$0 server --stdio "node my-server.js"             stdio, one process per case',
+      )
+      .option('url', { type: 'string', describe: 'server URL: https: is WebTransport unless --transport http; http: is Streamable HTTP' })
+      .option('stdio', { type: 'string', describe: 'command line that starts the server on stdio (spawned once per case)' })
+      .option('transport', { type: 'string', describe: 'webtransport or http (default from the URL scheme)' })
+      .option('suite', { type: 'string', array: true, describe: 'only these suites (repeatable or comma-separated)' })
+      .option('case', { type: 'string', array: true, describe: 'only cases whose ID matches a glob (* within a segment, ** across)' })
+      .option('exclude', { type: 'string', array: true, describe: 'leave out cases whose ID matches a glob' })
+      .option('shard', { type: 'string', describe: 'run shard i of n (e.g. 2/4) for CI matrices' })
+      .option('strict', { type: 'boolean', describe: 'a broken SHOULD (WARN) fails the run' })
+      .option('baseline', { type: 'string', describe: 'JSON file of expected failures {"version":1,"expectedFailures":{caseId: reason}}' })
+      .option('junit', { type: 'string', describe: 'write a JUnit XML report to this path' })
+      .option('json', { type: 'string', describe: 'write the JSON report (everything) to this path' })
+      .option('html', { type: 'string', describe: 'write a self-contained HTML report to this path' })
+      .option('reports', { type: 'string', describe: `write all three reports into this folder (${Object.values(REPORT_FILES).join(', ')})` })
+      .option('workers', { type: 'number', describe: 'cases run at the same time (default 4)' })
+      .option('timeout-scale', { type: 'number', describe: 'multiply every time limit (slow CI machines), e.g. 3' })
+      .option('header', { type: 'string', array: true, describe: '"Name: value" sent with every Streamable HTTP request (repeatable; left out of rerun commands)' })
+      .option('ca', { type: 'string', describe: 'PEM CA file to verify the server certificate against' })
+      .option('certificate-hash', { type: 'string', describe: 'pinned SHA-256 of the WebTransport server certificate (64 hex digits)' })
+      .option('http', { type: 'number', describe: 'HTTP version under WebTransport: 2 (default) or 3' })
+      .option('protocol-version', { type: 'string', describe: 'MCP protocol version to ask for in initialize (default: the latest)' })
+      .option('interactive-tool', { type: 'string', array: true, describe: 'an MCP Flow tool to test (repeatable); default: tools that accept interaction.start' })
+      .option('seed', { type: 'number', describe: 'fast-check seed (from a failure report) to replay generated input' })
+      .option('path', { type: 'string', describe: 'fast-check path of one counterexample (with --seed and one --case)' })
+      .option('list', { type: 'boolean', describe: 'list the selected cases with their suite and requirement IDs, and exit' }),
+  run: (args, io) => runServer(args, io),
+};
