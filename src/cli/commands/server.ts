@@ -164,6 +164,8 @@ export async function runServer(args: Record<string, unknown>, io: CliIo, hooks:
       io.out(listCases(registry, plan.filters));
       return ExitCode.ok;
     }
+    // Filters are checked before anything is printed, so a bad one is the only line shown.
+    selectCases(registry.list(), plan.filters);
     if (plan.baselineFile !== undefined) baseline = readBaseline(plan.baselineFile, (id) => registry.has(id));
   } catch (error) {
     if (!isUsageOrHarnessError(error)) throw error;
