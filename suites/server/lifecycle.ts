@@ -1,4 +1,347 @@
-// Filled in by the suite's author (see suites/server/index.ts).
-import type { ConformanceCase } from '../../src/harness/index.js';
+// Suite `lifecycle`: the initialize exchange (result shape, capabilities as objects), what a server
+// does before initialization (a request is not served, ping is answered outside WebTransport), a
+// second initialize, ping, what a server sends before `notifications/initialized` and under each
+// negotiated protocol version, and capability gating in both directions (002 §Initialization Phase,
+// §Operation Phase, §Capability Negotiation; profile CORE-LIFE-*, CORE-CAP-*).
+import { defineCase, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
+import { capabilityGate, declares, findMethod, isDefinedIn, PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/protocol/methods.js';
+import { isRecord } from '../../src/wire/index.js';
+import { errorOf, initializeParams, isResponseTo, openSession, setupRequest, type Message } from './support.js';
+import {
+  ALL_CLIENT_CAPABILITIES,
+  answerGenerically,
+  collectFor,
+  isTargetInitiated,
+  sweepTools,
+  toolsOf,
+  watchTarget,
+} from './support/negotiation.js';
 
-export const cases: readonly ConformanceCase[] = [];
+const SUITE = 'lifecycle';
+
+/** How long "nothing happens" is watched (before --timeout-scale). */
+const QUIET_MS = 500;
+/** How long a tool sweep may take to be answered (before --timeout-scale). */
+const SWEEP_MS = 3_000;
+
+const isEmptyObject = (value: unknown): boolean => isRecord(value) && Object.keys(value).length === 0;
+
+/** The target's tools with their input schemas, when it declared `tools` (else none: CORE-CAP-1). */
+async function listedTools(ctx: CaseContext, capabilities: unknown): Promise<{ name: string; inputSchema: unknown }[]> {
+  if (!declares(capabilities, 'tools')) return [];
+  return toolsOf(await setupRequest(ctx, 'tools/list', {}));
+}
+
+// ---- initialize -----------------------------------------------------------------------------------
+
+const initializeResultShape = defineCase({
+  id: 'lifecycle/initialize-result-shape',
+  suite: SUITE,
+  title: 'the initialize result carries protocolVersion, capabilities and serverInfo {name, version}; each capability is an object',
+  requirements: ['CORE-LIFE-3', 'CORE-CAP-6'],
+  async run(ctx) {
+    const answer = await ctx.request('CORE-LIFE-3', 'initialize', initializeParams(ctx), { what: 'initialize' });
+    if (!answer) return;
+    const result = answer.result;
+    if (!ctx.check('CORE-LIFE-3', isRecord(result), { message: 'initialize is answered with a result object', actual: answer })) return;
+    const r = result as Message;
+    ctx.check('CORE-LIFE-3', typeof r.protocolVersion === 'string', { message: 'result.protocolVersion is a string', actual: r.protocolVersion });
+    ctx.check('CORE-LIFE-3', isRecord(r.capabilities), { message: 'result.capabilities is an object', actual: r.capabilities });
+    const info = r.serverInfo;
+    ctx.check('CORE-LIFE-3', isRecord(info) && typeof info.name === 'string' && typeof info.version === 'string', {
+      message: 'result.serverInfo has string name and version',
+      expected: { name: 'string', version: 'string' },
+      actual: info,
+    });
+    if (!isRecord(r.capabilities)) return;
+    for (const [name, value] of Object.entries(r.capabilities)) {
+      if (name === 'interactive') {
+        // C-14 accepts a top-level `interactive: true` as well as 000's capability object.
+        ctx.info('CORE-CAP-6', 'capabilities.interactive is MCP Flow\'s advertisement (C-14), which may be true or an object', value);
+        continue;
+      }
+      ctx.check('CORE-CAP-6', isRecord(value), { message: `capabilities.${name} is an object`, expected: {}, actual: value });
+      if (!isRecord(value)) continue;
+      for (const flag of ['listChanged', 'subscribe'] as const) {
+        if (flag in value) ctx.check('CORE-CAP-6', typeof value[flag] === 'boolean', { message: `capabilities.${name}.${flag} is a boolean`, actual: value[flag] });
+      }
+    }
+  },
+});
+
+// ---- before initialization ---------------------------------------------------------------------------
+
+/** A request a server never serves before initialize: a listing of a feature it declared, else tools/list. */
+function requestBeforeInitialize(ctx: CaseContext): { method: string; params: Message } {
+  const capabilities = ctx.discovery.capabilities ?? {};
+  for (const [capability, method] of [['tools', 'tools/list'], ['resources', 'resources/list'], ['prompts', 'prompts/list']] as const) {
+    if (declares(capabilities, capability)) return { method, params: {} };
+  }
+  return { method: 'tools/list', params: {} };
+}
+
+/** Waits for what a server makes of a request it must not serve: an answer to `id`, an id-null error, or the end. */
+async function refusalOf(ctx: CaseContext, id: number): Promise<{ kind: 'answer' | 'null-error' | 'closed' | 'nothing'; message?: Message }> {
+  try {
+    const received = await ctx.next(
+      (r) => isResponseTo(r.message, id) || (isRecord(r.message) && r.message.id === null && 'error' in r.message),
+      { timeoutMs: 5_000 },
+    );
+    const message = received.message as Message;
+    return { kind: message.id === id ? 'answer' : 'null-error', message };
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return { kind: ctx.connection.isClosed ? 'closed' : 'nothing' };
+  }
+}
+
+const requestBeforeInitializeRefused = defineCase({
+  id: 'lifecycle/request-before-initialize-refused',
+  suite: SUITE,
+  title: 'a request other than initialize or ping sent first is not served (an error, or the connection closes)',
+  requirements: ['CORE-LIFE-5'],
+  async run(ctx) {
+    const { method, params } = requestBeforeInitialize(ctx);
+    const id = ctx.nextId();
+    ctx.note(`sending ${method} before initialize on purpose`);
+    await ctx.connection.send({ jsonrpc: '2.0', id, method, params });
+    const seen = await refusalOf(ctx, id);
+    if (seen.kind === 'closed') {
+      ctx.check('CORE-LIFE-5', true, { message: `${method} before initialize: the connection was closed` });
+      ctx.info('CORE-LIFE-5', 'reading chosen: closing the connection');
+      return;
+    }
+    if (seen.kind === 'nothing') {
+      ctx.check('CORE-LIFE-5', false, { message: `${method} before initialize gets an error or the connection closes`, expected: 'an error response or a closed connection', actual: 'no answer and the connection stayed open' });
+      return;
+    }
+    const error = errorOf(seen.message);
+    if (!ctx.check('CORE-LIFE-5', error !== undefined, { message: `${method} before initialize is not served`, expected: { error: { code: -32600 } }, actual: seen.message })) return;
+    const reading = error!.code === -32600 ? 'error -32600 Invalid Request (recommended)' : `another JSON-RPC error code (${String(error!.code)})`;
+    ctx.info('CORE-LIFE-5', `reading chosen: ${reading}${seen.kind === 'null-error' ? ', with id null (the transport refused it before any session)' : ''}`, seen.message);
+  },
+});
+
+const pingBeforeInitialized = defineCase({
+  id: 'lifecycle/ping-before-initialization',
+  suite: SUITE,
+  title: 'outside WebTransport, ping is answered with {} before initialization has completed',
+  requirements: ['CORE-LIFE-13'],
+  transports: ['stdio', 'http'],
+  async run(ctx) {
+    if (ctx.connection.kind === 'http') {
+      // Streamable HTTP routes a request to a session by Mcp-Session-Id, which only initialize
+      // creates: "before initialization has completed" is between the result and notifications/initialized.
+      await openSession(ctx, { initialized: false });
+      ctx.note('ping after the initialize result, before notifications/initialized');
+    } else {
+      ctx.note('ping as the very first message');
+    }
+    const answer = await ctx.request('CORE-LIFE-13', 'ping', undefined, { what: 'ping before initialization' });
+    if (answer) ctx.check('CORE-LIFE-13', isEmptyObject(answer.result), { message: 'ping before initialization is answered with {}', expected: { result: {} }, actual: answer });
+  },
+});
+
+// ---- after initialization ---------------------------------------------------------------------------
+
+const secondInitialize = defineCase({
+  id: 'lifecycle/second-initialize-refused',
+  suite: SUITE,
+  title: 'a second initialize on an initialized session is answered with an error and the session goes on',
+  requirements: ['CORE-LIFE-8'],
+  async run(ctx) {
+    const first = await openSession(ctx);
+    const answer = await ctx.request('CORE-LIFE-8', 'initialize', initializeParams(ctx), { what: 'the second initialize' });
+    if (!answer) return;
+    const error = errorOf(answer);
+    if (ctx.check('CORE-LIFE-8', error !== undefined, { message: 'a second initialize is answered with an error', expected: { error: { code: -32600 } }, actual: answer })) {
+      ctx.info('CORE-LIFE-8', error!.code === -32600 ? 'reading chosen: error -32600' : `reading chosen: another JSON-RPC error code (${String(error!.code)})`, error);
+    }
+    // The session was not reset: it still serves requests under what was negotiated first.
+    const ping = await ctx.request('CORE-LIFE-8', 'ping', undefined, { what: 'ping after the second initialize' });
+    if (ping) ctx.check('CORE-LIFE-8', isEmptyObject(ping.result), { message: 'the session still answers ping after the second initialize', actual: ping });
+    if (isRecord(answer.result)) {
+      ctx.check('CORE-LIFE-8', answer.result.protocolVersion === first.protocolVersion, {
+        message: 'a second initialize result does not change the negotiated protocol version',
+        expected: first.protocolVersion,
+        actual: answer.result.protocolVersion,
+      });
+    }
+  },
+});
+
+const pingAnswered = defineCase({
+  id: 'lifecycle/ping-answered-empty',
+  suite: SUITE,
+  title: 'ping is answered with an empty result {}',
+  requirements: ['CORE-LIFE-12'],
+  async run(ctx) {
+    await openSession(ctx);
+    for (const params of [undefined, {}]) {
+      const answer = await ctx.request('CORE-LIFE-12', 'ping', params, { what: params ? 'ping with params {}' : 'ping without params' });
+      if (answer) ctx.check('CORE-LIFE-12', isEmptyObject(answer.result), { message: `ping ${params ? 'with' : 'without'} params is answered with {}`, expected: { result: {} }, actual: answer });
+    }
+  },
+});
+
+// ---- what the server sends -----------------------------------------------------------------------------
+
+const quietBeforeInitialized = defineCase({
+  id: 'lifecycle/quiet-before-initialized',
+  suite: SUITE,
+  title: 'before notifications/initialized a server sends no request but ping and no notification but logging',
+  requirements: ['CORE-LIFE-7'],
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const result = await openSession(ctx, { initialized: false, capabilities: { ...ALL_CLIENT_CAPABILITIES } });
+    // Give the server every reason to ask something (its tools), before initialized on purpose.
+    ctx.note('calling the tools before notifications/initialized, so that the server has reasons to send requests');
+    const calls = await sweepTools(ctx, await listedTools(ctx, result.capabilities));
+    const early = await watchTarget(ctx, { ms: QUIET_MS, onTarget: async () => undefined });
+    const forbidden = early.initiated.filter((m) => ('id' in m ? m.method !== 'ping' : m.method !== 'notifications/message'));
+    ctx.check('CORE-LIFE-7', forbidden.length === 0, {
+      message: `nothing but ping requests and logging notifications arrive before notifications/initialized (${calls.length} tools called)`,
+      expected: 'ping or notifications/message only',
+      actual: forbidden.map((m) => m.method),
+    });
+    // Answer what arrived early, then let the session go on.
+    for (const message of early.initiated) await answerGenerically(ctx, message, ALL_CLIENT_CAPABILITIES);
+    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await watchTarget(ctx, { ms: SWEEP_MS, awaiting: calls.filter((id) => !early.answered.has(id)), onTarget: (m) => answerGenerically(ctx, m, ALL_CLIENT_CAPABILITIES) });
+  },
+});
+
+/** Checks every method the target sent is defined in `version` (CORE-LIFE-11). */
+function checkMethodsDefined(ctx: CaseContext, version: ProtocolVersion, methods: readonly string[]): void {
+  const outside = [...new Set(methods)].filter((method) => findMethod(method) !== undefined && !isDefinedIn(method, version));
+  ctx.check('CORE-LIFE-11', outside.length === 0, {
+    message: `every method the server sent is defined in the negotiated version ${version} (sent: ${[...new Set(methods)].join(', ') || 'none'})`,
+    expected: `methods of ${version}`,
+    actual: outside,
+  });
+}
+
+function methodsWithinVersion(version: ProtocolVersion): ConformanceCase {
+  return defineCase({
+    id: `lifecycle/methods-within-version-${version}`,
+    suite: SUITE,
+    title: `after negotiating ${version} (or the version offered instead) the server sends no method that version does not define`,
+    requirements: ['CORE-LIFE-11'],
+    timeLimitMs: 15_000,
+    async run(ctx) {
+      const result = await openSession(ctx, { protocolVersion: version, capabilities: { ...ALL_CLIENT_CAPABILITIES } });
+      const negotiated = result.protocolVersion;
+      if (typeof negotiated !== 'string' || !(PROTOCOL_VERSIONS as readonly string[]).includes(negotiated)) {
+        ctx.info('CORE-LIFE-11', `the server answered ${version} with ${JSON.stringify(negotiated)}, a version this suite does not know; methods are checked against ${version}`);
+      } else if (negotiated !== version) {
+        ctx.info('CORE-LIFE-11', `the server offered ${negotiated} instead of ${version}; methods are checked against ${negotiated}`);
+      }
+      const effective = (PROTOCOL_VERSIONS as readonly string[]).includes(negotiated as string) ? (negotiated as ProtocolVersion) : version;
+      const calls = await sweepTools(ctx, await listedTools(ctx, result.capabilities));
+      const seen = await watchTarget(ctx, { ms: SWEEP_MS, awaiting: calls, onTarget: (m) => answerGenerically(ctx, m, ALL_CLIENT_CAPABILITIES) });
+      checkMethodsDefined(ctx, effective, seen.initiated.map((m) => m.method));
+    },
+  });
+}
+
+const clientFeaturesOnlyWhenDeclared = defineCase({
+  id: 'lifecycle/client-features-only-when-declared',
+  suite: SUITE,
+  title: 'a server sends sampling/createMessage, roots/list or elicitation/create only to a client that declared the feature',
+  requirements: ['CORE-CAP-2'],
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const result = await openSession(ctx, { capabilities: {} });
+    const calls = await sweepTools(ctx, await listedTools(ctx, result.capabilities));
+    const seen = await watchTarget(ctx, { ms: SWEEP_MS, awaiting: calls, onTarget: (m) => answerGenerically(ctx, m, {}) });
+    const gated = seen.initiated.filter((m) => {
+      const definition = findMethod(m.method);
+      return definition?.system === 'core' && capabilityGate(m.method)?.declaredBy === 'client';
+    });
+    ctx.check('CORE-CAP-2', gated.length === 0, {
+      message: `no client feature is used when the client declared none (${calls.length} tools called)`,
+      expected: 'no sampling/createMessage, roots/list or elicitation/create',
+      actual: gated.map((m) => m.method),
+    });
+  },
+});
+
+/** Minimal, schema-valid params for a request of a server feature. */
+const FEATURE_PROBES: readonly { method: string; params: Message }[] = [
+  { method: 'tools/list', params: {} },
+  { method: 'resources/list', params: {} },
+  { method: 'resources/templates/list', params: {} },
+  { method: 'prompts/list', params: {} },
+  { method: 'logging/setLevel', params: { level: 'info' } },
+  { method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'conformance' }, argument: { name: 'x', value: '' } } },
+];
+
+const undeclaredFeatureRefused = defineCase({
+  id: 'lifecycle/undeclared-feature-refused',
+  suite: SUITE,
+  title: 'a request for a server feature that was not declared is answered with an error; resources/subscribe without resources.subscribe too',
+  requirements: ['CORE-CAP-3', 'CORE-CAP-4'],
+  async run(ctx) {
+    const result = await openSession(ctx);
+    const version = (PROTOCOL_VERSIONS as readonly string[]).includes(result.protocolVersion as string) ? (result.protocolVersion as ProtocolVersion) : undefined;
+    const capabilities = result.capabilities;
+    let probed = 0;
+    for (const probe of FEATURE_PROBES) {
+      const gate = capabilityGate(probe.method, version);
+      if (!gate || declares(capabilities, gate.path)) continue;
+      probed++;
+      const answer = await ctx.request('CORE-CAP-3', probe.method, probe.params, { what: `${probe.method} (${gate.path} not declared)` });
+      if (!answer) continue;
+      const error = errorOf(answer);
+      if (ctx.check('CORE-CAP-3', error !== undefined, { message: `${probe.method} is refused: the server did not declare ${gate.path}`, expected: { error: { code: -32601 } }, actual: answer })) {
+        ctx.info('CORE-CAP-3', error!.code === -32601 ? 'reading chosen: -32601 Method not found (recommended)' : `reading chosen: another JSON-RPC error code (${String(error!.code)})`, error);
+      }
+    }
+    if (probed === 0) ctx.info('CORE-CAP-3', 'the server declared every server feature this case probes; nothing undeclared to ask for', capabilities);
+    if (declares(capabilities, 'resources.subscribe')) {
+      ctx.info('CORE-CAP-4', 'the server declared resources.subscribe: true; subscribing is allowed');
+      return;
+    }
+    const answer = await ctx.request('CORE-CAP-4', 'resources/subscribe', { uri: 'file:///mcp-flow-conformance/never-subscribed' }, { what: 'resources/subscribe' });
+    if (answer) ctx.check('CORE-CAP-4', errorOf(answer) !== undefined, { message: 'resources/subscribe is refused: resources.subscribe was not declared', expected: 'an error', actual: answer });
+  },
+});
+
+const listChangedOnlyWhenDeclared = defineCase({
+  id: 'lifecycle/list-changed-only-when-declared',
+  suite: SUITE,
+  title: 'notifications/*/list_changed arrive only for a feature declared with listChanged: true',
+  requirements: ['CORE-CAP-5'],
+  async run(ctx) {
+    const result = await openSession(ctx);
+    // The moments a server is most tempted: right after notifications/initialized, and around lists.
+    for (const method of ['tools/list', 'resources/list', 'prompts/list']) {
+      const feature = method.split('/')[0]!;
+      if (declares(result.capabilities, feature)) await setupRequest(ctx, method, {});
+    }
+    const notes = (await collectFor(ctx, QUIET_MS)).map((r) => r.message).filter(isTargetInitiated);
+    for (const feature of ['tools', 'resources', 'prompts'] as const) {
+      const method = `notifications/${feature}/list_changed`;
+      const declared = declares(result.capabilities, `${feature}.listChanged`);
+      const sent = notes.filter((m) => m.method === method).length;
+      ctx.check('CORE-CAP-5', declared || sent === 0, {
+        message: `${method} is sent only when ${feature}.listChanged is true (declared: ${declared})`,
+        expected: declared ? 'any number' : 0,
+        actual: sent,
+      });
+    }
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [
+  initializeResultShape,
+  requestBeforeInitializeRefused,
+  pingBeforeInitialized,
+  secondInitialize,
+  pingAnswered,
+  quietBeforeInitialized,
+  ...PROTOCOL_VERSIONS.map(methodsWithinVersion),
+  clientFeaturesOnlyWhenDeclared,
+  undeclaredFeatureRefused,
+  listChangedOnlyWhenDeclared,
+];
