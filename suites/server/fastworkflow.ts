@@ -1,4 +1,2 @@
-// Filled in by the suite's author (see suites/server/index.ts).
-import type { ConformanceCase } from '../../src/harness/index.js';
-
-export const cases: readonly ConformanceCase[] = [];
+// The fastworkflow suite (seed 004 over Streamable HTTP); the cases live in ./fastworkflow/.
+export { cases } from './fastworkflow/index.js';
