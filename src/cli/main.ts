@@ -6,9 +6,11 @@ import { decodeCommand } from './commands/decode.js';
 import { validateCommand } from './commands/validate.js';
 import { mockServerCommand } from './commands/mock-server.js';
 import { serverCommand } from './commands/server.js';
+import { selfTestCommand } from './commands/self-test.js';
 
 const commands: CliCommand[] = [
   serverCommand,
+  selfTestCommand,
   selfCheckCommand,
   decodeCommand,
   validateCommand,

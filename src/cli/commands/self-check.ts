@@ -1,6 +1,6 @@
 // `mcp-flow-conformance self-check`: decodes every hex test vector in vectors/ through src/wire and
-// validates every example beside every schema in schemas/. What `npm start` runs until the
-// conformance harness exists. The vector file format is src/vectors/vector-file.ts (documented in
+// validates every example beside every schema in schemas/ (`self-test`, what `npm start` runs,
+// does this first). The vector file format is src/vectors/vector-file.ts (documented in
 // vectors/README.md).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -119,10 +119,7 @@ export const selfCheckCommand: CliCommand = {
       .option('vectors', { type: 'string', describe: 'folder of vector files (default: the package\'s vectors/)' })
       .option('schemas', { type: 'string', describe: 'schemas root folder (default: the package\'s schemas/)' }),
   run: async (args, io) => {
-    io.out(
-      'self-check: the conformance harness is not built yet, so this runs instead: it decodes every hex test vector ' +
-        'through the wire layer and validates every schema example.',
-    );
+    io.out('self-check: decodes every hex test vector through the wire layer and validates every schema example.');
     const tally: Tally = { passed: 0, failed: 0 };
     checkVectorsDir(typeof args.vectors === 'string' ? resolve(args.vectors) : defaultVectorsDir(), io, tally);
     checkSchemaExamples(typeof args.schemas === 'string' ? resolve(args.schemas) : undefined, io, tally);

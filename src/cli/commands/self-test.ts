@@ -1,0 +1,149 @@
+// `mcp-flow-conformance self-test` (what `npm start` runs): the self-check of vectors and schemas,
+// then every server suite against the embedded reference mock server on loopback, over
+// WebTransport, Streamable HTTP and stdio (this CLI's own `mock-server --transport stdio`, spawned
+// per case), writing JUnit/JSON/HTML reports per transport. The mock server is correct, so every
+// applicable case passes: what a user sees is what a conforming server looks like.
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findPackageFolder } from '../../package-folder.js';
+import { shellQuote, type RunResult } from '../../harness/index.js';
+import { startMockServer, type RunningMockServer } from '../../peer/server/index.js';
+import { countsLine } from '../../report/index.js';
+import { CliUsageError } from '../errors.js';
+import { ExitCode, type CliCommand, type CliIo } from '../io.js';
+import { runServer } from './server.js';
+import { selfCheckCommand } from './self-check.js';
+
+/** The runs a self-test can make, in order. */
+export const SELF_TEST_RUNS = {
+  wt: 'WebTransport (HTTP/2), encodings cbor then json',
+  'wt-json': 'WebTransport (HTTP/2), JSON only',
+  http: 'Streamable HTTP (with the FastWorkflow profile)',
+  stdio: 'stdio (a mock-server process per case)',
+} as const;
+export type SelfTestRun = keyof typeof SELF_TEST_RUNS;
+export const DEFAULT_SELF_TEST_RUNS: readonly SelfTestRun[] = ['wt', 'http', 'stdio'];
+
+/**
+ * The command line that starts this CLI's own stdio mock server: the installed bin when running
+ * compiled (dist/), the TypeScript source through tsx otherwise.
+ */
+export function stdioMockCommandLine(): string {
+  const here = fileURLToPath(import.meta.url);
+  if (/[\\/]dist[\\/]src[\\/]/.test(here)) {
+    const binDir = findPackageFolder(import.meta.url, 'bin', 'mcp-flow-conformance.js');
+    if (binDir !== undefined) return [process.execPath, join(binDir, 'mcp-flow-conformance.js'), 'mock-server', '--transport', 'stdio'].map(shellQuote).join(' ');
+  }
+  const mainTs = resolve(fileURLToPath(new URL('../main.ts', import.meta.url)));
+  const script = `import { main } from ${JSON.stringify(mainTs)}; process.exitCode = await main(process.argv.slice(1));`;
+  return [process.execPath, '--import', 'tsx', '--input-type=module', '-e', script, '--', 'mock-server', '--transport', 'stdio'].map(shellQuote).join(' ');
+}
+
+function parseRuns(value: unknown): SelfTestRun[] {
+  if (value === undefined) return [...DEFAULT_SELF_TEST_RUNS];
+  const names = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim());
+  const runs: SelfTestRun[] = [];
+  for (const name of names) {
+    if (!Object.hasOwn(SELF_TEST_RUNS, name)) throw new CliUsageError('--transport', `${JSON.stringify(name)} is not one of ${Object.keys(SELF_TEST_RUNS).join(', ')}`);
+    if (!runs.includes(name as SelfTestRun)) runs.push(name as SelfTestRun);
+  }
+  return runs;
+}
+
+/** Starts the mock server a run needs (none for stdio) and the `server` arguments that reach it. */
+async function startFor(run: SelfTestRun): Promise<{ server?: RunningMockServer; targetArgs: Record<string, unknown> }> {
+  if (run === 'stdio') return { targetArgs: { stdio: stdioMockCommandLine() } };
+  const server = await startMockServer({
+    transport: run === 'http' ? 'http' : 'wt',
+    host: '127.0.0.1',
+    port: 0,
+    ...(run === 'wt-json' ? { encodings: ['json'] } : {}),
+  });
+  const targetArgs: Record<string, unknown> = run === 'http' ? { url: server.url } : { url: server.url, 'certificate-hash': server.certificateHash };
+  return { server, targetArgs };
+}
+
+export async function runSelfTest(args: Record<string, unknown>, io: CliIo): Promise<number> {
+  let runs: SelfTestRun[];
+  try {
+    runs = parseRuns(args['transport']);
+  } catch (error) {
+    if (!(error instanceof CliUsageError)) throw error;
+    io.err(`error: ${error.message}`);
+    return ExitCode.usage;
+  }
+  const reportsDir = typeof args['reports'] === 'string' ? args['reports'] : 'reports';
+  io.out(
+    [
+      'self-test: every server conformance suite against the embedded reference mock server, on loopback.',
+      'The mock server is correct, so every case that applies should PASS (INFO marks behaviour the documents',
+      'leave open; NOT_APPLICABLE says what the mock does not declare on that transport).',
+      'To test your own server: mcp-flow-conformance server --url https://host:port/path (WebTransport),',
+      '--url http://host/mcp (Streamable HTTP) or --stdio "command"; see --help.',
+    ].join('\n'),
+  );
+  let worst: number = ExitCode.ok;
+  if (args['self-check'] !== false) {
+    io.out('\n== self-check: test vectors and schema examples ==');
+    const code = await selfCheckCommand.run({}, io);
+    worst = Math.max(worst, code);
+  }
+  const summaries: { run: SelfTestRun; result?: RunResult; code: number }[] = [];
+  for (const run of runs) {
+    io.out(`\n== ${run}: ${SELF_TEST_RUNS[run]} ==`);
+    let started: Awaited<ReturnType<typeof startFor>>;
+    try {
+      started = await startFor(run);
+    } catch (error) {
+      io.err(`error: the mock server for ${run} did not start: ${(error as Error).message}`);
+      summaries.push({ run, code: ExitCode.usage });
+      worst = Math.max(worst, ExitCode.usage);
+      continue;
+    }
+    let result: RunResult | undefined;
+    try {
+      const code = await runServer(
+        {
+          ...started.targetArgs,
+          reports: join(reportsDir, run),
+          ...(args['workers'] !== undefined ? { workers: args['workers'] } : {}),
+          // stdio starts a process per case: give it room on slow machines.
+          'timeout-scale': ((args['timeout-scale'] as number | undefined) ?? 1) * (run === 'stdio' ? 3 : 1),
+          ...(args['suite'] !== undefined ? { suite: args['suite'] } : {}),
+          ...(args['case'] !== undefined ? { case: args['case'] } : {}),
+          ...(args['exclude'] !== undefined ? { exclude: args['exclude'] } : {}),
+        },
+        io,
+        { onResult: (r) => (result = r) },
+      );
+      summaries.push({ run, code, ...(result !== undefined ? { result } : {}) });
+      worst = Math.max(worst, code);
+    } finally {
+      await started.server?.close();
+    }
+  }
+  io.out('\n== self-test summary ==');
+  for (const { run, result, code } of summaries) {
+    io.out(`${run.padEnd(8)} ${result ? countsLine(result.summary) : 'did not run'} (exit ${code})${result ? `  reports: ${join(reportsDir, run)}/` : ''}`);
+  }
+  const passed = summaries.reduce((n, s) => n + (s.result?.summary.PASS ?? 0), 0);
+  const failed = summaries.reduce((n, s) => n + (s.result ? s.result.summary.FAIL + s.result.summary.TIMEOUT + s.result.summary.ERROR : 0), 0);
+  io.out(`${passed} passed, ${failed} failed`);
+  return worst;
+}
+
+export const selfTestCommand: CliCommand = {
+  command: 'self-test',
+  describe: 'run every server suite against the embedded mock server (WebTransport, Streamable HTTP, stdio) and write reports; what `npm start` runs',
+  builder: (yargs) =>
+    yargs
+      .option('transport', { type: 'string', array: true, describe: `runs to make (default ${DEFAULT_SELF_TEST_RUNS.join(',')}; also wt-json)` })
+      .option('reports', { type: 'string', default: 'reports', describe: 'folder for the reports, one subfolder per run' })
+      .option('self-check', { type: 'boolean', default: true, describe: 'check the test vectors and schema examples first (--no-self-check skips it)' })
+      .option('workers', { type: 'number', describe: 'cases run at the same time (default 4)' })
+      .option('timeout-scale', { type: 'number', describe: 'multiply every time limit (stdio gets 3x on top)' })
+      .option('suite', { type: 'string', array: true, describe: 'only these suites' })
+      .option('case', { type: 'string', array: true, describe: 'only cases whose ID matches a glob' })
+      .option('exclude', { type: 'string', array: true, describe: 'leave out cases whose ID matches a glob' }),
+  run: runSelfTest,
+};
