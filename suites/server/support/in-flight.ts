@@ -1,0 +1,250 @@
+// How the cancellation cases get a request that is still in flight, without knowing the target's
+// tools. The rule (named in the case titles): the harness declares the sampling and elicitation
+// capabilities and calls the target's non-interactive tools in tools/list order, with
+// schema-derived arguments and a progress token, until one of them
+//   1. asks the client something (a request from the target while the call is unanswered): the
+//      harness holds its answer back, so the call stays in flight for as long as the case needs;
+//   2. or else (second choice) reports progress before answering: the call is re-issued and is in
+//      flight from its first progress notification (the target may still finish before a cancel
+//      arrives, which the cases then report rather than fail).
+// Calls that answer at once are simply done; a call that does neither within the probe window is
+// cancelled and the next tool is tried.
+import type { CaseContext } from '../../../src/harness/index.js';
+import type { IncomingExecutionStream, ReceivedMessage } from '../../../src/transport/connection.js';
+import { ConnectionTimeoutError } from '../../../src/transport/errors.js';
+import { isRecord } from '../../../src/wire/index.js';
+import { isResponseTo, openSession, setupResult, type Message } from '../support.js';
+
+/** Capabilities the cancellation cases declare so that tools may ask the client. */
+export const ASKING_CLIENT_CAPABILITIES = { sampling: {}, elicitation: {} } as const;
+
+/** How long one probed call may stay silent before it is cancelled (before --timeout-scale). */
+export const PROBE_WINDOW_MS = 1_500;
+
+/** Quiet period used to conclude that something did NOT happen (before --timeout-scale). */
+export const QUIET_MS = 500;
+
+/** Largest integer put into a "large" argument (16 MiB when the argument is a byte count). */
+export const LARGE_INTEGER_CAP = 16 * 1024 * 1024;
+
+export type ArgumentSize = 'small' | 'large';
+
+/**
+ * Arguments for a tool from its inputSchema: the required properties only, each given its
+ * `const`, `default`, first `enum` value or first example, else a value of its type. `large`
+ * gives integers and numbers the largest value their schema allows (capped), so that work sized
+ * by an argument (bytes to send, steps to take) lasts.
+ */
+export function argumentsFor(schema: unknown, size: ArgumentSize = 'small'): Record<string, unknown> {
+  const value = valueFor(schema, size, 0);
+  return isRecord(value) ? value : {};
+}
+
+function valueFor(schema: unknown, size: ArgumentSize, depth: number): unknown {
+  if (!isRecord(schema) || depth > 6) return {};
+  if ('const' in schema) return schema.const;
+  if ('default' in schema && size === 'small') return schema.default;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if (Array.isArray(schema.examples) && schema.examples.length > 0 && size === 'small') return schema.examples[0];
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'string': {
+      const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
+      const max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
+      return 'conformance'.padEnd(min, 'x').slice(0, Math.max(min, Math.min(max, 11)));
+    }
+    case 'integer':
+    case 'number': {
+      const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : undefined;
+      const max = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : undefined;
+      if (size === 'large') return Math.max(min ?? 0, Math.min(max ?? LARGE_INTEGER_CAP, LARGE_INTEGER_CAP));
+      return Math.min(max ?? Infinity, Math.max(min ?? 1, 1));
+    }
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'null':
+      return null;
+    default: {
+      const properties = isRecord(schema.properties) ? schema.properties : {};
+      const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+      return Object.fromEntries(required.map((name) => [name, valueFor(properties[name], size, depth + 1)]));
+    }
+  }
+}
+
+/** A tool as tools/list describes it. */
+export interface ListedTool {
+  name: string;
+  inputSchema: unknown;
+}
+
+/** The first page of tools/list minus the interactive tools (those are started, not called). */
+export async function callableTools(ctx: CaseContext): Promise<ListedTool[]> {
+  const result = await setupResult(ctx, 'tools/list', {}, 'CORE-TOOLS-1');
+  const interactive = new Set(ctx.discovery.interactiveTools ?? []);
+  const tools = Array.isArray(result.tools) ? result.tools : [];
+  return tools
+    .filter((t): t is Message => isRecord(t) && typeof t.name === 'string' && !interactive.has(t.name))
+    .map((t) => ({ name: t.name as string, inputSchema: t.inputSchema }));
+}
+
+/** What a probed call did first. */
+export type CallEvent =
+  | { kind: 'answered'; answer: Message }
+  | { kind: 'asked-client'; request: Message & { id: string | number; method: string } }
+  | { kind: 'progress'; notification: Message }
+  | { kind: 'stream'; stream: IncomingExecutionStream }
+  | { kind: 'quiet' };
+
+/** A tools/call the harness sent, with its id and progress token. */
+export interface ToolCall {
+  tool: string;
+  id: number;
+  progressToken: string;
+  arguments: Record<string, unknown>;
+}
+
+/** Server-to-client requests that belong to the session, not to a tool call. */
+const SESSION_REQUESTS = new Set(['ping', 'roots/list']);
+
+function isProgressFor(message: unknown, token: string): boolean {
+  return isRecord(message) && message.method === 'notifications/progress' && isRecord(message.params) && message.params.progressToken === token;
+}
+
+function isToolRequestFromTarget(message: unknown): message is Message & { id: string | number; method: string } {
+  return (
+    isRecord(message) &&
+    typeof message.method === 'string' &&
+    (typeof message.id === 'string' || typeof message.id === 'number') &&
+    !SESSION_REQUESTS.has(message.method) &&
+    !message.method.startsWith('interaction.')
+  );
+}
+
+/** Sends tools/call with a fresh numeric id (u32, so it can name execution streams) and a progress token. */
+export async function sendToolCall(ctx: CaseContext, tool: string, args: Record<string, unknown>): Promise<ToolCall> {
+  const id = ctx.nextId();
+  const progressToken = `${ctx.caseId}#${id}`;
+  await ctx.connection.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: args, _meta: { progressToken } } });
+  return { tool, id, progressToken, arguments: args };
+}
+
+/**
+ * Waits for the first thing `call` does: its answer, a request to the client, progress for its
+ * token, or (WebTransport, when `streams` is set) an execution stream for it. `quiet` when
+ * nothing came within `windowMs` (before --timeout-scale).
+ */
+export async function firstEvent(ctx: CaseContext, call: ToolCall, options: { windowMs?: number; streams?: boolean; progress?: boolean } = {}): Promise<CallEvent> {
+  const local = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, local.signal]);
+  const timeoutMs = ctx.scaled(options.windowMs ?? PROBE_WINDOW_MS);
+  const watchProgress = options.progress ?? true;
+  const waits: Promise<CallEvent>[] = [
+    ctx.connection
+      .next((r: ReceivedMessage) => isResponseTo(r.message, call.id) || isToolRequestFromTarget(r.message) || (watchProgress && isProgressFor(r.message, call.progressToken)), {
+        timeoutMs,
+        signal,
+      })
+      .then((r): CallEvent => {
+        const m = r.message as Message;
+        if (isResponseTo(m, call.id)) return { kind: 'answered', answer: m };
+        if (isToolRequestFromTarget(m)) return { kind: 'asked-client', request: m };
+        return { kind: 'progress', notification: m };
+      }),
+  ];
+  const wt = ctx.connection.webtransport;
+  if (options.streams && wt) {
+    waits.push(wt.nextExecutionStream((s) => s.header.requestId === call.id, { timeoutMs, signal }).then((stream): CallEvent => ({ kind: 'stream', stream })));
+  }
+  try {
+    return await Promise.any(waits);
+  } catch (error) {
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    const reasons = error instanceof AggregateError ? error.errors : [error];
+    if (reasons.every((e) => e instanceof ConnectionTimeoutError)) return { kind: 'quiet' };
+    throw reasons.find((e) => !(e instanceof ConnectionTimeoutError));
+  } finally {
+    local.abort();
+  }
+}
+
+/** Waits `QUIET_MS` (scaled) for a message matching `predicate`; undefined when none came. */
+export async function unlessQuiet(ctx: CaseContext, predicate: (message: unknown) => boolean, quietMs: number = QUIET_MS): Promise<Message | undefined> {
+  try {
+    const received = await ctx.next((r) => predicate(r.message), { timeoutMs: quietMs });
+    return received.message as Message;
+  } catch (error) {
+    if (error instanceof ConnectionTimeoutError) return undefined;
+    throw error;
+  }
+}
+
+/** A call that is in flight, and how the harness knows. */
+export interface InFlightCall extends ToolCall {
+  /** `asked-client`: held by our unanswered reply to `heldRequest`; `progress`: it reported progress. */
+  how: 'asked-client' | 'progress';
+  heldRequest?: Message & { id: string | number; method: string };
+}
+
+/** Cancels a probed call the case does not want (the cancel is not a check). */
+async function dropCall(ctx: CaseContext, call: ToolCall): Promise<void> {
+  await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call.id, reason: 'conformance probe' } });
+}
+
+/** Opens the session the cancellation cases need (declaring the client features tools may use). */
+export async function openAskingSession(ctx: CaseContext): Promise<void> {
+  await openSession(ctx, { capabilities: { ...ASKING_CLIENT_CAPABILITIES } });
+}
+
+/**
+ * The in-flight rule of this module's header. Returns undefined when no tool qualifies (the case
+ * then reports that it could not make a request wait, as INFO).
+ */
+export async function startInFlightCall(ctx: CaseContext): Promise<InFlightCall | undefined> {
+  const tools = await callableTools(ctx);
+  let progressTool: { tool: ListedTool; args: Record<string, unknown> } | undefined;
+  for (const tool of tools) {
+    const args = argumentsFor(tool.inputSchema);
+    const call = await sendToolCall(ctx, tool.name, args);
+    let event = await firstEvent(ctx, call);
+    if (event.kind === 'asked-client') {
+      ctx.note(`in-flight rule: ${tool.name} asked the client (${event.request.method}); its answer is held back`);
+      return { ...call, how: 'asked-client', heldRequest: event.request };
+    }
+    if (event.kind === 'progress') {
+      progressTool ??= { tool, args };
+      // Let it finish (or ask the client after all) before trying the next tool.
+      event = await firstEvent(ctx, call, { progress: false });
+      if (event.kind === 'asked-client') return { ...call, how: 'asked-client', heldRequest: event.request };
+    }
+    if (event.kind !== 'answered') await dropCall(ctx, call);
+  }
+  if (progressTool === undefined) return undefined;
+  const call = await sendToolCall(ctx, progressTool.tool.name, progressTool.args);
+  const event = await firstEvent(ctx, call);
+  if (event.kind === 'progress') {
+    ctx.note(`in-flight rule: ${progressTool.tool.name} reported progress; it is in flight`);
+    return { ...call, how: 'progress' };
+  }
+  if (event.kind === 'asked-client') return { ...call, how: 'asked-client', heldRequest: event.request };
+  if (event.kind !== 'answered') await dropCall(ctx, call);
+  return undefined;
+}
+
+/** Says, as INFO of `requirement`, that no request could be kept in flight. */
+export function reportNoInFlightCall(ctx: CaseContext, requirement: string): void {
+  ctx.info(
+    requirement,
+    'not checked: no tool of the target asked the client something or reported progress before answering, so no request could be kept in flight to cancel',
+  );
+}
+
+/** Fails the case's set-up when the session stopped answering (a ping is not answered). */
+export async function requireResponsive(ctx: CaseContext, requirement: string, after: string): Promise<boolean> {
+  const answer = await ctx.request(requirement, 'ping', undefined, { what: `ping ${after}` });
+  if (answer === undefined) return false;
+  return ctx.check(requirement, isRecord(answer.result), { message: `the session keeps serving requests ${after} (ping answered)`, actual: answer });
+}
+
