@@ -1,0 +1,353 @@
+// mcp-core: JSON-RPC rules every MCP server keeps (CORE-RPC, CORE-ERR): ids echoed with their type,
+// notifications never answered, unknown members ignored, batches under 2025-03-26, error objects,
+// exactly one answer per request, results that are objects, error codes that keep their meaning.
+import { defineCase, type CaseContext, type ConformanceCase } from '../../../src/harness/index.js';
+import type { ReceivedMessage } from '../../../src/transport/connection.js';
+import { ConnectionClosedError, ConnectionTimeoutError } from '../../../src/transport/errors.js';
+import { isRecord } from '../../../src/wire/index.js';
+import { checkErrorCode, errorOf, isResponseTo, openSession, setupRequest, type Message } from '../support.js';
+import { checkNoLeaks, isErrorCode, randomName } from '../support/core.js';
+
+const SUITE = 'mcp-core';
+/** How long "nothing more arrives" is waited for, before --timeout-scale. */
+export const QUIET_MS = 300;
+/** Deadline for an answer in these cases, before --timeout-scale. */
+const ANSWER_MS = 5_000;
+
+/** Collects every message that arrives within `ms` (scaled). */
+export async function drain(ctx: CaseContext, ms: number): Promise<ReceivedMessage[]> {
+  const got: ReceivedMessage[] = [];
+  const until = Date.now() + ctx.scaled(ms);
+  for (;;) {
+    const left = until - Date.now();
+    if (left <= 0) return got;
+    try {
+      got.push(await ctx.connection.next(undefined, { timeoutMs: left, signal: ctx.signal }));
+    } catch (error) {
+      if (error instanceof ConnectionTimeoutError) return got;
+      throw error;
+    }
+  }
+}
+
+/** Waits for a response whose id equals `id` once both are written as strings (7 and "7" alike). */
+async function looseAnswer(ctx: CaseContext, id: string | number): Promise<Message | undefined> {
+  try {
+    const received = await ctx.next(
+      (r) => isRecord(r.message) && !('method' in r.message) && ('result' in r.message || 'error' in r.message) && String(r.message.id) === String(id),
+      { timeoutMs: ANSWER_MS },
+    );
+    return received.message as Message;
+  } catch (error) {
+    if (error instanceof ConnectionTimeoutError) return undefined;
+    throw error;
+  }
+}
+
+const idsEchoed = defineCase({
+  id: `${SUITE}/ids-echoed-with-their-type`,
+  suite: SUITE,
+  title: 'a response carries the request id with the same JSON type: integer ids everywhere, string ids (also numeric strings) outside WebTransport',
+  requirements: ['CORE-RPC-5', 'CORE-RPC-12', 'CORE-RPC-16'],
+  async run(ctx) {
+    await openSession(ctx);
+    const ids: Array<string | number> = [ctx.nextId() + 1_000];
+    if (ctx.connection.kind !== 'webtransport') ids.push(String(ctx.nextId() + 2_000), `conformance-${ctx.nextId()}`);
+    else ctx.info('CORE-RPC-12', 'string ids are not sent over WebTransport (C-04); only integer ids are checked there');
+    for (const id of ids) {
+      await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
+      const answer = await looseAnswer(ctx, id);
+      if (!ctx.check('CORE-RPC-16', answer !== undefined, { message: `ping with id ${JSON.stringify(id)} is answered`, expected: 'one response' })) continue;
+      const requirement = typeof id === 'string' ? 'CORE-RPC-12' : 'CORE-RPC-5';
+      ctx.check('CORE-RPC-5', answer!.id === id, { message: `the response echoes id ${JSON.stringify(id)} as a ${typeof id}`, expected: id, actual: answer!.id });
+      if (requirement === 'CORE-RPC-12') ctx.check('CORE-RPC-12', answer!.id === id, { message: `the string id ${JSON.stringify(id)} is accepted and echoed unchanged`, expected: id, actual: answer!.id });
+      else if (ctx.connection.kind !== 'webtransport') ctx.check('CORE-RPC-12', answer!.id === id, { message: `the integer id ${id} is accepted and echoed unchanged`, expected: id, actual: answer!.id });
+    }
+  },
+});
+
+const notificationsNotAnswered = defineCase({
+  id: `${SUITE}/notifications-not-answered`,
+  suite: SUITE,
+  title: 'a notification (known or unknown) is never answered, not even with an error',
+  requirements: ['CORE-RPC-6'],
+  sendsInvalid: true,
+  async run(ctx) {
+    await openSession(ctx);
+    const method = `notifications/${randomName()}`;
+    await ctx.connection.send({ jsonrpc: '2.0', method, params: { conformance: true } });
+    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: randomName('x-conformance-token'), progress: 1 } });
+    const id = ctx.nextId();
+    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
+    const got = await drain(ctx, QUIET_MS * 2);
+    const answers = got.map((r) => r.message).filter((m): m is Message => isRecord(m) && !('method' in m) && ('result' in m || 'error' in m));
+    const stray = answers.filter((m) => m.id !== id);
+    ctx.check('CORE-RPC-6', stray.length === 0, {
+      message: `no response answers the notifications ${method} and notifications/progress`,
+      expected: 'no response but the one to ping',
+      ...(stray.length ? { actual: stray } : {}),
+    });
+  },
+});
+
+const unknownMembersIgnored = defineCase({
+  id: `${SUITE}/unknown-members-ignored`,
+  suite: SUITE,
+  title: 'members the server does not know in params are ignored, not rejected',
+  requirements: ['CORE-RPC-15'],
+  sendsInvalid: true,
+  async run(ctx) {
+    await openSession(ctx, { capabilities: { 'x-conformance-capability': { enabled: true } } });
+    const extra = { 'x-conformance-extension': { nested: [1, 'two', null] } };
+    const tools = ctx.discovery.capabilities?.tools !== undefined;
+    const method = tools ? 'tools/list' : 'ping';
+    const answer = await ctx.request('CORE-RPC-15', method, extra);
+    if (answer) ctx.check('CORE-RPC-15', isRecord(answer.result), { message: `${method} with an unknown params member is served`, expected: 'a result', actual: answer.error ?? answer.result });
+  },
+});
+
+const batch = defineCase({
+  id: `${SUITE}/batch-under-2025-03-26`,
+  suite: SUITE,
+  title: 'under protocol version 2025-03-26 a JSON-RPC batch is accepted and answered with an array of the responses to its requests',
+  requirements: ['CORE-RPC-13'],
+  sendsInvalid: true,
+  async run(ctx) {
+    const init = await openSession(ctx, { protocolVersion: '2025-03-26' });
+    if (init.protocolVersion !== '2025-03-26') {
+      ctx.info('CORE-RPC-13', `the target does not speak 2025-03-26 (it answered ${JSON.stringify(init.protocolVersion)}); batches are not required`);
+      return;
+    }
+    const first = ctx.nextId();
+    const second = `conformance-batch-${ctx.nextId()}`;
+    const ids = ctx.connection.kind === 'webtransport' ? [first, ctx.nextId()] : [first, second];
+    const body = [
+      { jsonrpc: '2.0', id: ids[0], method: 'ping' },
+      { jsonrpc: '2.0', method: `notifications/${randomName()}` },
+      { jsonrpc: '2.0', id: ids[1], method: 'ping' },
+    ];
+    let reply: unknown;
+    const http = ctx.connection.http;
+    if (http) {
+      // The HTTP connection splits array bodies into messages: read the raw answer instead.
+      const response = await http.request(
+        { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) },
+        { timeoutMs: ctx.scaled(ANSWER_MS), signal: ctx.signal },
+      );
+      if (response.bodyKind === 'json') {
+        try {
+          reply = JSON.parse(response.text);
+        } catch {
+          reply = response.text;
+        }
+      } else if (response.bodyKind === 'sse') {
+        // Over SSE each response may travel as its own event: the batch is answered when both are there.
+        reply = response.messages.flatMap((m) => (Array.isArray(m) ? m : [m]));
+      } else reply = `HTTP ${response.status} with ${response.bodyKind} body`;
+    } else {
+      await ctx.connection.send(body);
+      try {
+        reply = (await ctx.next((r) => Array.isArray(r.message) || (isRecord(r.message) && !('method' in r.message)), { timeoutMs: ANSWER_MS })).message;
+      } catch (error) {
+        if (!(error instanceof ConnectionTimeoutError)) throw error;
+      }
+    }
+    const answered = Array.isArray(reply) ? reply.filter(isRecord).map((m) => m.id) : [];
+    ctx.check('CORE-RPC-13', Array.isArray(reply) && reply.length === 2 && ids.every((id) => answered.includes(id)), {
+      message: 'the batch of two pings and a notification is answered with an array of two responses',
+      expected: ids.map((id) => ({ id, result: {} })),
+      actual: reply ?? 'no answer',
+    });
+  },
+});
+
+const errorShape = defineCase({
+  id: `${SUITE}/unknown-method-error-shape`,
+  suite: SUITE,
+  title: 'an unknown method is answered with -32601 in an error object with an integer code and a non-empty message',
+  requirements: ['CORE-RPC-7', 'CORE-RPC-10', 'CORE-ERR-3'],
+  sendsInvalid: true,
+  async run(ctx) {
+    await openSession(ctx);
+    const method = `${randomName()}/${randomName('call')}`;
+    const answer = await ctx.request('CORE-RPC-10', method, {});
+    if (!answer) return;
+    checkErrorCode(ctx, 'CORE-RPC-10', answer, -32601, `the unknown method ${method}`);
+    const error = errorOf(answer);
+    ctx.check('CORE-RPC-7', error !== undefined && isErrorCode(error.code) && typeof error.message === 'string' && error.message.length > 0, {
+      message: 'the error object has an integer code and a non-empty string message',
+      expected: { code: 'integer', message: 'non-empty string' },
+      actual: answer.error ?? answer.result,
+    });
+    checkNoLeaks(ctx, [answer]);
+  },
+});
+
+const oneAnswer = defineCase({
+  id: `${SUITE}/one-answer-per-request`,
+  suite: SUITE,
+  title: 'every request is answered exactly once (success or error)',
+  requirements: ['CORE-RPC-16'],
+  sendsInvalid: true,
+  async run(ctx) {
+    await openSession(ctx);
+    const sent: Array<{ id: number; method: string }> = [
+      { id: ctx.nextId(), method: 'ping' },
+      { id: ctx.nextId(), method: `${randomName()}/method` },
+      { id: ctx.nextId(), method: 'ping' },
+    ];
+    for (const { id, method } of sent) await ctx.connection.send({ jsonrpc: '2.0', id, method });
+    const got: ReceivedMessage[] = [];
+    for (const { id, method } of sent) {
+      try {
+        got.push(await ctx.next((r) => isResponseTo(r.message, id), { timeoutMs: ANSWER_MS }));
+      } catch (error) {
+        if (!(error instanceof ConnectionTimeoutError)) throw error;
+        ctx.check('CORE-RPC-16', false, { message: `${method} (id ${id}) is answered`, expected: 'one response', actual: 'no response' });
+      }
+    }
+    got.push(...(await drain(ctx, QUIET_MS)));
+    for (const { id, method } of sent) {
+      const count = got.filter((r) => isResponseTo(r.message, id)).length;
+      if (count > 0) ctx.check('CORE-RPC-16', count === 1, { message: `${method} (id ${id}) is answered exactly once`, expected: 1, actual: count });
+    }
+  },
+});
+
+/** completion/complete params the target may serve: prompt arguments and template variables (a few). */
+async function completionRequests(ctx: CaseContext): Promise<Message[]> {
+  const caps = ctx.discovery.capabilities ?? {};
+  const found: Message[] = [];
+  if (caps.prompts !== undefined) {
+    const listed = await setupRequest(ctx, 'prompts/list', {});
+    const prompts = isRecord(listed.result) && Array.isArray(listed.result.prompts) ? listed.result.prompts.filter(isRecord) : [];
+    for (const prompt of prompts) {
+      const argument = Array.isArray(prompt.arguments) ? prompt.arguments.filter(isRecord).find((a) => typeof a.name === 'string') : undefined;
+      if (typeof prompt.name === 'string' && argument) found.push({ ref: { type: 'ref/prompt', name: prompt.name }, argument: { name: argument.name, value: '' } });
+    }
+  }
+  if (caps.resources !== undefined) {
+    const listed = await setupRequest(ctx, 'resources/templates/list', {});
+    const templates = isRecord(listed.result) && Array.isArray(listed.result.resourceTemplates) ? listed.result.resourceTemplates.filter(isRecord) : [];
+    for (const template of templates) {
+      const variable = typeof template.uriTemplate === 'string' ? /\{[+#./;?&]?([A-Za-z0-9_]+)/.exec(template.uriTemplate)?.[1] : undefined;
+      if (variable) found.push({ ref: { type: 'ref/resource', uri: template.uriTemplate }, argument: { name: variable, value: '' } });
+    }
+  }
+  return found.slice(0, MAX_COMPLETIONS);
+}
+
+/** Most completion/complete requests one case sends. */
+const MAX_COMPLETIONS = 6;
+
+const resultsAreObjects = defineCase({
+  id: `${SUITE}/results-are-objects`,
+  suite: SUITE,
+  title: 'responses say jsonrpc "2.0"; a result is an object, and ping is answered with {}',
+  requirements: ['CORE-RPC-1', 'CORE-RPC-14'],
+  async run(ctx) {
+    await openSession(ctx);
+    const answers: Message[] = [];
+    const ping = await ctx.request('CORE-RPC-14', 'ping');
+    if (ping) {
+      answers.push(ping);
+      ctx.check('CORE-RPC-14', isRecord(ping.result) && Object.keys(ping.result).length === 0, { message: 'ping is answered with {}', expected: {}, actual: ping.result ?? ping.error });
+    }
+    if (ctx.discovery.capabilities?.completions !== undefined) {
+      const requests = await completionRequests(ctx);
+      if (requests.length === 0) ctx.info('CORE-RPC-14', 'completions is declared but no prompt argument or resource template was found to complete');
+      let results = 0;
+      for (const params of requests) {
+        const answer = await ctx.request('CORE-RPC-14', 'completion/complete', params);
+        if (!answer) continue;
+        answers.push(answer);
+        if (!('result' in answer)) continue;
+        results++;
+        ctx.check('CORE-RPC-14', isRecord(answer.result), { message: 'the completion/complete result is an object', expected: { completion: { values: [] } }, actual: answer.result });
+      }
+      if (requests.length > 0 && results === 0) ctx.info('CORE-RPC-14', `completion/complete was answered with an error each of the ${requests.length} time(s)`, answers.at(-1)?.error);
+    }
+    for (const answer of answers) {
+      ctx.check('CORE-RPC-1', answer.jsonrpc === '2.0', { message: `the response to id ${JSON.stringify(answer.id)} has jsonrpc "2.0"`, expected: '2.0', actual: answer.jsonrpc });
+    }
+  },
+});
+
+/** A method the target implements (it declared the capability), usable before initialize. */
+function knownMethod(ctx: CaseContext): string | undefined {
+  const caps = ctx.discovery.capabilities ?? {};
+  if (caps.tools !== undefined) return 'tools/list';
+  if (caps.prompts !== undefined) return 'prompts/list';
+  if (caps.resources !== undefined) return 'resources/list';
+  return undefined;
+}
+
+const codesKeepMeaning = defineCase({
+  id: `${SUITE}/known-method-before-initialize-not-method-not-found`,
+  suite: SUITE,
+  title: 'a method the server implements is never answered with -32601 Method not found, even before initialize',
+  requirements: ['CORE-ERR-1'],
+  transports: ['http', 'stdio'],
+  applies: (discovery) =>
+    discovery.capabilities?.tools !== undefined || discovery.capabilities?.prompts !== undefined || discovery.capabilities?.resources !== undefined
+      ? true
+      : 'the target declared none of tools, prompts, resources',
+  async run(ctx) {
+    const method = knownMethod(ctx)!;
+    const id = ctx.nextId();
+    await ctx.connection.send({ jsonrpc: '2.0', id, method, params: {} });
+    let answer: Message | undefined;
+    try {
+      answer = (await ctx.next((r) => isResponseTo(r.message, id), { timeoutMs: ANSWER_MS })).message as Message;
+    } catch (error) {
+      if (!(error instanceof ConnectionTimeoutError) && !(error instanceof ConnectionClosedError)) throw error;
+    }
+    if (answer === undefined) {
+      ctx.info('CORE-ERR-1', `${method} before initialize got no JSON-RPC answer (the transport refused it or the connection closed)`);
+      return;
+    }
+    const error = errorOf(answer);
+    ctx.check('CORE-ERR-1', error?.code !== -32601, {
+      message: `${method}, which the server implements, is not answered with -32601 Method not found before initialize`,
+      expected: 'another error (e.g. -32600) or a result',
+      actual: answer.error ?? answer.result,
+    });
+  },
+});
+
+
+/** Requests of declared features with a required params member left out. */
+function missingMemberRequests(ctx: CaseContext): Array<{ method: string; params: Message; missing: string }> {
+  const caps = ctx.discovery.capabilities ?? {};
+  const requests: Array<{ method: string; params: Message; missing: string }> = [];
+  if (caps.tools !== undefined) requests.push({ method: 'tools/call', params: { arguments: {} }, missing: 'name' });
+  if (caps.resources !== undefined) requests.push({ method: 'resources/read', params: {}, missing: 'uri' });
+  if (caps.prompts !== undefined) requests.push({ method: 'prompts/get', params: { arguments: {} }, missing: 'name' });
+  if (caps.logging !== undefined) requests.push({ method: 'logging/setLevel', params: {}, missing: 'level' });
+  return requests;
+}
+
+const invalidParams = defineCase({
+  id: `${SUITE}/missing-required-params-member`,
+  suite: SUITE,
+  title: 'a known method whose params lack a required member is answered with -32602 Invalid params',
+  requirements: ['CORE-RPC-11', 'CORE-ERR-3'],
+  sendsInvalid: true,
+  applies: (discovery) => {
+    const caps = discovery.capabilities ?? {};
+    return ['tools', 'resources', 'prompts', 'logging'].some((c) => caps[c] !== undefined) ? true : 'the target declared none of tools, resources, prompts, logging';
+  },
+  async run(ctx) {
+    await openSession(ctx);
+    const answers: Message[] = [];
+    for (const { method, params, missing } of missingMemberRequests(ctx)) {
+      const answer = await ctx.request('CORE-RPC-11', method, params);
+      if (!answer) continue;
+      answers.push(answer);
+      checkErrorCode(ctx, 'CORE-RPC-11', answer, -32602, `${method} without ${missing}`);
+    }
+    checkNoLeaks(ctx, answers);
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [idsEchoed, notificationsNotAnswered, unknownMembersIgnored, batch, errorShape, oneAnswer, resultsAreObjects, codesKeepMeaning, invalidParams];

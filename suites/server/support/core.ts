@@ -1,0 +1,435 @@
+// Support for the MCP core suites (mcp-core, bad-input): arguments built from a tool's inputSchema,
+// page walks, error-message hygiene, generic answers to the target's own requests, and the tool
+// sweep that calls every listed tool once and records what the target sent meanwhile.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+import type { CaseContext } from '../../../src/harness/index.js';
+import type { ReceivedMessage } from '../../../src/transport/connection.js';
+import { ConnectionTimeoutError } from '../../../src/transport/errors.js';
+import { isRecord } from '../../../src/wire/index.js';
+import { errorOf, isRequestFromTarget, isResponseTo, setupRequest, type Message } from '../support.js';
+
+// ---- JSON Schema helpers ---------------------------------------------------------------------------
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+formatsModule.default(ajv);
+const compiled = new WeakMap<object, ValidateFunction | null>();
+
+/** A validator for a schema a target sent, or undefined when the schema does not compile. */
+export function validatorFor(schema: unknown): ValidateFunction | undefined {
+  if (!isRecord(schema)) return undefined;
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    try {
+      const { $schema: _ignored, ...rest } = schema;
+      validate = ajv.compile(rest);
+    } catch {
+      validate = null;
+    }
+    compiled.set(schema, validate);
+  }
+  return validate ?? undefined;
+}
+
+/** Readable ajv errors of the last validation. */
+export function validationErrors(validate: ValidateFunction): string {
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword}`).join('; ');
+}
+
+export interface ArgumentHints {
+  /** Values offered for string members named like a URI (`uri`, `url`, `resourceUri`...). */
+  uris?: readonly string[];
+}
+
+/** A minimal value for one schema, or undefined when none can be built. */
+function sampleValue(schema: unknown, name: string, hints: ArgumentHints, depth: number): unknown {
+  if (depth > 6) return undefined;
+  if (schema === true || schema === undefined) return 'conformance';
+  if (!isRecord(schema)) return undefined;
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if ('default' in schema) return schema.default;
+  const alternatives = (schema.anyOf ?? schema.oneOf) as unknown;
+  if (Array.isArray(alternatives)) {
+    for (const alternative of alternatives) {
+      const value = sampleValue(alternative, name, hints, depth + 1);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  }
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const type = types.find((t) => t !== 'null') ?? types[0];
+  switch (type) {
+    case 'string': {
+      if (/ur[il]$/i.test(name) && hints.uris && hints.uris.length > 0) return hints.uris[0];
+      if (schema.format === 'date') return '2030-01-15';
+      if (schema.format === 'date-time') return '2030-01-15T10:00:00Z';
+      if (schema.format === 'email') return 'conformance@example.com';
+      if (schema.format === 'uri') return 'https://example.com/conformance';
+      const min = typeof schema.minLength === 'number' ? schema.minLength : 1;
+      return 'conformance'.padEnd(Math.max(min, 1), 'x').slice(0, Math.max(min, Math.min(11, typeof schema.maxLength === 'number' ? schema.maxLength : 11)));
+    }
+    case 'integer':
+    case 'number': {
+      let value = typeof schema.minimum === 'number' ? schema.minimum : 0;
+      if (typeof schema.exclusiveMinimum === 'number') value = Math.max(value, schema.exclusiveMinimum + 1);
+      if (typeof schema.maximum === 'number') value = Math.min(value, schema.maximum);
+      return type === 'integer' ? Math.ceil(value) : value;
+    }
+    case 'boolean':
+      return false;
+    case 'null':
+      return null;
+    case 'array': {
+      const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      if (min === 0) return [];
+      const item = sampleValue(schema.items, name, hints, depth + 1);
+      return item === undefined ? undefined : Array.from({ length: min }, () => item);
+    }
+    case 'object':
+    case undefined: {
+      if (type === undefined && !isRecord(schema.properties)) return 'conformance';
+      const properties = isRecord(schema.properties) ? schema.properties : {};
+      const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((r): r is string => typeof r === 'string') : [];
+      const value: Record<string, unknown> = {};
+      for (const key of required) {
+        const member = sampleValue(properties[key], key, hints, depth + 1);
+        if (member === undefined) return undefined;
+        value[key] = member;
+      }
+      return value;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Arguments that satisfy `inputSchema`: the required members only, each with a minimal value.
+ * Undefined when no such value could be built or it does not validate (a pattern, say).
+ */
+export function argumentsFor(inputSchema: unknown, hints: ArgumentHints = {}): Record<string, unknown> | undefined {
+  const value = sampleValue(inputSchema, '', hints, 0);
+  if (!isRecord(value)) return undefined;
+  const validate = validatorFor(inputSchema);
+  return validate && validate(value) ? value : undefined;
+}
+
+/** A value of a JSON type that `schema` does not allow (undefined when it names no type). */
+function wrongTypeValue(schema: unknown): unknown {
+  if (!isRecord(schema) || schema.type === undefined) return undefined;
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]) as unknown[];
+  const candidates: Array<[readonly string[], unknown]> = [
+    [['number', 'integer'], 9_876_543],
+    [['string'], 'not the declared type'],
+    [['object'], { conformance: 'not the declared type' }],
+    [['boolean'], true],
+    [['array'], []],
+  ];
+  return candidates.find(([jsonTypes]) => !jsonTypes.some((t) => types.includes(t)))?.[1];
+}
+
+/**
+ * Arguments that break `inputSchema` on purpose (a member of the wrong type, or an unknown member
+ * where none is allowed), with what was broken; undefined when the schema rejects nothing we can build.
+ */
+export function wrongArgumentsFor(inputSchema: unknown, hints: ArgumentHints = {}): { args: Record<string, unknown>; what: string } | undefined {
+  if (!isRecord(inputSchema)) return undefined;
+  const base = argumentsFor(inputSchema, hints);
+  const validate = validatorFor(inputSchema);
+  if (!base || !validate) return undefined;
+  const properties = isRecord(inputSchema.properties) ? inputSchema.properties : {};
+  const required = Array.isArray(inputSchema.required) ? (inputSchema.required as unknown[]).filter((r): r is string => typeof r === 'string') : [];
+  const keys = [...required, ...Object.keys(properties).filter((k) => !required.includes(k))];
+  for (const key of keys) {
+    const wrong = wrongTypeValue(properties[key]);
+    if (wrong === undefined) continue;
+    const args = { ...base, [key]: wrong };
+    if (!validate(args)) return { args, what: `member ${JSON.stringify(key)} of the wrong type` };
+  }
+  if (required.length > 0) {
+    const args = { ...base };
+    delete args[required[0]!];
+    if (!validate(args)) return { args, what: `required member ${JSON.stringify(required[0])} left out` };
+  }
+  if (inputSchema.additionalProperties === false) {
+    const args = { ...base, 'x-conformance-unknown-member': 1 };
+    if (!validate(args)) return { args, what: 'an unknown member where additionalProperties is false' };
+  }
+  return undefined;
+}
+
+// ---- names -------------------------------------------------------------------------------------------
+
+/** A name no server defines: fixed prefix, random suffix. */
+export function randomName(prefix = 'x-conformance-unknown'): string {
+  return `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+// ---- pages -------------------------------------------------------------------------------------------
+
+/** Most pages one walk follows before it calls the walk endless. */
+export const MAX_PAGES = 100;
+
+export interface PageWalk {
+  items: unknown[];
+  /** Each page's result in order. */
+  pages: Message[];
+  /** A page whose nextCursor is present but not a string. */
+  badCursor?: { page: number; nextCursor: unknown };
+  /** A cursor that came back a second time in the walk. */
+  repeatedCursor?: string;
+  /** The walk stopped after MAX_PAGES pages with a cursor still given. */
+  endless?: boolean;
+  /** A page answered with an error (the answer). */
+  error?: Message;
+}
+
+/** Follows nextCursor through a list method, stopping at a repeat, a bad cursor or an error. */
+export async function walkPages(ctx: CaseContext, method: string, key: string, requirement?: string): Promise<PageWalk> {
+  const walk: PageWalk = { items: [], pages: [] };
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = await setupRequest(ctx, method, cursor === undefined ? {} : { cursor }, requirement);
+    if (!isRecord(answer.result)) {
+      walk.error = answer;
+      return walk;
+    }
+    walk.pages.push(answer.result);
+    const items = answer.result[key];
+    if (Array.isArray(items)) walk.items.push(...items);
+    const next = answer.result.nextCursor;
+    if (next === undefined) return walk;
+    if (typeof next !== 'string') {
+      walk.badCursor = { page, nextCursor: next };
+      return walk;
+    }
+    if (seen.has(next)) {
+      walk.repeatedCursor = next;
+      return walk;
+    }
+    seen.add(next);
+    cursor = next;
+  }
+  walk.endless = true;
+  return walk;
+}
+
+/** Records CORE-PAGE-1 and CORE-PAGE-2 for a walk. */
+export function checkPageWalk(ctx: CaseContext, walk: PageWalk, method: string): void {
+  ctx.check('CORE-PAGE-1', walk.badCursor === undefined, {
+    message: `every ${method} page's nextCursor, when present, is a string`,
+    expected: 'a string or no nextCursor',
+    ...(walk.badCursor ? { actual: walk.badCursor } : {}),
+  });
+  ctx.check('CORE-PAGE-2', walk.repeatedCursor === undefined && !walk.endless, {
+    message: `following ${method}'s nextCursor ends without a repeated cursor (${walk.pages.length} page(s))`,
+    ...(walk.repeatedCursor !== undefined ? { actual: { repeatedCursor: walk.repeatedCursor } } : walk.endless ? { actual: `still a cursor after ${MAX_PAGES} pages` } : {}),
+  });
+}
+
+// ---- errors ------------------------------------------------------------------------------------------
+
+const LEAKS: ReadonlyArray<[RegExp, string]> = [
+  [/\n\s+at\s+\S/, 'a stack trace'],
+  [/\bat\s+(?:async\s+)?[\w.<>$]+\s+\((?:file:\/\/|\/|[A-Za-z]:\\)/, 'a stack frame'],
+  [/Traceback \(most recent call last\)/, 'a Python traceback'],
+  [/(?:^|[\s"'(=])\/(?:home|Users|usr|var|opt|srv|root|tmp|etc)\/[\w.-]+\/[\w./-]+/, 'a file-system path'],
+  [/[A-Za-z]:\\(?:Users|Windows|Program Files)\\/, 'a Windows path'],
+  [/node_modules[\\/]/, 'a node_modules path'],
+  [/file:\/\/\/[\w./-]+\.(?:js|ts|mjs|cjs|py)/, 'a source file URL'],
+];
+
+/** What internal detail `text` leaks, or undefined. */
+export function leakIn(text: string): string | undefined {
+  return LEAKS.find(([pattern]) => pattern.test(text))?.[1];
+}
+
+/** Records CORE-ERR-3 for the error objects of `answers` (nothing when none is an error). */
+export function checkNoLeaks(ctx: CaseContext, answers: ReadonlyArray<Message | undefined>, requirement = 'CORE-ERR-3'): void {
+  const errors = answers.map((a) => errorOf(a)).filter((e): e is NonNullable<typeof e> => e !== undefined);
+  if (errors.length === 0) return;
+  const leaking = errors
+    .map((e) => ({ error: e, leak: leakIn(`${typeof e.message === 'string' ? e.message : ''}\n${e.data === undefined ? '' : JSON.stringify(e.data)}`) }))
+    .filter((x) => x.leak !== undefined);
+  ctx.check(requirement, leaking.length === 0, {
+    message: `${errors.length} error message(s) carry no stack trace or file-system path`,
+    ...(leaking.length > 0 ? { actual: leaking.map((x) => ({ leaks: x.leak, error: x.error })) } : {}),
+  });
+}
+
+/** Whether `code` is an integer JSON-RPC error code. */
+export function isErrorCode(code: unknown): code is number {
+  return typeof code === 'number' && Number.isInteger(code);
+}
+
+// ---- the target's own requests ----------------------------------------------------------------------
+
+/** Capabilities a client declares so that tools may ask it things (sampling, roots, elicitation). */
+export const ANSWERING_CLIENT_CAPABILITIES = { sampling: {}, roots: { listChanged: false }, elicitation: {} } as const;
+
+/** A plausible answer to a request the target sends the client (ping, sampling, roots, elicitation). */
+export function genericAnswer(method: string): { result: Message } | { error: Message } {
+  switch (method) {
+    case 'ping':
+      return { result: {} };
+    case 'sampling/createMessage':
+      return { result: { role: 'assistant', content: { type: 'text', text: 'conformance' }, model: 'mcp-flow-conformance', stopReason: 'endTurn' } };
+    case 'roots/list':
+      return { result: { roots: [] } };
+    case 'elicitation/create':
+      return { result: { action: 'decline' } };
+    default:
+      return { error: { code: -32601, message: `Method not found: ${method}` } };
+  }
+}
+
+/** Answers a request from the target with `genericAnswer` (skipped when its id is unusable). */
+export async function answerGenerically(ctx: CaseContext, request: Message): Promise<void> {
+  const id = request.id;
+  if (typeof id !== 'string' && typeof id !== 'number') return;
+  const answer = genericAnswer(String(request.method));
+  await ctx.connection.send({ jsonrpc: '2.0', id, ...answer });
+}
+
+// ---- the tool sweep ----------------------------------------------------------------------------------
+
+/** One listed tool as the sweep saw it. */
+export interface ListedTool {
+  name: string;
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+}
+
+export interface ToolCall {
+  tool: ListedTool;
+  id: number;
+  progressToken: string;
+  args: Record<string, unknown>;
+  /** The answer, when one came. */
+  answer?: Message;
+  /** Index in `received` of the answer. */
+  answeredAt?: number;
+}
+
+export interface Sweep {
+  tools: ListedTool[];
+  /** Tools left out, with the reason. */
+  skipped: { name: string; why: string }[];
+  calls: ToolCall[];
+  /** Every message received while the sweep ran, in order. */
+  received: ReceivedMessage[];
+  /** Requests the target sent (answered generically). */
+  targetRequests: Message[];
+  /** Calls not answered within the sweep's deadline. */
+  unanswered: ToolCall[];
+}
+
+export interface SweepOptions {
+  /** Hints for argument values (listed resource URIs). */
+  hints?: ArgumentHints;
+  /** Deadline for all answers before --timeout-scale. Default 6000 ms. */
+  answerMs?: number;
+  /** Quiet time after the last answer, to catch late messages, before --timeout-scale. Default 300 ms. */
+  quietMs?: number;
+  /** Most tools called. Default 24. */
+  maxTools?: number;
+}
+
+/** Every tool of tools/list (all pages), as ListedTool. */
+export async function listTools(ctx: CaseContext): Promise<ListedTool[]> {
+  const walk = await walkPages(ctx, 'tools/list', 'tools');
+  return walk.items.filter(isRecord).filter((t) => typeof t.name === 'string').map((t) => ({
+    name: t.name as string,
+    inputSchema: t.inputSchema,
+    ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema } : {}),
+    ...(t.annotations !== undefined ? { annotations: t.annotations } : {}),
+  }));
+}
+
+/**
+ * Calls every listed tool once (in parallel) with arguments built from its inputSchema and a
+ * progressToken of its own, answers the target's requests generically, and records everything
+ * that arrived until all calls were answered and a short quiet time passed. Tools that
+ * `interaction.start` accepted (MCP Flow) and tools annotated `destructiveHint: true` are left out.
+ */
+export async function sweepTools(ctx: CaseContext, options: SweepOptions = {}): Promise<Sweep> {
+  const tools = await listTools(ctx);
+  const interactive = new Set(ctx.discovery.interactiveTools ?? []);
+  const sweep: Sweep = { tools, skipped: [], calls: [], received: [], targetRequests: [], unanswered: [] };
+  for (const tool of tools) {
+    if (sweep.calls.length >= (options.maxTools ?? 24)) sweep.skipped.push({ name: tool.name, why: 'more tools than the sweep calls' });
+    else if (interactive.has(tool.name)) sweep.skipped.push({ name: tool.name, why: 'an MCP Flow interactive tool' });
+    else if (isRecord(tool.annotations) && tool.annotations.destructiveHint === true) sweep.skipped.push({ name: tool.name, why: 'annotated destructiveHint: true' });
+    else {
+      const args = argumentsFor(tool.inputSchema, options.hints);
+      if (args === undefined) sweep.skipped.push({ name: tool.name, why: 'no arguments could be built from its inputSchema' });
+      else sweep.calls.push({ tool, id: ctx.nextId(), progressToken: `conformance-progress-${sweep.calls.length}`, args });
+    }
+  }
+  ctx.note(`tool sweep: calling ${sweep.calls.map((c) => c.tool.name).join(', ') || '(none)'}`);
+  for (const call of sweep.calls) {
+    await ctx.connection.send({
+      jsonrpc: '2.0',
+      id: call.id,
+      method: 'tools/call',
+      params: { name: call.tool.name, arguments: call.args, _meta: { progressToken: call.progressToken } },
+    });
+  }
+  const open = new Map(sweep.calls.map((c) => [c.id, c]));
+  const deadline = Date.now() + ctx.scaled(options.answerMs ?? 6_000);
+  let quietUntil: number | undefined = open.size === 0 ? Date.now() + ctx.scaled(options.quietMs ?? 300) : undefined;
+  for (;;) {
+    const until = quietUntil ?? deadline;
+    const left = until - Date.now();
+    if (left <= 0) break;
+    let received: ReceivedMessage;
+    try {
+      received = await ctx.connection.next(undefined, { timeoutMs: left, signal: ctx.signal });
+    } catch (error) {
+      if (error instanceof ConnectionTimeoutError) break;
+      throw error;
+    }
+    sweep.received.push(received);
+    const message = received.message;
+    if (isRequestFromTarget(message)) {
+      sweep.targetRequests.push(message);
+      await answerGenerically(ctx, message);
+      continue;
+    }
+    if (!isRecord(message) || 'method' in message) continue;
+    const call = typeof message.id === 'number' ? open.get(message.id) : undefined;
+    if (call && isResponseTo(message, call.id)) {
+      call.answer = message;
+      call.answeredAt = sweep.received.length - 1;
+      open.delete(call.id);
+      if (open.size === 0) quietUntil = Date.now() + ctx.scaled(options.quietMs ?? 300);
+    }
+  }
+  sweep.unanswered = [...open.values()];
+  for (const call of sweep.unanswered) {
+    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call.id, reason: 'the conformance sweep stopped waiting' } });
+  }
+  return sweep;
+}
+
+/** The messages of a sweep (or any list) that are notifications of `method`. */
+export function notificationsOf(received: readonly ReceivedMessage[], method: string): Array<{ index: number; params: Message }> {
+  const found: Array<{ index: number; params: Message }> = [];
+  received.forEach((r, index) => {
+    const m = r.message;
+    if (isRecord(m) && m.method === method && !('id' in m)) found.push({ index, params: isRecord(m.params) ? m.params : {} });
+  });
+  return found;
+}
+
+/** Says in the transcript and as INFO which tools were called and left out. */
+export function reportSweep(ctx: CaseContext, requirement: string, sweep: Sweep): void {
+  ctx.info(requirement, `the sweep called ${sweep.calls.length} tool(s)${sweep.skipped.length ? ` and left out ${sweep.skipped.length}` : ''}`, {
+    called: sweep.calls.map((c) => c.tool.name),
+    skipped: sweep.skipped,
+    ...(sweep.unanswered.length ? { notAnsweredInTime: sweep.unanswered.map((c) => c.tool.name) } : {}),
+  });
+}
