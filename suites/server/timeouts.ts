@@ -1,4 +1,145 @@
-// Filled in by the suite's author (see suites/server/index.ts).
-import type { ConformanceCase } from '../../src/harness/index.js';
+// Suite `timeouts`: MCP Flow session timeouts (000 §Timeouts). A session is started with a short
+// `timeout`, left inactive once it waits for the user, and then: a warning naming the session
+// comes before it expires (C-22), and afterwards requests naming it get -32002 SESSION_EXPIRED
+// (-32001 once cleaned up is accepted).
+import { defineCase, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
+import { FLOW_ERROR } from '../../src/protocol/error-codes.js';
+import { FLOW_METHOD } from '../../src/protocol/methods.js';
+import { isRecord } from '../../src/wire/index.js';
+import { errorOf, openSession, requiresInteractiveTool, setupRequest, type Message } from './support.js';
+import { firstPrompt, startInteraction, validValue, type FlowSession } from './support/flow.js';
 
-export const cases: readonly ConformanceCase[] = [];
+const SUITE = 'timeouts';
+
+/** The inactivity timeout the cases ask for, in ms (server time: not stretched by --timeout-scale). */
+export const SHORT_TIMEOUT_MS = 1_500;
+/** Extra wait past the timeout before the session must be gone (before --timeout-scale). */
+export const EXPIRY_MARGIN_MS = 1_000;
+
+/** Waits `ms` (bounded by the case's signal). */
+function pause(ctx: CaseContext, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (ctx.signal.aborted) return reject(ctx.signal.reason);
+    const timer = setTimeout(() => {
+      ctx.signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(ctx.signal.reason);
+    };
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Asks for every log level when the target offers logging, so that a warning notification can reach us. */
+async function enableLogging(ctx: CaseContext, initialize: Message): Promise<void> {
+  const capabilities = isRecord(initialize.capabilities) ? initialize.capabilities : {};
+  if (Object.hasOwn(capabilities, 'logging')) await setupRequest(ctx, 'logging/setLevel', { level: 'debug' });
+}
+
+/**
+ * Starts a session with the short timeout and takes its first prompt; returns the session and the
+ * moment (local clock) from which it is inactive: after the last message it sent us.
+ */
+async function startShortSession(ctx: CaseContext, timeoutMs: number): Promise<{ session: FlowSession; idleSince: number; prompt: Message }> {
+  const session = await startInteraction(ctx, { params: { timeout: timeoutMs } });
+  const first = await firstPrompt(ctx, session);
+  return { session, idleSince: first.event?.received.at ?? Date.now(), prompt: first.prompt };
+}
+
+/** Whether `message` names the session anywhere in it (C-22: any server message that carries the sessionId). */
+function mentions(message: unknown, sessionId: string): boolean {
+  return JSON.stringify(message)?.includes(JSON.stringify(sessionId)) ?? false;
+}
+
+/** Which accepted reading of C-22 a warning is. */
+function warningReading(message: Message): string {
+  const params = isRecord(message.params) ? message.params : {};
+  if (message.method === 'notifications/message' && params.level === 'warning') return 'notifications/message at level warning naming the session (recommended)';
+  if (message.method === 'notifications/progress' || message.method === FLOW_METHOD.continue) return `${String(message.method)} naming the session`;
+  return `another server message carrying the sessionId (${String(message.method ?? 'a response')})`;
+}
+
+const expires = defineCase({
+  id: 'timeouts/session-expires-after-timeout',
+  suite: SUITE,
+  title: `a session started with timeout ${SHORT_TIMEOUT_MS} ms and left waiting for the user longer than that has expired: getState and respond get -32002 SESSION_EXPIRED with data.sessionId`,
+  requirements: ['FLOW-TIMEOUT-1', 'FLOW-TIMEOUT-2'],
+  applies: requiresInteractiveTool,
+  async run(ctx) {
+    await openSession(ctx);
+    const { session, idleSince, prompt } = await startShortSession(ctx, SHORT_TIMEOUT_MS);
+    await pause(ctx, Math.max(0, idleSince + SHORT_TIMEOUT_MS - Date.now()) + ctx.scaled(EXPIRY_MARGIN_MS));
+    const state = await ctx.request('FLOW-TIMEOUT-1', FLOW_METHOD.getState, { sessionId: session.sessionId }, { what: 'interaction.getState of the expired session' });
+    if (state === undefined) return;
+    const survived = isRecord(state.result);
+    ctx.check('FLOW-TIMEOUT-2', !survived, {
+      message: `the session expires after the ${SHORT_TIMEOUT_MS} ms timeout interaction.start gave it`,
+      expected: { error: { code: FLOW_ERROR.SESSION_EXPIRED } },
+      actual: state,
+    });
+    if (survived) {
+      // The target may apply its own (longer, e.g. the default 5 minutes) timeout; FLOW-TIMEOUT-1 cannot be judged in a short case.
+      ctx.info('FLOW-TIMEOUT-1', 'not judged: the session did not take the requested timeout (FLOW-TIMEOUT-2), and its own timeout is unknown', state);
+      return;
+    }
+    const value = validValue(prompt);
+    const answer = await ctx.request('FLOW-TIMEOUT-1', FLOW_METHOD.respond, { sessionId: session.sessionId, response: { value: value ?? null } }, {
+      what: 'interaction.respond on the expired session',
+    });
+    for (const [what, reply] of [
+      ['interaction.getState', state],
+      ['interaction.respond', answer],
+    ] as const) {
+      if (reply === undefined) continue;
+      const error = errorOf(reply);
+      const code = error?.code;
+      const named = isRecord(error?.data) && error.data.sessionId === session.sessionId;
+      if (
+        ctx.check('FLOW-TIMEOUT-1', (code === FLOW_ERROR.SESSION_EXPIRED || code === FLOW_ERROR.SESSION_NOT_FOUND) && named, {
+          message: `${what} naming the expired session is answered -32002 SESSION_EXPIRED (or -32001 once cleaned up) with data.sessionId`,
+          expected: { error: { code: FLOW_ERROR.SESSION_EXPIRED, data: { sessionId: session.sessionId } } },
+          actual: reply,
+        })
+      ) {
+        ctx.info('FLOW-TIMEOUT-1', code === FLOW_ERROR.SESSION_EXPIRED ? `${what}: -32002 SESSION_EXPIRED (recommended)` : `${what}: -32001 SESSION_NOT_FOUND (cleaned up)`);
+      }
+    }
+  },
+});
+
+const warns = defineCase({
+  id: 'timeouts/warning-before-expiry',
+  suite: SUITE,
+  title: `before a session started with timeout ${SHORT_TIMEOUT_MS} ms expires, the server sends a message naming the session (a warning, C-22)`,
+  requirements: ['FLOW-TIMEOUT-4'],
+  applies: requiresInteractiveTool,
+  async run(ctx) {
+    const initialize = await openSession(ctx);
+    await enableLogging(ctx, initialize);
+    const { session, idleSince } = await startShortSession(ctx, SHORT_TIMEOUT_MS);
+    const expiresAt = idleSince + SHORT_TIMEOUT_MS;
+    let warning: Message | undefined;
+    try {
+      // Only what arrives before the expiry counts; wait for it (plus delivery slack), not longer.
+      const received = await ctx.connection.next((r) => mentions(r.message, session.sessionId), {
+        timeoutMs: Math.max(0, expiresAt - Date.now()) + ctx.scaled(300),
+        signal: ctx.signal,
+      });
+      if (received.at <= expiresAt) warning = received.message as Message;
+      else ctx.note(`the first message naming the session came ${received.at - expiresAt} ms after the session's expiry`);
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+    }
+    if (ctx.check('FLOW-TIMEOUT-4', warning !== undefined, {
+      message: 'a server message naming the session arrives before the session expires',
+      expected: 'e.g. notifications/message at level warning with the sessionId in data',
+      actual: warning ?? 'no message named the session before it expired',
+    }) && warning !== undefined) {
+      ctx.info('FLOW-TIMEOUT-4', warningReading(warning), warning);
+    }
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [expires, warns];

@@ -1,0 +1,67 @@
+// The timeouts suite against the mock server: the correct server passes on every transport, and
+// every fault of the FLOW-TIMEOUT requirements is caught (or listed with the reason it cannot be).
+import { describe, expect, it } from 'vitest';
+import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
+import { cases } from '../../suites/server/timeouts.js';
+import { casesFor, runOnMock } from './support.js';
+
+const PREFIXES = ['FLOW-TIMEOUT-'];
+
+/**
+ * Faults of these areas that no case can fail on their own requirement from outside, with the
+ * reason and what the suite reports instead (keep exact).
+ */
+const NOT_CATCHABLE: Record<string, { reason: string; instead: string }> = {
+  'no-expiry': {
+    reason:
+      'a session that outlives the short timeout it asked for only shows that the timeout was not taken (FLOW-TIMEOUT-2, a SHOULD): ' +
+      'the server may apply its own longer timeout, and waiting the default five minutes is a --slow check',
+    instead: 'FLOW-TIMEOUT-2',
+  },
+};
+
+describe('timeouts suite on the correct mock server', () => {
+  it('wt (default encodings): every case passes', async () => {
+    const run = await runOnMock(cases, { transport: 'wt' });
+    expect(run.problems).toEqual([]);
+    for (const c of cases) expect(run.verdicts[c.id], c.id).toMatch(/^(PASS|INFO)$/);
+  });
+
+  it('wt with JSON only, and http: no problems', async () => {
+    const [json, http] = await Promise.all([runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] } }), runOnMock(cases, { transport: 'http' })]);
+    expect(json.problems).toEqual([]);
+    expect(http.problems).toEqual([]);
+  });
+
+  it('stdio: no problems', { timeout: 120_000 }, async () => {
+    const run = await runOnMock(cases, { transport: 'stdio' });
+    expect(run.problems).toEqual([]);
+  });
+
+  it('a target without interactive tools: every case is not applicable, saying why', async () => {
+    const run = await runOnMock(cases, { transport: 'http', server: { shippedWizards: false } });
+    for (const c of cases) {
+      expect(run.verdicts[c.id]).toBe('NOT_APPLICABLE');
+      expect(run.get(c.id).reason).toMatch(/interactive/);
+    }
+  });
+});
+
+describe('timeouts suite catches the faults of its requirements', () => {
+  const faults = mockServerFaultCatalog().filter((f) => PREFIXES.some((p) => f.requirement.startsWith(p)));
+  it('has faults to catch, and the exceptions name faults of these areas', () => {
+    expect(faults.length).toBeGreaterThan(0);
+    for (const name of Object.keys(NOT_CATCHABLE)) expect(faults.map((f) => f.name)).toContain(name);
+  });
+  for (const fault of faults) {
+    const exception = NOT_CATCHABLE[fault.name];
+    it(`${fault.name} (${fault.requirement})${exception ? ` is reported as ${exception.instead}` : ''}`, async () => {
+      const requirement = exception?.instead ?? fault.requirement;
+      const selected = casesFor(cases, requirement);
+      expect(selected.length, `a case declares ${requirement}`).toBeGreaterThan(0);
+      const run = await runOnMock(selected, { transport: 'wt', faults: [fault.name] });
+      const caught = run.result.cases.some((c) => c.checks.some((k) => k.requirement === requirement && (k.verdict === 'FAIL' || k.verdict === 'WARN')));
+      expect(caught, JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
+    });
+  }
+});
