@@ -1,0 +1,88 @@
+// The suites' self-test, shared by its files: the correct mock server passes every applicable case
+// on one transport, every fault of the mock server's catalog is caught by a case declaring its
+// requirement, with failure messages that name each offending case or uncaught fault.
+import { mockServerFaultCatalog, type CatalogEntry, type FaultLayer } from '../../../src/peer/server/index.js';
+import type { CaseResult, CaseFilters } from '../../../src/harness/index.js';
+import { serverCases } from '../../../suites/server/index.js';
+import { casesFor, runOnMock, type MockRunOptions, type SuiteTransport } from '../support.js';
+
+/** Liveness bound for one self-test file (never a timing assertion: a loaded machine is slow). */
+export const SELF_TEST_TIMEOUT_MS = 15 * 60_000;
+
+/** Verdicts the correct mock server must never get. */
+const BAD = new Set(['FAIL', 'WARN', 'TIMEOUT', 'ERROR']);
+
+function oneLine(text: string | undefined, max = 400): string {
+  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** `id VERDICT: reason` for every case the correct mock server should not have got. */
+export function problemLines(cases: readonly CaseResult[]): string[] {
+  return cases.filter((c) => BAD.has(c.verdict)).map((c) => `${c.id} ${c.verdict}: ${oneLine(c.reason)}`);
+}
+
+/**
+ * Runs every server case (or one shard of them) against the correct mock server and returns the
+ * problems, one line each (empty when the mock passes), plus how many cases applied.
+ */
+export async function correctMockProblems(
+  transport: SuiteTransport,
+  options: { server?: MockRunOptions['server']; shard?: CaseFilters['shard'] } = {},
+): Promise<{ problems: string[]; applied: number; total: number }> {
+  const run = await runOnMock(serverCases(), {
+    transport,
+    ...(options.server ? { server: options.server } : {}),
+    ...(options.shard ? { run: { filters: { shard: options.shard } } } : {}),
+  });
+  const cases = run.result.cases.filter((c) => c.verdict !== 'SKIPPED');
+  return { problems: problemLines(cases), applied: cases.filter((c) => c.verdict !== 'NOT_APPLICABLE').length, total: cases.length };
+}
+
+/** Where a fault of each layer is run: core/flow/webtransport over WebTransport, fastworkflow over HTTP. */
+export const FAULT_TRANSPORT: Record<FaultLayer, SuiteTransport> = { core: 'wt', flow: 'wt', webtransport: 'wt', fastworkflow: 'http' };
+
+/** The faults of `layer`, part `part` of `parts` (every `parts`-th entry), so the files split the work. */
+export function faultsOf(layer: FaultLayer, part = 1, parts = 1): CatalogEntry[] {
+  return mockServerFaultCatalog()
+    .filter((entry) => entry.layer === layer)
+    .filter((_, index) => index % parts === part - 1);
+}
+
+/** Why a fault was not caught, or undefined when a case declaring its requirement FAILed/WARNed citing it. */
+export async function faultNotCaught(entry: CatalogEntry): Promise<string | undefined> {
+  const declaring = casesFor(serverCases(), entry.requirement);
+  const label = `${entry.name} (${entry.requirement}, ${entry.layer})`;
+  if (declaring.length === 0) return `${label}: no case declares ${entry.requirement}`;
+  const run = await runOnMock(declaring, { transport: FAULT_TRANSPORT[entry.layer], faults: [entry.name] });
+  const caught = run.result.cases.some((c) =>
+    c.checks.some((check) => check.requirement === entry.requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')),
+  );
+  if (caught) return undefined;
+  const verdicts = run.result.cases.map((c) => `${c.id} ${c.verdict}${c.reason ? ` (${oneLine(c.reason, 160)})` : ''}`).join('; ');
+  return `${label}: not caught by ${declaring.length} case(s): ${verdicts}`;
+}
+
+/** Runs `faultNotCaught` over `entries`, `concurrency` at a time; returns the uncaught ones' lines. */
+export async function uncaughtFaults(entries: readonly CatalogEntry[], concurrency = 3): Promise<string[]> {
+  const queue = [...entries];
+  const lines: string[] = [];
+  const worker = async () => {
+    for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) {
+      let line: string | undefined;
+      try {
+        line = await faultNotCaught(entry);
+      } catch (error) {
+        line = `${entry.name} (${entry.requirement}, ${entry.layer}): the run failed: ${oneLine(error instanceof Error ? error.message : String(error))}`;
+      }
+      if (line !== undefined) lines.push(line);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, entries.length) }, worker));
+  return lines.sort();
+}
+
+/** The assertion message of a list of problems: a count, then one per line. */
+export function listed(what: string, lines: readonly string[]): string {
+  return `${lines.length} ${what}:\n  ${lines.join('\n  ')}`;
+}
