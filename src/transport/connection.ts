@@ -156,6 +156,12 @@ export interface WebTransportFacet {
   nextDatagram(predicate?: (datagram: ReceivedDatagram) => boolean, options?: NextOptions): Promise<ReceivedDatagram>;
   /** Sends `$/shutdown`, stops opening streams, waits for in-flight streams, then closes. */
   shutdown(options?: { drainTimeoutMs?: number }): Promise<void>;
+  /**
+   * Ends (FIN) this side's control stream after what was already written, leaving the session
+   * open: how a test shows that the peer closes the session when the control stream ends (WT-CONN-6)
+   * or answers a frame cut short by that end (WT-FRAME-5).
+   */
+  endControlStream(): Promise<void>;
   /** The HTTP version the session runs over. */
   readonly httpVersion: 2 | 3;
 }

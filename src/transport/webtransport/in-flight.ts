@@ -39,6 +39,11 @@ export class InFlightRequests {
     return (direction === 'sent' ? this.#sent : this.#received).has(requestId) || this.#lingering.has(requestId);
   }
 
+  /** Ids of the requests we received and have not answered yet. */
+  receivedIds(): Id[] {
+    return [...this.#received.keys()];
+  }
+
   /** The method of a request we received (for error messages), if in flight. */
   methodReceived(id: Id): string | undefined {
     return this.#received.get(id);

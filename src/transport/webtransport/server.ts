@@ -136,6 +136,11 @@ export async function listenWebTransport(options: WebTransportServerOptions = {}
   } catch (error) {
     throw new ServerListenError(`cannot listen on ${host}:${options.port ?? 0}: ${(error as Error).message}`, { cause: error });
   }
+  // WT-SEC-2: TLS 1.3 or newer. QUIC (HTTP/3) has nothing older; HTTP/2's TLS server defaults to 1.2.
+  // FAULT tls12-accepted: the minimum stays at 1.2.
+  if (httpVersion === 2 && !(options.faults?.has(WEBTRANSPORT_FAULT.tls12Accepted) ?? false)) {
+    server.transportInt?.serverInt?.setSecureContext({ cert: tls.certPem, key: tls.keyPem, minVersion: 'TLSv1.3' });
+  }
   const address = server.address();
   if (!address) throw new ServerListenError('the server reported no address after listening');
   const port = address.port;

@@ -39,6 +39,7 @@ import {
   type EncodingName,
 } from '../../wire/index.js';
 import { DatagramsNotSupportedError, StreamOpenError, StreamResetError, WT_ERROR } from './errors.js';
+import { cborBodyWithFloatId, cborPayloadAsJson, lengthPrefixed, shiftRefStreamTags } from './fault-rewrites.js';
 import { WEBTRANSPORT_FAULT as FAULT, type FaultSet } from './faults.js';
 import { InFlightRequests, streamTagsReferenced } from './in-flight.js';
 import type { WtSessionLimits } from './limits.js';
@@ -105,7 +106,9 @@ export class WebTransportSessionConnection implements Connection {
   readonly #streams = new ArrivalQueue<IncomingExecutionStream>('execution stream');
   readonly #datagrams = new ArrivalQueue<ReceivedDatagram>('datagram');
   readonly #faults: ConnectionFault[] = [];
-  readonly #reader: ControlStreamReader;
+  #reader: ControlStreamReader;
+  /** Control-stream offset at which #reader started (its error offsets count from there). */
+  #readerBase = 0;
   readonly #writer: ControlStreamWriter;
   readonly #seenStreams = new Set<string>();
   readonly #changeListeners = new Set<() => void>();
@@ -115,6 +118,10 @@ export class WebTransportSessionConnection implements Connection {
   #controlFailure: WireError | undefined;
   #controlWriter: WritableStreamDefaultWriter<Uint8Array> | undefined;
   #writeChain: Promise<void> = Promise.resolve();
+  /** Server role: the protocolVersion the client's initialize asked for (fault initialize-version-echoed). */
+  #requestedVersion: unknown;
+  /** Server role: the last datagram sent per request id (faults datagram-after-result, result-only-in-datagram). */
+  readonly #datagramsSentFor = new Map<number, Uint8Array>();
   #deliveryChain: Promise<void> = Promise.resolve();
   #pendingBytes = 0;
   #incomingOpen = 0;
@@ -147,14 +154,7 @@ export class WebTransportSessionConnection implements Connection {
     this.#injected = init.faults;
     this.transcript = init.transcript ?? new Transcript();
     this.#machine = new WtStateMachine(this.transcript);
-    this.#reader = new ControlStreamReader({
-      state: this.#encoding,
-      // FAULT accept-oversized-frame: read frames up to the largest length a prefix can declare.
-      maxMessageSize: this.#broken(FAULT.acceptOversizedFrame) ? MAX_FRAME_LENGTH : this.#limits.maxMessageSize,
-      role: this.role,
-      // FAULT accept-zero-length-frame: a zero-length frame is skipped (and ignored in #onControlError).
-      ...(this.#broken(FAULT.acceptZeroLengthFrame) ? { afterLengthError: 'skip' as const } : {}),
-    });
+    this.#reader = this.#newReader(this.#broken(FAULT.acceptOversizedFrame) ? MAX_FRAME_LENGTH : this.#limits.maxMessageSize);
     this.#writer = new ControlStreamWriter({ state: this.#encoding, maxMessageSize: this.#limits.maxMessageSize, role: this.role });
     // QUIC-style stream ids: uni streams opened by the client are 4n+2, by the server 4n+3.
     this.#nextLocalUni = this.role === 'client' ? 2 : 3;
@@ -171,6 +171,19 @@ export class WebTransportSessionConnection implements Connection {
     void this.#acceptBidirectionalStreams();
     void this.#acceptUnidirectionalStreams();
     void this.#readDatagrams();
+  }
+
+  /** A control-stream reader enforcing `maxMessageSize` (faults replace the reader mid-stream). */
+  #newReader(maxMessageSize: number): ControlStreamReader {
+    this.#readerBase = this.#controlOffset;
+    return new ControlStreamReader({
+      state: this.#encoding,
+      // FAULT accept-oversized-frame: read frames up to the largest length a prefix can declare.
+      maxMessageSize,
+      role: this.role,
+      // FAULT accept-zero-length-frame: a zero-length frame is skipped (and ignored in #onControlError).
+      ...(this.#broken(FAULT.acceptZeroLengthFrame) ? { afterLengthError: 'skip' as const } : {}),
+    });
   }
 
   // ---- Connection ---------------------------------------------------------------------------
@@ -204,6 +217,8 @@ export class WebTransportSessionConnection implements Connection {
     if (this.#broken(FAULT.defaultEncodingNotJson) && offered === undefined) encoding = 'cbor';
     // FAULT unsupported-encoding-selected: none supported selects the first offered anyway.
     if (this.#broken(FAULT.unsupportedEncodingSelected) && offered && !offered.some(speaks)) encoding = offered.find(isEncodingName) ?? 'json';
+    // FAULT encoding-not-offered-selected: CBOR although the client offered only JSON.
+    if (this.#broken(FAULT.encodingNotOfferedSelected) && offered && !offered.includes('cbor') && speaks('cbor')) encoding = 'cbor';
     const capabilities: ServerTransportCapabilities = {
       type: MCP_FLOW_TRANSPORT_TYPE,
       version: MCP_FLOW_TRANSPORT_VERSION,
@@ -227,6 +242,18 @@ export class WebTransportSessionConnection implements Connection {
   async send(message: unknown): Promise<void> {
     this.#assertOpen();
     const writer = this.#requireControl();
+    if (this.role === 'server') {
+      message = this.#faultyOutgoing(message);
+      // FAULT result-only-in-datagram.
+      const id = record(message)?.['id'];
+      if (this.#broken(FAULT.resultOnlyInDatagram) && typeof id === 'number' && this.#datagramsSentFor.has(id) && !('method' in (record(message) ?? {}))) {
+        this.#noteSent(message);
+        this.transcript.event(`response to ${id} sent only as a datagram (fault)`);
+        const payload = codecFor(this.#encoding.current).encode(message);
+        await this.#sendDatagramBytes(encodeDatagram({ channel: 0x01, flags: 0, requestId: id, payload }), { kind: 'datagram', channel: 0x01, requestId: id });
+        return;
+      }
+    }
     const frame = this.#encodeOutgoing(message);
     const advertised = this.#serverCapabilities?.maxMessageSize;
     if (this.role === 'client' && !this.#raw && typeof advertised === 'number' && frame.byteLength - 4 > advertised) {
@@ -239,6 +266,47 @@ export class WebTransportSessionConnection implements Connection {
     this.#noteSent(message);
     this.transcript.record({ direction: 'sent', channel: CONTROL, bytes: frame, decoded: message });
     await this.#write(writer, frame);
+    if (this.role === 'server') await this.#afterSentFaults(message);
+  }
+
+  /** Server role: what some faults change in an outgoing message before it is encoded. */
+  #faultyOutgoing(message: unknown): unknown {
+    const m = record(message);
+    if (!m) return message;
+    let out: unknown = message;
+    const isRequest = typeof m['method'] === 'string' && 'id' in m;
+    // FAULT initialize-version-echoed: the result names whatever version the client asked for.
+    if (this.#broken(FAULT.initializeVersionEchoed) && this.#machine.state === 'INITIALIZING' && m['id'] === this.#encoding.initializeRequestId) {
+      const result = record(m['result']);
+      if (result && typeof this.#requestedVersion === 'string') out = { ...m, result: { ...result, protocolVersion: this.#requestedVersion } };
+    }
+    // FAULT ref-stream-tag-mismatch.
+    if (this.#broken(FAULT.refStreamTagMismatch) && 'result' in m) out = shiftRefStreamTags(out);
+    // FAULT string-ids-for-server-requests.
+    if (this.#broken(FAULT.stringIdsForServerRequests) && isRequest && typeof m['id'] === 'number') out = { ...record(out), id: `s-${m['id']}` };
+    // FAULT binding-code-for-unknown-method: -32601 goes out as -32001.
+    const error = record(m['error']);
+    if (this.#broken(FAULT.bindingCodeForUnknownMethod) && error?.['code'] === -32601) out = { ...record(out), error: { ...error, code: WT_ERROR.INVALID_STREAM_REFERENCE } };
+    return out;
+  }
+
+  /** Server role: what some faults send after a message went out. */
+  async #afterSentFaults(message: unknown): Promise<void> {
+    const m = record(message);
+    const id = m?.['id'];
+    if (typeof id !== 'number' || !isU32(id) || this.#isClosed) return;
+    const isRequest = typeof m?.['method'] === 'string';
+    // FAULT datagram-for-server-request: a progress datagram names the server's own request.
+    if (isRequest && this.#broken(FAULT.datagramForServerRequest) && this.#datagramsSupported) {
+      const payload = codecFor(this.#encoding.current).encode({ progress: 0 });
+      await this.#sendDatagramBytes(encodeDatagram({ channel: 0x01, flags: 0, requestId: id, payload }), { kind: 'datagram', channel: 0x01, requestId: id }).catch(() => undefined);
+    }
+    // FAULT datagram-after-result: the last datagram of a request goes out once more after its response.
+    const last = this.#datagramsSentFor.get(id);
+    if (!isRequest && last && this.#broken(FAULT.datagramAfterResult)) {
+      this.#datagramsSentFor.delete(id);
+      await this.#sendDatagramBytes(last, { kind: 'datagram', channel: last[0] ?? 0x01, requestId: id }).catch(() => undefined);
+    }
   }
 
   /** One frame for `message` in the encoding in force (or, with a fault on, deliberately not). */
@@ -258,6 +326,15 @@ export class WebTransportSessionConnection implements Connection {
         this.#lateSwitchDone = true;
         return this.#writer.encodeAs(message, 'json');
       }
+    }
+    const id = record(message)?.['id'];
+    // FAULT cbor-id-as-float: integral response ids become CBOR float64.
+    if (this.#broken(FAULT.cborIdAsFloat) && this.#encoding.negotiated && this.#encoding.current === 'cbor' && typeof id === 'number' && Number.isInteger(id)) {
+      const body = cborBodyWithFloatId(message as Record<string, unknown> & { id: number });
+      const framed = new Uint8Array(4 + body.byteLength);
+      new DataView(framed.buffer).setUint32(0, body.byteLength);
+      framed.set(body, 4);
+      return framed;
     }
     const frame = this.#writer.encode(message);
     // FAULT wrong-frame-length: the prefix says one byte less than the body has.
@@ -319,12 +396,13 @@ export class WebTransportSessionConnection implements Connection {
 
   async #readControl(readable: ReadableStream<Uint8Array>): Promise<void> {
     const reader = readable.getReader();
+    let answeredEnd = false;
     try {
       for (;;) {
         await this.#pendingBelowLimit();
         const { value, done } = await reader.read();
         if (done) {
-          this.#onControlEnd();
+          answeredEnd = this.#onControlEnd();
           break;
         }
         this.#onControlChunk(value);
@@ -337,25 +415,42 @@ export class WebTransportSessionConnection implements Connection {
       reader.releaseLock();
     }
     // WT-CONN-6: the control stream ending or being reset closes the session.
+    // FAULT control-stream-end-ignored: the session stays open.
+    if (this.#broken(FAULT.controlStreamEndIgnored)) {
+      this.transcript.event('control stream ended: session kept open (fault)');
+      return;
+    }
     if (!this.#isClosed && this.#controlFailure === undefined) {
       await this.#writeChain;
+      // Closing at once can discard the error answer still in flight over HTTP/2: give the peer a moment.
+      if (answeredEnd) await this.#until(() => this.#isClosed, LOST_SYNC_CLOSE_DELAY_MS);
       await this.close('control stream ended');
     }
   }
 
-  /** WT-FRAME-5: a control stream that ends inside a frame is a framing error. */
-  #onControlEnd(): void {
+  /** WT-FRAME-5: a control stream that ends inside a frame is a framing error. Returns whether one was answered. */
+  #onControlEnd(): boolean {
     try {
       this.#reader.end();
     } catch (error) {
       if (!(error instanceof WireError)) throw error;
       this.transcript.record({ direction: 'received', channel: CONTROL, error: { code: error.code, message: error.message }, note: 'end of stream' });
       this.#fault(error.code, error.message, CONTROL, error.jsonRpcCode);
-      if (this.role === 'server') void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
+      // FAULT truncated-frame-at-end-unanswered.
+      if (this.role === 'server' && !this.#broken(FAULT.truncatedFrameAtEndUnanswered)) {
+        void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
+        return true;
+      }
     }
+    return false;
   }
 
   #onControlChunk(chunk: Uint8Array): void {
+    // FAULT split-frame-dropped: a frame begun in an earlier read is thrown away.
+    if (this.#broken(FAULT.splitFrameDropped) && this.#reader.bufferedBytes > 0) {
+      this.transcript.event(`${this.#reader.bufferedBytes} bytes of a frame split across reads dropped (fault)`);
+      this.#reader = this.#newReader(this.#limits.maxMessageSize);
+    }
     const chunkStart = this.#controlOffset;
     this.#controlOffset += chunk.byteLength;
     let items: Array<DecodedFrame | WireError>;
@@ -379,7 +474,7 @@ export class WebTransportSessionConnection implements Connection {
   #acceptMismatched(error: WireError, chunk: Uint8Array, chunkStart: number): boolean {
     if (this.role !== 'server' || !(error instanceof EncodingMismatchError) || error.offset === undefined) return false;
     if (!this.#broken(this.#encoding.negotiated ? FAULT.acceptEncodingMismatch : FAULT.acceptCborInitialize)) return false;
-    const start = error.offset - chunkStart;
+    const start = this.#readerBase + error.offset - chunkStart;
     if (start < 0 || start + 4 > chunk.byteLength) return false;
     const length = new DataView(chunk.buffer, chunk.byteOffset + start, 4).getUint32(0);
     if (start + 4 + length > chunk.byteLength) return false;
@@ -405,6 +500,15 @@ export class WebTransportSessionConnection implements Connection {
     // FAULT frame-parse-error-unanswered: a body that does not decode (-32700) gets no answer.
     const unanswered = error.jsonRpcCode === PARSE_ERROR && this.#broken(FAULT.frameParseErrorUnanswered);
     if (this.role === 'server' && !unanswered) void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
+    // FAULT oversized-body-read-as-frames: a fresh reader takes the refused frame's body as frames.
+    if (this.role === 'server' && error.code === 'FRAME_TOO_LARGE' && this.#broken(FAULT.oversizedBodyReadAsFrames)) {
+      const chunkStart = this.#controlOffset - chunk.byteLength;
+      const after = error.offset === undefined ? chunk.byteLength : this.#readerBase + error.offset + 4 - chunkStart;
+      this.#reader = this.#newReader(this.#limits.maxMessageSize);
+      const rest = chunk.subarray(Math.min(Math.max(after, 0), chunk.byteLength));
+      if (rest.byteLength > 0) queueMicrotask(() => this.#onControlChunkRest(rest));
+      return;
+    }
     if (losesSync(error)) {
       this.#controlFailure = error;
       // The stream lost frame sync (WT-FRAME-3): nothing after it can be read, so the session ends.
@@ -418,8 +522,27 @@ export class WebTransportSessionConnection implements Connection {
     }
   }
 
+  /** The rest of a chunk after a refused frame prefix (fault oversized-body-read-as-frames). */
+  #onControlChunkRest(rest: Uint8Array): void {
+    this.#controlOffset -= rest.byteLength;
+    this.#readerBase = this.#controlOffset;
+    this.#onControlChunk(rest);
+  }
+
   #onFrame(frame: DecodedFrame): void {
-    const message = frame.message;
+    let message = frame.message;
+    if (this.role === 'server') {
+      // FAULT string-ids-for-server-requests: the client answers "s-<n>"; the server core knows <n>.
+      const id = record(message)?.['id'];
+      if (this.#broken(FAULT.stringIdsForServerRequests) && typeof id === 'string' && /^s-\d+$/.test(id) && !('method' in (record(message) ?? {}))) {
+        message = { ...record(message), id: Number(id.slice(2)) };
+      }
+      // FAULT cancel-ignored.
+      if (record(message)?.['method'] === '$/cancel' && this.#broken(FAULT.cancelIgnored)) {
+        this.transcript.record({ direction: 'received', channel: CONTROL, decoded: message, note: '$/cancel ignored (fault)' });
+        return;
+      }
+    }
     const bytes = new Uint8Array(4 + frame.body.byteLength);
     new DataView(bytes.buffer).setUint32(0, frame.body.byteLength);
     bytes.set(frame.body, 4);
@@ -432,6 +555,8 @@ export class WebTransportSessionConnection implements Connection {
     this.#pendingBytes += frame.body.byteLength;
     const tags = streamTagsReferenced(record(message)?.['result'] ?? record(message)?.['params']);
     this.#deliveryChain = this.#deliveryChain
+      // FAULT control-blocked-by-streams: nothing is served while an execution stream is open.
+      .then(() => (this.#broken(FAULT.controlBlockedByStreams) ? this.#until(() => this.#outgoingOpen === 0 || this.#isClosed) : undefined))
       .then(() => this.#deliver(received, tags))
       .catch((error: unknown) => void this.transcript.event(`delivery failed: ${asError(error).message}`));
     if (record(message)?.['method'] === '$/shutdown') this.#onShutdownReceived();
@@ -481,6 +606,12 @@ export class WebTransportSessionConnection implements Connection {
     }
     const encodings = record(transport)?.['encodings'];
     this.#offeredEncodings = Array.isArray(encodings) ? encodings.filter((e): e is string => typeof e === 'string') : undefined;
+    // FAULT json-encoding-refused.
+    if (this.#broken(FAULT.jsonEncodingRefused) && this.#offeredEncodings?.length === 1 && this.#offeredEncodings[0] === 'json') {
+      this.#refuse(id, WT_ERROR.ENCODING_MISMATCH, 'JSON_REFUSED', 'this server does not speak "json" (fault)');
+      return false;
+    }
+    this.#requestedVersion = params?.['protocolVersion'];
     this.#encoding.noteInitializeRequest(initializeRequestId(message)!);
     this.#machine.transition('INITIALIZING', 'initialize request received');
     return true;
@@ -529,6 +660,8 @@ export class WebTransportSessionConnection implements Connection {
       | ServerTransportCapabilities
       | undefined;
     this.#machine.transition('READY', `initialize result sent; encoding ${selected}`);
+    // FAULT message-size-only-before-ready: from now on frames of any size are read.
+    if (this.#broken(FAULT.messageSizeOnlyBeforeReady) && this.#reader.bufferedBytes === 0) this.#reader = this.#newReader(MAX_FRAME_LENGTH);
   }
 
   /** Delivers a message, first waiting (bounded) for the streams it references. */
@@ -570,6 +703,8 @@ export class WebTransportSessionConnection implements Connection {
     if (this.#isClosed || !this.#controlWriter) return;
     const error: Record<string, unknown> = { code, message };
     if (data !== undefined) error['data'] = data;
+    // FAULT binding-error-id-zero.
+    if (id === null && this.role === 'server' && this.#broken(FAULT.bindingErrorIdZero)) id = 0;
     await this.send({ jsonrpc: '2.0', id, error }).catch((failure: unknown) => {
       this.transcript.event(`could not send error ${code}: ${asError(failure).message}`);
     });
@@ -793,7 +928,8 @@ export class WebTransportSessionConnection implements Connection {
       write: async (chunk) => {
         try {
           await writer.ready;
-          await writer.write(chunk);
+          // FAULT length-prefixed-stream-chunks.
+          await writer.write(header && this.role === 'server' && this.#broken(FAULT.lengthPrefixedStreamChunks) ? lengthPrefixed(chunk) : chunk);
         } catch (error) {
           finish(`failed: ${asError(error).message}`);
           throw this.#streamFailure(fallbackHeader, error);
@@ -848,6 +984,10 @@ export class WebTransportSessionConnection implements Connection {
       const channel: TranscriptChannel = { kind: 'datagram', channel: bytes[0] ?? -1 };
       this.transcript.record({ direction: 'received', channel, bytes, error: { code: error.code, message: error.message }, note: 'dropped' });
       this.#fault(error.code, error.message, channel, error.jsonRpcCode);
+      // FAULT short-datagram-answered.
+      if (this.role === 'server' && bytes.byteLength < 6 && this.#broken(FAULT.shortDatagramAnswered)) {
+        void this.#sendError(null, WT_ERROR.INVALID_REQUEST, `datagram of ${bytes.byteLength} bytes is shorter than its 6-byte header`);
+      }
       return;
     }
     const channel: TranscriptChannel = { kind: 'datagram', channel: datagram.channel, requestId: datagram.requestId };
@@ -868,6 +1008,14 @@ export class WebTransportSessionConnection implements Connection {
       const text = `datagram names request ${datagram.requestId}, which is not in flight`;
       this.transcript.record({ direction: 'received', channel, bytes, note: `dropped: ${text}` });
       this.#fault('DATAGRAM_NOT_IN_FLIGHT', text, channel);
+      // FAULT unknown-datagram-cancels-requests: every in-flight request gets a $/cancel it never had.
+      if (this.role === 'server' && this.#broken(FAULT.unknownDatagramCancelsRequests)) {
+        for (const requestId of this.#inFlight.receivedIds()) {
+          const cancel = { jsonrpc: '2.0', method: '$/cancel', params: { requestId, reason: 'datagram for an unknown request (fault)' } };
+          this.transcript.record({ direction: 'local', channel: CONTROL, decoded: cancel, note: 'synthetic $/cancel (fault)' });
+          this.#messages.push({ message: cancel, channel: CONTROL, at: Date.now() });
+        }
+      }
       return;
     }
     let decoded: unknown;
@@ -915,9 +1063,14 @@ export class WebTransportSessionConnection implements Connection {
     this.#shuttingDown = true;
     if (!this.#shutdownSent && this.#controlWriter) {
       this.#shutdownSent = true;
-      await this.send({ jsonrpc: '2.0', method: '$/shutdown' });
+      // FAULT shutdown-sent-with-id: sent as a request.
+      await this.send({ jsonrpc: '2.0', ...(this.role === 'server' && this.#broken(FAULT.shutdownSentWithId) ? { id: 0 } : {}), method: '$/shutdown' });
     }
     await this.#drain(drainTimeoutMs);
+    // The peer closes on our $/shutdown once it has drained too; closing first could discard the
+    // $/shutdown frame still in flight over HTTP/2, so it gets a moment.
+    await this.#writeChain;
+    await this.#until(() => this.#isClosed, LOST_SYNC_CLOSE_DELAY_MS);
     await this.close('shutdown');
   }
 
@@ -1034,15 +1187,27 @@ export class WebTransportSessionConnection implements Connection {
         const headerBytes = encodeExecHeader(header);
         // FAULT wrong-execution-header: the request id goes out little-endian.
         if (this.#broken(FAULT.wrongExecutionHeader)) headerBytes.subarray(0, 4).reverse();
-        return this.#openUni(headerBytes, header);
+        const stream = await this.#openUni(headerBytes, header);
+        // FAULT duplicate-stream-tag: an empty second stream with the same request id and tag.
+        if (this.role === 'server' && this.#broken(FAULT.duplicateStreamTag)) {
+          const twin = await this.#openUni(headerBytes.slice(), header);
+          await twin.close().catch(() => undefined);
+        }
+        return stream;
       },
       openRawStream: (firstBytes) => this.#openUni(firstBytes, undefined),
       nextExecutionStream: (predicate, options) => this.#streams.next(predicate, options),
       sendDatagram: async (datagram) => {
         const supported = this.role === 'server' ? this.#datagramsSupported : this.#serverCapabilities?.datagramsSupported !== false;
         if (!supported && !this.#raw) throw new DatagramsNotSupportedError();
-        const full = { channel: datagram.channel, flags: datagram.flags ?? 0, requestId: datagram.requestId, payload: datagram.payload };
+        let payload = datagram.payload;
+        // FAULT datagram-payload-json-after-cbor.
+        if (this.role === 'server' && this.#broken(FAULT.datagramPayloadJsonAfterCbor) && this.#encoding.current === 'cbor' && (datagram.channel === 0x01 || datagram.channel === 0x03)) {
+          payload = cborPayloadAsJson(payload);
+        }
+        const full = { channel: datagram.channel, flags: datagram.flags ?? 0, requestId: datagram.requestId, payload };
         const bytes = encodeDatagram(full);
+        if (this.role === 'server') this.#datagramsSentFor.set(datagram.requestId, bytes);
         // FAULT send-reserved-datagram-channel / nonzero-datagram-flags.
         if (this.#broken(FAULT.sendReservedDatagramChannel)) bytes[0] = 0x00;
         if (this.#broken(FAULT.nonzeroDatagramFlags)) bytes[1] = 0x01;
@@ -1051,6 +1216,12 @@ export class WebTransportSessionConnection implements Connection {
       sendRawDatagram: (bytes) => this.#sendDatagramBytes(bytes, { kind: 'datagram', channel: bytes[0] ?? -1 }),
       nextDatagram: (predicate, options) => this.#datagrams.next(predicate, options),
       shutdown: (options) => this.#shutdown(options?.drainTimeoutMs ?? this.#limits.drainTimeoutMs),
+      endControlStream: async () => {
+        const writer = this.#requireControl();
+        await this.#writeChain;
+        this.transcript.event('control stream ended by this side (FIN)');
+        await writer.close();
+      },
     };
   }
 }

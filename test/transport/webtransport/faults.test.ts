@@ -119,6 +119,14 @@ async function repliesBeforePing(client: WebTransportSessionConnection): Promise
   return seen.join(', ') || 'nothing before the ping reply';
 }
 
+/** Whether the client records a datagram for a request not in flight within a second (an absence needs a wait). */
+async function notInFlightDatagram(client: WebTransportSessionConnection): Promise<boolean> {
+  return Promise.race([
+    faultSeen(client, 'DATAGRAM_NOT_IN_FLIGHT').then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1_000)),
+  ]);
+}
+
 async function negotiated(fixture: Fixture, encodings: string[]): Promise<string> {
   const client = fixture.track(await connect(fixture.server));
   const { transport } = await initializeSession(client, { encodings, timeoutMs: LIVENESS_MS });
@@ -472,6 +480,340 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     },
     correct: 'closed by the server',
     faulty: 'open',
+  },
+  'control-stream-end-ignored': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await client.webtransport.endControlStream();
+      return Promise.race([
+        client.closed.then(() => 'closed'),
+        until(() => peer.transcript.entries().some((entry) => entry.note?.includes('session kept open')), 'the kept-open note', peer).then(() => 'kept open'),
+      ]);
+    },
+    correct: 'closed',
+    faulty: 'kept open',
+  },
+  'truncated-frame-at-end-unanswered': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      await client.sendRaw(encodeFrame(cborCodec.encode({ jsonrpc: '2.0', id: 5, method: 'ping' })).subarray(0, 6));
+      await client.webtransport.endControlStream();
+      return answerTo(client, null).then(
+        (received) => describeReply(received.message),
+        () => 'closed without an answer',
+      );
+    },
+    correct: 'error -32700',
+    faulty: 'closed without an answer',
+  },
+  'split-frame-dropped': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const frame = encodeFrame(cborCodec.encode({ jsonrpc: '2.0', id: 5, method: 'ping' }));
+      await client.sendRaw(frame.subarray(0, 3));
+      // Lets the server read the first part on its own (client and server share this event loop).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await client.sendRaw(frame.subarray(3));
+      // Dropping the first part makes the server read the rest as a frame of its own: garbage.
+      const answer = await answerTo(client, 5).catch(() => undefined);
+      return answer ? describeReply(answer.message) : 'dropped (the session ended unanswered)';
+    },
+    correct: 'result',
+    faulty: /^(dropped|error)/,
+  },
+  'oversized-body-read-as-frames': {
+    listener: { limits: { maxMessageSize: 1024 } },
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const inner = encodeFrame(cborCodec.encode({ jsonrpc: '2.0', id: 77, method: 'ping' }));
+      const oversized = new Uint8Array(4 + 2000);
+      new DataView(oversized.buffer).setUint32(0, 2000);
+      oversized.set(inner, 4);
+      // The rest of the body: frames of 1 byte each (0x00000001 + one byte), not zero-length ones.
+      for (let at = 4 + inner.byteLength; at + 5 <= oversized.byteLength; at += 5) oversized.set([0, 0, 0, 1, 0xf6], at);
+      await client.sendRaw(oversized);
+      return answerTo(client, 77).then(
+        () => 'the frame inside the body was served',
+        () => 'closed',
+      );
+    },
+    correct: 'closed',
+    faulty: 'the frame inside the body was served',
+  },
+  'json-encoding-refused': {
+    run: (fixture) => negotiated(fixture, ['json']).catch((error: Error) => `refused: ${error.message}`),
+    correct: 'json',
+    faulty: /^refused: .*-32003/,
+  },
+  'encoding-not-offered-selected': {
+    run: (fixture) => negotiated(fixture, ['json']),
+    correct: 'json',
+    faulty: 'cbor',
+  },
+  'cbor-id-as-float': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      await client.send({ jsonrpc: '2.0', id: 5, method: 'ping' });
+      const body = (await answerTo(client, 5)).body!;
+      const key = [0x62, 0x69, 0x64]; // text string "id"
+      for (let i = 0; i + 3 < body.byteLength; i++) {
+        if (body[i] === key[0] && body[i + 1] === key[1] && body[i + 2] === key[2]) return body[i + 3] === 0xfb ? 'float64 id' : 'integer id';
+      }
+      return 'no id';
+    },
+    correct: 'integer id',
+    faulty: 'float64 id',
+  },
+  'initialize-version-echoed': {
+    async run(fixture) {
+      const client = fixture.track(await connect(fixture.server));
+      const { result } = await initializeSession(client, { protocolVersion: '1999-01-01', timeoutMs: LIVENESS_MS });
+      return String(result['protocolVersion']);
+    },
+    correct: '2025-06-18',
+    faulty: '1999-01-01',
+  },
+  'ref-stream-tag-mismatch': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await client.send({ jsonrpc: '2.0', id: 7, method: HOLD });
+      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 7), 'the held request', peer);
+      const stream = await peer.webtransport.openExecutionStream({ requestId: 7, streamTag: 1 });
+      await stream.write(new Uint8Array([1]));
+      await stream.close();
+      await peer.send({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'ref/stream', streamTag: 1 }] } });
+      const result = (await answerTo(client, 7)).message as { result: { content: Array<{ streamTag: number }> } };
+      return `streamTag ${result.result.content[0]!.streamTag}`;
+    },
+    correct: 'streamTag 1',
+    faulty: 'streamTag 1001',
+  },
+  'duplicate-stream-tag': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await client.send({ jsonrpc: '2.0', id: 7, method: HOLD });
+      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 7), 'the held request', peer);
+      const stream = await peer.webtransport.openExecutionStream({ requestId: 7, streamTag: 1 });
+      await stream.close();
+      await client.webtransport.nextExecutionStream(undefined, { timeoutMs: LIVENESS_MS });
+      const second = await client.webtransport.nextExecutionStream((s) => s.header.requestId === 7, { timeoutMs: 1_000 }).catch(() => undefined);
+      return second ? 'two streams (7, 1)' : 'one stream (7, 1)';
+    },
+    correct: 'one stream (7, 1)',
+    faulty: 'two streams (7, 1)',
+  },
+  'length-prefixed-stream-chunks': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await client.send({ jsonrpc: '2.0', id: 7, method: HOLD });
+      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 7), 'the held request', peer);
+      const stream = await peer.webtransport.openExecutionStream({ requestId: 7, streamTag: 1 });
+      await stream.write(new Uint8Array([1, 2, 3]));
+      await stream.close();
+      const incoming = await client.webtransport.nextExecutionStream(undefined, { timeoutMs: LIVENESS_MS });
+      return Buffer.from(await new Response(incoming.readable).arrayBuffer()).toString('hex');
+    },
+    correct: '010203',
+    faulty: '00000003010203',
+  },
+  'control-blocked-by-streams': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await client.send({ jsonrpc: '2.0', id: 7, method: HOLD });
+      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 7), 'the held request', peer);
+      const stream = await peer.webtransport.openExecutionStream({ requestId: 7, streamTag: 1 });
+      await stream.write(new Uint8Array([1]));
+      let closed = false;
+      // The stream is ended after a while either way, so a blocked server answers in the end.
+      const timer = setTimeout(() => void stream.close().then(() => (closed = true)), 3_000);
+      await client.send({ jsonrpc: '2.0', id: 8, method: 'ping' });
+      await answerTo(client, 8);
+      clearTimeout(timer);
+      return closed ? 'answered after the stream ended' : 'answered while the stream was open';
+    },
+    correct: 'answered while the stream was open',
+    faulty: 'answered after the stream ended',
+  },
+  'short-datagram-answered': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await client.webtransport.sendRawDatagram(new Uint8Array([1, 0, 0]));
+      await faultSeen(peer, 'DATAGRAM');
+      return repliesBeforePing(client);
+    },
+    correct: 'nothing before the ping reply',
+    faulty: 'error -32600',
+  },
+  'datagram-payload-json-after-cbor': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await client.send({ jsonrpc: '2.0', id: 42, method: HOLD });
+      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 42), 'the held request', peer);
+      await peer.webtransport.sendDatagram({ channel: 0x01, requestId: 42, payload: cborCodec.encode({ progress: 0.5 }) });
+      const datagram = await client.webtransport.nextDatagram(undefined, { timeoutMs: LIVENESS_MS });
+      return datagram.decoded === undefined ? 'not CBOR' : JSON.stringify(datagram.decoded);
+    },
+    correct: '{"progress":0.5}',
+    faulty: 'not CBOR',
+  },
+  'datagram-after-result': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await client.send({ jsonrpc: '2.0', id: 42, method: HOLD });
+      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 42), 'the held request', peer);
+      await peer.webtransport.sendDatagram({ channel: 0x01, requestId: 42, payload: cborCodec.encode({ progress: 0.5 }) });
+      await client.webtransport.nextDatagram(undefined, { timeoutMs: LIVENESS_MS });
+      await peer.send({ jsonrpc: '2.0', id: 42, result: {} });
+      await answerTo(client, 42);
+      // The client drops (and records) a datagram for a request no longer in flight.
+      return notInFlightDatagram(client).then((seen) => (seen ? 'a datagram after the response' : 'nothing after the response'));
+    },
+    correct: 'nothing after the response',
+    faulty: 'a datagram after the response',
+  },
+  'result-only-in-datagram': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await client.send({ jsonrpc: '2.0', id: 42, method: HOLD });
+      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 42), 'the held request', peer);
+      await peer.webtransport.sendDatagram({ channel: 0x01, requestId: 42, payload: cborCodec.encode({ progress: 0.5 }) });
+      await client.webtransport.nextDatagram(undefined, { timeoutMs: LIVENESS_MS });
+      await peer.send({ jsonrpc: '2.0', id: 42, result: {} });
+      return Promise.race([
+        answerTo(client, 42).then(() => 'on the control stream'),
+        client.webtransport.nextDatagram((d) => d.requestId === 42, { timeoutMs: LIVENESS_MS }).then(() => 'in a datagram'),
+      ]);
+    },
+    correct: 'on the control stream',
+    faulty: 'in a datagram',
+  },
+  'unknown-datagram-cancels-requests': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await client.send({ jsonrpc: '2.0', id: 42, method: HOLD });
+      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 42), 'the held request', peer);
+      await client.webtransport.sendDatagram({ channel: 0x01, requestId: 999, payload: cborCodec.encode({ progress: 1 }) });
+      await faultSeen(peer, 'DATAGRAM_NOT_IN_FLIGHT');
+      return peer.transcript.entries().some((entry) => entry.note === 'synthetic $/cancel (fault)') ? 'request 42 cancelled' : 'request 42 untouched';
+    },
+    correct: 'request 42 untouched',
+    faulty: 'request 42 cancelled',
+  },
+  'string-ids-for-server-requests': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await peer.send({ jsonrpc: '2.0', id: 3, method: 'roots/list' });
+      const request = await client.next((received) => (received.message as Message).method === 'roots/list', { timeoutMs: LIVENESS_MS });
+      return typeof (request.message as Message).id;
+    },
+    correct: 'number',
+    faulty: 'string',
+  },
+  'datagram-for-server-request': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await peer.send({ jsonrpc: '2.0', id: 3, method: 'roots/list' });
+      await client.next((received) => (received.message as Message).method === 'roots/list', { timeoutMs: LIVENESS_MS });
+      // The client drops (and records) a datagram naming a request it did not send.
+      return notInFlightDatagram(client).then((seen) => (seen ? 'a datagram for request 3' : 'no datagram'));
+    },
+    correct: 'no datagram',
+    faulty: 'a datagram for request 3',
+  },
+  'cancel-ignored': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await client.send({ jsonrpc: '2.0', id: 42, method: HOLD });
+      await client.send({ jsonrpc: '2.0', method: '$/cancel', params: { requestId: 42 } });
+      const entry = await until(
+        () => peer.transcript.entries().find((e) => (e.decoded as Message | undefined)?.method === '$/cancel'),
+        'the $/cancel',
+        peer,
+      );
+      return entry.note === '$/cancel ignored (fault)' ? 'ignored' : 'delivered';
+    },
+    correct: 'delivered',
+    faulty: 'ignored',
+  },
+  'shutdown-sent-with-id': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      void peer.webtransport.shutdown({ drainTimeoutMs: 100 }).catch(() => undefined);
+      // Read from the transcript: the client closes on $/shutdown, possibly before the message is taken.
+      const entry = await until(
+        () => client.transcript.entries().find((e) => e.direction === 'received' && (e.decoded as Message | undefined)?.method === '$/shutdown'),
+        'the $/shutdown',
+        client,
+      );
+      return 'id' in (entry.decoded as Message) ? 'a request' : 'a notification';
+    },
+    correct: 'a notification',
+    faulty: 'a request',
+  },
+  'message-size-only-before-ready': {
+    listener: { limits: { maxMessageSize: 1024 } },
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      await client.sendRaw(encodeFrame(cborCodec.encode({ jsonrpc: '2.0', id: 5, method: 'ping', params: { padding: 'x'.repeat(2000) } })));
+      return Promise.race([
+        answerTo(client, null).then((received) => describeReply(received.message)),
+        answerTo(client, 5).then(() => 'served'),
+      ]);
+    },
+    correct: 'error -32600',
+    faulty: 'served',
+  },
+  'tls12-accepted': {
+    async run(fixture) {
+      const { connect: tlsConnect } = await import('node:tls');
+      const url = new URL(fixture.server.url);
+      return new Promise<string>((resolve) => {
+        const socket = tlsConnect({ host: url.hostname, port: Number(url.port), maxVersion: 'TLSv1.2', rejectUnauthorized: false, ALPNProtocols: ['h2'] });
+        socket.once('secureConnect', () => {
+          resolve(`connected with ${socket.getProtocol()}`);
+          socket.destroy();
+        });
+        socket.once('error', () => resolve('refused'));
+      });
+    },
+    correct: 'refused',
+    faulty: 'connected with TLSv1.2',
+  },
+  'binding-code-for-unknown-method': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      await client.send({ jsonrpc: '2.0', id: 7, method: HOLD });
+      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 7), 'the held request', peer);
+      await peer.send({ jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'Method not found' } });
+      return describeReply((await answerTo(client, 7)).message);
+    },
+    correct: 'error -32601',
+    faulty: 'error -32001',
+  },
+  'binding-error-id-zero': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      await client.sendRaw(encodeFrame(new Uint8Array([0xff, 0xff])));
+      const error = (await client.next((received) => (received.message as Message).error !== undefined, { timeoutMs: LIVENESS_MS })).message as Message;
+      return `error ${error.error?.code} id ${JSON.stringify(error.id)}`;
+    },
+    correct: 'error -32700 id null',
+    faulty: 'error -32700 id 0',
   },
 };
 
