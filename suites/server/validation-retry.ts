@@ -1,4 +1,358 @@
-// Filled in by the suite's author (see suites/server/index.ts).
-import type { ConformanceCase } from '../../src/harness/index.js';
+// Suite `validation-retry` (MCP Flow, 000): the prompts the target's wizards send (types, choices,
+// validation rules, defaults, progress), server-side validation of every rule a prompt shows
+// (required, pattern, text length, number range and type, choices, confirm, dates), the shape of
+// an accepted and of a rejected answer (accepted:false with error and suggestion, or -32004,
+// C-15), the retry (re-prompt or kept prompt, corrected value accepted) and what a rejection must
+// leave alone (history, accumulatedData, the current prompt). The cases walk every interactive
+// tool discovery found and can only test the prompt types and rules those wizards reach; a rule
+// no prompt shows is reported as INFO.
+import { defineCase, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
+import { FLOW_ERROR } from '../../src/protocol/error-codes.js';
+import { FLOW_METHOD } from '../../src/protocol/methods.js';
+import { isRecord } from '../../src/wire/index.js';
+import { checkErrorCode, openSession, requiresInteractiveTool, setupRequest, type Message } from './support.js';
+import {
+  checkFlowError,
+  checkProblems,
+  getState,
+  invalidValues,
+  maybeFlowEvent,
+  progressProblems,
+  promptProblems,
+  rejectionValidation,
+  respond,
+  respondOutcome,
+  startInteraction,
+  validValue,
+  walkSession,
+  type CurrentPrompt,
+  type FlowSession,
+  type InvalidProbe,
+} from './support/flow.js';
 
-export const cases: readonly ConformanceCase[] = [];
+const SUITE = 'validation-retry';
+
+function tools(ctx: CaseContext): string[] {
+  return ctx.discovery.interactiveTools ?? [];
+}
+
+async function cancelQuietly(ctx: CaseContext, sessionId: string): Promise<void> {
+  await setupRequest(ctx, FLOW_METHOD.cancel, { sessionId, reason: 'conformance case cleanup' });
+}
+
+/** Where a prompt sits, for messages. */
+function where(toolName: string, current: CurrentPrompt): string {
+  return `${toolName}: ${String(current.prompt.type)} prompt ${JSON.stringify(current.prompt.message)}`;
+}
+
+/**
+ * Takes the re-prompt a rejection may bring (answered {acknowledged: true}); undefined when the
+ * target keeps the current prompt without a new request (FLOW-RESPOND-4 reading 2).
+ */
+async function takeReprompt(ctx: CaseContext, session: FlowSession) {
+  return maybeFlowEvent(ctx, session.sessionId, { methods: [FLOW_METHOD.prompt, FLOW_METHOD.continue] });
+}
+
+/**
+ * Walks every interactive tool; at each prompt sends the probes `select` picks, one by one, and
+ * judges each with `judge`. A probe the target accepts moved the session on: the walk of that
+ * tool stops there. Returns how many probes were sent.
+ */
+async function probeEveryPrompt(
+  ctx: CaseContext,
+  select: (probe: InvalidProbe, prompt: Message) => boolean,
+  judge: (probe: InvalidProbe, answer: Message, place: string, session: FlowSession) => Promise<void> | void,
+): Promise<number> {
+  let sent = 0;
+  for (const toolName of tools(ctx)) {
+    const session = await startInteraction(ctx, { toolName });
+    const walk = await walkSession(ctx, session, {
+      async visit(current) {
+        for (const probe of invalidValues(current.prompt).filter((p) => select(p, current.prompt))) {
+          sent++;
+          const answer = await respond(ctx, session, probe.value, probe.requirement);
+          await judge(probe, answer, where(toolName, current), session);
+          if (respondOutcome(answer) === 'accepted') return false;
+          await takeReprompt(ctx, session);
+        }
+        return true;
+      },
+    });
+    if (walk.complete === undefined) await cancelQuietly(ctx, session.sessionId);
+  }
+  return sent;
+}
+
+/** Checks that an invalid value was refused, in either accepted form (C-15). */
+function checkRejected(ctx: CaseContext, requirement: string, probe: InvalidProbe, answer: Message, place: string): boolean {
+  const outcome = respondOutcome(answer);
+  return ctx.check(requirement, outcome === 'rejected' || outcome === 'rejected-with-error', {
+    message: `${place}: ${probe.description} is rejected (accepted:false, or -32004)`,
+    expected: { result: { accepted: false, validation: { valid: false } } },
+    actual: answer.result ?? answer.error,
+  });
+}
+
+/** One case per validation rule: every prompt showing the rule gets its probes. */
+function ruleCase(options: { name: string; title: string; requirement: string; rule: string }): ConformanceCase {
+  const { requirement } = options;
+  return defineCase({
+    id: `${SUITE}/${options.name}`,
+    suite: SUITE,
+    title: options.title,
+    requirements: [requirement],
+    applies: requiresInteractiveTool,
+    timeLimitMs: 15_000,
+    async run(ctx) {
+      await openSession(ctx);
+      const sent = await probeEveryPrompt(
+        ctx,
+        (probe) => probe.requirement === requirement,
+        (probe, answer, place) => {
+          checkRejected(ctx, requirement, probe, answer, place);
+        },
+      );
+      if (sent === 0) ctx.info(requirement, `no prompt of the target's interactive tools shows ${options.rule}; nothing to check`);
+    },
+  });
+}
+
+const required = ruleCase({
+  name: 'required',
+  title: 'with validation.required true, a null or empty-string value is rejected',
+  requirement: 'FLOW-VALID-2',
+  rule: 'validation.required',
+});
+const pattern = ruleCase({
+  name: 'text-pattern',
+  title: 'a text value the prompt\'s validation.pattern does not match is rejected',
+  requirement: 'FLOW-VALID-3',
+  rule: 'a text validation.pattern',
+});
+const textLength = ruleCase({
+  name: 'text-length',
+  title: 'a text value shorter than validation.min or longer than validation.max (code points) is rejected',
+  requirement: 'FLOW-VALID-4',
+  rule: 'text length bounds (validation.min/max on a text prompt)',
+});
+const numberRange = ruleCase({
+  name: 'number-range',
+  title: 'a number below validation.min or above validation.max is rejected',
+  requirement: 'FLOW-VALID-5',
+  rule: 'a number prompt with validation.min/max',
+});
+const numberType = ruleCase({
+  name: 'number-type',
+  title: 'a number prompt rejects a value that is not a number',
+  requirement: 'FLOW-VALID-6',
+  rule: 'a number prompt',
+});
+const choice = ruleCase({
+  name: 'choice',
+  title: 'a choice prompt rejects a value that is not one of its choices',
+  requirement: 'FLOW-VALID-7',
+  rule: 'a choice prompt',
+});
+const confirm = ruleCase({
+  name: 'confirm',
+  title: 'a confirm prompt rejects a value that is not a boolean',
+  requirement: 'FLOW-VALID-8',
+  rule: 'a confirm prompt',
+});
+const date = ruleCase({
+  name: 'date',
+  title: 'a date prompt rejects an impossible date and a date not in YYYY-MM-DD form',
+  requirement: 'FLOW-VALID-9',
+  rule: 'a date prompt',
+});
+
+const serverSide = defineCase({
+  id: `${SUITE}/server-side`,
+  suite: SUITE,
+  title: 'the server validates every value itself: the first invalid value of each prompt, sent directly on the wire, is rejected',
+  requirements: ['FLOW-VALID-1'],
+  applies: requiresInteractiveTool,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    await openSession(ctx);
+    const firstOf = new Set<Message>();
+    const sent = await probeEveryPrompt(
+      ctx,
+      (_probe, prompt) => (firstOf.has(prompt) ? false : (firstOf.add(prompt), true)),
+      (probe, answer, place) => {
+        checkRejected(ctx, 'FLOW-VALID-1', probe, answer, place);
+      },
+    );
+    if (sent === 0) ctx.info('FLOW-VALID-1', 'no prompt of the target shows a rule an invalid value could break (file and custom prompts have none)');
+  },
+});
+
+const promptShapes = defineCase({
+  id: `${SUITE}/prompt-shapes`,
+  suite: SUITE,
+  title: 'every prompt has a known type and a message; choices, validation rules, patterns, defaults, dates and progress are well-formed',
+  requirements: ['FLOW-PROMPT-3', 'FLOW-PROMPT-4', 'FLOW-PROMPT-5', 'FLOW-PROMPT-6', 'FLOW-PROMPT-7', 'FLOW-PROMPT-8', 'FLOW-PROMPT-10', 'FLOW-PROMPT-9'],
+  applies: requiresInteractiveTool,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    await openSession(ctx);
+    const types = new Set<string>();
+    for (const toolName of tools(ctx)) {
+      const session = await startInteraction(ctx, { toolName });
+      checkProblems(ctx, ['FLOW-PROMPT-10'], progressProblems(session.start.progress), `the interaction.start progress of ${toolName}`, session.start.progress);
+      await walkSession(ctx, session, {
+        visit(current) {
+          const place = where(toolName, current);
+          types.add(String(current.prompt.type));
+          checkProblems(ctx, ['FLOW-PROMPT-3', 'FLOW-PROMPT-4', 'FLOW-PROMPT-5', 'FLOW-PROMPT-6', 'FLOW-PROMPT-7', 'FLOW-PROMPT-8'], promptProblems(current.prompt), place, current.prompt);
+          if (current.event) checkProblems(ctx, ['FLOW-PROMPT-10'], progressProblems(current.event.params.progress), `the progress of ${place}`, current.event.params.progress);
+        },
+        onEvent(event) {
+          if (event.prompt === undefined) checkProblems(ctx, ['FLOW-PROMPT-10'], progressProblems(event.params.progress), `the progress of an ${event.method} for ${toolName}`, event.params.progress);
+        },
+      });
+    }
+    const open = [...types].filter((t) => t === 'file' || t === 'custom');
+    ctx.info('FLOW-PROMPT-9', open.length > 0 ? `the target sends ${open.join(' and ')} prompts; only their type and message are checked` : `the target's prompts are of types ${[...types].join(', ')}`);
+  },
+});
+
+const acceptedResult = defineCase({
+  id: `${SUITE}/accepted-result`,
+  suite: SUITE,
+  title: 'a value that satisfies the current prompt is answered {"accepted": true, "validation": {"valid": true}}',
+  requirements: ['FLOW-RESPOND-2'],
+  applies: requiresInteractiveTool,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    await openSession(ctx);
+    for (const toolName of tools(ctx)) {
+      const session = await startInteraction(ctx, { toolName });
+      await walkSession(ctx, session, {
+        onTurn(turn) {
+          const result = isRecord(turn.answer.result) ? turn.answer.result : undefined;
+          ctx.check('FLOW-RESPOND-2', result?.accepted === true && isRecord(result.validation) && result.validation.valid === true, {
+            message: `${toolName}: the valid value ${JSON.stringify(turn.value)} is answered accepted:true with validation.valid true`,
+            expected: { accepted: true, validation: { valid: true } },
+            actual: turn.answer.result ?? turn.answer.error,
+          });
+        },
+      });
+    }
+  },
+});
+
+const rejectionAndRetry = defineCase({
+  id: `${SUITE}/rejection-and-retry`,
+  suite: SUITE,
+  title: 'a rejected value gets accepted:false with an error (and a suggestion), changes nothing, and the corrected value is accepted',
+  requirements: ['FLOW-RESPOND-3', 'FLOW-RESPOND-4', 'FLOW-VALID-10', 'FLOW-VALID-13', 'FLOW-ERR-1', 'FLOW-ERR-2'],
+  applies: requiresInteractiveTool,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    await openSession(ctx);
+    let retried = 0;
+    for (const toolName of tools(ctx)) {
+      const session = await startInteraction(ctx, { toolName });
+      const walk = await walkSession(ctx, session, {
+        async visit(current) {
+          const probe = invalidValues(current.prompt)[0];
+          if (probe === undefined) return true;
+          retried++;
+          const place = where(toolName, current);
+          const before = await getState(ctx, session.sessionId, 'FLOW-VALID-10');
+          const answer = await respond(ctx, session, probe.value, 'FLOW-RESPOND-3');
+          const outcome = respondOutcome(answer);
+          const validation = rejectionValidation(answer);
+          if (outcome === 'rejected-with-error') {
+            ctx.info('FLOW-RESPOND-3', `${place}: the rejection is error -32004 (reading 2, C-15)`);
+            checkFlowError(ctx, answer, { requirement: 'FLOW-RESPOND-3', codes: [FLOW_ERROR.VALIDATION_FAILED], what: `${place}: ${probe.description}`, sessionId: session.sessionId, also: ['FLOW-ERR-1', 'FLOW-ERR-2'] });
+          } else {
+            ctx.check('FLOW-RESPOND-3', outcome === 'rejected' && validation?.valid === false && typeof validation.error === 'string' && validation.error !== '' && (validation.suggestion === undefined || typeof validation.suggestion === 'string'), {
+              message: `${place}: ${probe.description} is answered {"accepted": false, "validation": {"valid": false, "error": <non-empty string>, "suggestion"?: <string>}}`,
+              actual: answer.result ?? answer.error,
+            });
+            if (outcome === 'accepted') return false;
+          }
+          if (['FLOW-VALID-3', 'FLOW-VALID-7', 'FLOW-VALID-9'].includes(probe.requirement) && validation !== undefined) {
+            ctx.check('FLOW-VALID-13', typeof validation.suggestion === 'string' && validation.suggestion !== '', {
+              message: `${place}: the rejection of ${probe.description} suggests how to fix the value`,
+              actual: validation,
+            });
+          }
+          const reprompt = await takeReprompt(ctx, session);
+          ctx.info('FLOW-RESPOND-4', reprompt ? `${place}: re-prompted with a new ${reprompt.method} (reading 1)` : `${place}: kept the current prompt without a new request (reading 2)`);
+          if (reprompt?.prompt !== undefined) {
+            ctx.check('FLOW-RESPOND-4', reprompt.prompt.type === current.prompt.type && reprompt.prompt.message === current.prompt.message, {
+              message: `${place}: the re-prompt is the same prompt`,
+              expected: current.prompt,
+              actual: reprompt.prompt,
+            });
+          }
+          const after = await getState(ctx, session.sessionId, 'FLOW-VALID-10');
+          const keep = (s: Message) => JSON.stringify({ history: s.history, accumulatedData: s.accumulatedData, currentPrompt: isRecord(s.currentPrompt) ? { type: s.currentPrompt.type, message: s.currentPrompt.message } : s.currentPrompt });
+          ctx.check('FLOW-VALID-10', keep(before) === keep(after), {
+            message: `${place}: the rejected value adds no history entry and leaves accumulatedData and the current prompt unchanged`,
+            expected: JSON.parse(keep(before)),
+            actual: JSON.parse(keep(after)),
+          });
+          const corrected = await respond(ctx, session, validValue(current.prompt), 'FLOW-RESPOND-4');
+          ctx.check('FLOW-RESPOND-4', respondOutcome(corrected) === 'accepted', {
+            message: `${place}: after the rejection the corrected value is accepted (the session still waits for the same prompt)`,
+            actual: corrected.result ?? corrected.error,
+          });
+          return false; // the session moved on with the corrected value; one retry per tool
+        },
+      });
+      if (walk.complete === undefined) await cancelQuietly(ctx, session.sessionId);
+    }
+    if (retried === 0) {
+      for (const requirement of ['FLOW-RESPOND-3', 'FLOW-RESPOND-4', 'FLOW-VALID-10']) ctx.info(requirement, 'no prompt of the target has a rule an invalid value could break');
+    }
+  },
+});
+
+const respondInvalidParams = defineCase({
+  id: `${SUITE}/respond-invalid-params`,
+  suite: SUITE,
+  title: 'interaction.respond without a response object or without response.value is -32602',
+  requirements: ['FLOW-RESPOND-7'],
+  applies: requiresInteractiveTool,
+  sendsInvalid: true,
+  async run(ctx) {
+    await openSession(ctx);
+    const session = await startInteraction(ctx);
+    const walk = await walkSession(ctx, session, {
+      async visit() {
+        const probes: [string, Message][] = [
+          ['no response', { sessionId: session.sessionId }],
+          ['a response without value', { sessionId: session.sessionId, response: { timestamp: Date.now() } }],
+          ['a string response', { sessionId: session.sessionId, response: 'yes' }],
+        ];
+        for (const [what, params] of probes) {
+          const answer = await ctx.request('FLOW-RESPOND-7', FLOW_METHOD.respond, params);
+          checkErrorCode(ctx, 'FLOW-RESPOND-7', answer, -32602, `interaction.respond with ${what}`);
+          await takeReprompt(ctx, session);
+        }
+        return false;
+      },
+    });
+    if (walk.complete === undefined) await cancelQuietly(ctx, session.sessionId);
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [
+  promptShapes,
+  acceptedResult,
+  rejectionAndRetry,
+  serverSide,
+  required,
+  pattern,
+  textLength,
+  numberRange,
+  numberType,
+  choice,
+  confirm,
+  date,
+  respondInvalidParams,
+];

@@ -499,34 +499,72 @@ export interface RunOptions {
   requirement?: string;
   /** Chooses the value for a prompt (default validValue). */
   valueFor?: (prompt: Message, turn: number) => unknown;
+  /** Called with each prompt before it is answered (checks, probes of invalid values). */
+  beforeAnswer?: (current: CurrentPrompt, turn: number) => Promise<void> | void;
+  /** Called after each answer, before a refused valid value ends the run (checks). */
+  onTurn?: (turn: Turn) => Promise<void> | void;
+  /** Called with each session request that follows an answer (checks of shapes and order). */
+  onEvent?: (event: FlowEvent) => Promise<void> | void;
 }
 
 /**
- * Answers every prompt with a valid value until `interaction.complete` arrives. A value refused,
- * a prompt that never comes, or more than maxTurns prompts is a precondition failure.
+ * The requirement a refused valid value breaks: the initialPrompt not being current (FLOW-START-6),
+ * a continue's nextPrompt not being current (FLOW-PROMPT-13), else FLOW-RESPOND-2.
  */
-export async function runToCompletion(ctx: CaseContext, session: FlowSession, options: RunOptions = {}): Promise<CompletedRun> {
+export function refusalRequirement(via: PromptSource): string {
+  return via === 'initialPrompt' ? 'FLOW-START-6' : via === 'interaction.continue' ? 'FLOW-PROMPT-13' : 'FLOW-RESPOND-2';
+}
+
+export interface WalkOptions extends RunOptions {
+  /**
+   * Called with each prompt before it is answered; returning false stops the walk there (the
+   * session is left as it is: cancel it if the case goes on).
+   */
+  visit?: (current: CurrentPrompt, turn: number) => Promise<boolean | void> | boolean | void;
+}
+
+/** What a walk saw; `complete` is absent when `visit` stopped it. */
+export interface Walk {
+  turns: Turn[];
+  events: FlowEvent[];
+  complete?: FlowEvent;
+  /** The prompt the walk stopped at, when `visit` stopped it. */
+  stoppedAt?: CurrentPrompt;
+}
+
+/**
+ * Answers every prompt with a valid value until `interaction.complete` arrives, or until `visit`
+ * returns false. A valid value refused (FLOW-START-6 / FLOW-PROMPT-13 / FLOW-RESPOND-2, see
+ * refusalRequirement), a prompt that never comes, or more than maxTurns prompts is a precondition
+ * failure.
+ */
+export async function walkSession(ctx: CaseContext, session: FlowSession, options: WalkOptions = {}): Promise<Walk> {
   const turns: Turn[] = [];
   const events: FlowEvent[] = [];
   let current = options.current ?? (await firstPrompt(ctx, session));
   const maxTurns = options.maxTurns ?? 40;
   for (let turn = 0; turn < maxTurns; turn++) {
+    if ((await options.visit?.(current, turn)) === false) return { turns, events, stoppedAt: current };
+    await options.beforeAnswer?.(current, turn);
     const value = (options.valueFor ?? validValue)(current.prompt, turn);
     if (value === undefined) {
       throw new TargetPreconditionError(`no valid value could be built for prompt ${JSON.stringify(current.prompt)}`, { actual: current.prompt });
     }
     const answer = await respond(ctx, session, value, options.requirement);
-    turns.push({ prompt: current.prompt, via: current.via, value, answer });
+    const done: Turn = { prompt: current.prompt, via: current.via, value, answer };
+    turns.push(done);
+    await options.onTurn?.(done);
     if (respondOutcome(answer) !== 'accepted') {
-      throw new TargetPreconditionError(`the value ${JSON.stringify(value)} for prompt ${JSON.stringify(current.prompt.message)} was not accepted`, {
-        requirement: 'FLOW-RESPOND-2',
+      throw new TargetPreconditionError(`the value ${JSON.stringify(value)} for prompt ${JSON.stringify(current.prompt.message)} (${current.via}) was not accepted`, {
+        requirement: refusalRequirement(current.via),
         actual: answer,
       });
     }
     for (;;) {
       const event = await expectEvent(ctx, session.sessionId, 'the next prompt or interaction.complete', options.requirement);
       events.push(event);
-      if (event.method === FLOW_METHOD.complete) return { turns, complete: event, events };
+      await options.onEvent?.(event);
+      if (event.method === FLOW_METHOD.complete) return { turns, events, complete: event };
       if (event.prompt !== undefined) {
         current = { prompt: event.prompt, via: event.method as PromptSource, event };
         break;
@@ -536,6 +574,12 @@ export async function runToCompletion(ctx: CaseContext, session: FlowSession, op
   throw new TargetPreconditionError(`session ${session.sessionId} did not complete within ${maxTurns} answered prompts`, {
     ...(options.requirement !== undefined ? { requirement: options.requirement } : {}),
   });
+}
+
+/** walkSession without stopping: every prompt answered until `interaction.complete`. */
+export async function runToCompletion(ctx: CaseContext, session: FlowSession, options: RunOptions = {}): Promise<CompletedRun> {
+  const walk = await walkSession(ctx, session, options);
+  return { turns: walk.turns, events: walk.events, complete: walk.complete as FlowEvent };
 }
 
 /** Session requests about `sessionId` still queued on the connection (not taken by next). */
@@ -548,3 +592,191 @@ export function pendingSessionRequests(ctx: CaseContext, sessionId: string, meth
 
 /** True for the answer to request `id` (re-exported for cases that wait on a respond themselves). */
 export { isResponseTo };
+
+// ---- judging what the target sent --------------------------------------------------------------
+
+/** One broken rule found in a message, with the requirement it breaks. */
+export interface Problem {
+  requirement: string;
+  message: string;
+}
+
+const PROMPT_TYPE_NAMES: readonly string[] = ['text', 'choice', 'confirm', 'number', 'date', 'file', 'custom'];
+
+/** Whether `value` has the prompt's value type (FLOW-PROMPT-7). */
+function defaultFits(prompt: Message, value: unknown): boolean {
+  switch (prompt.type) {
+    case 'text':
+      return typeof value === 'string';
+    case 'confirm':
+      return typeof value === 'boolean';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'date':
+      return typeof value === 'string' && isCalendarDate(value);
+    case 'choice': {
+      const values = Array.isArray(prompt.choices) ? prompt.choices.filter(isRecord).map((c) => JSON.stringify(c.value)) : [];
+      const listed = (v: unknown) => values.includes(JSON.stringify(v));
+      return prompt.multiple === true && Array.isArray(value) ? value.every(listed) : listed(value);
+    }
+    default:
+      return true; // file and custom: no documented value shape (FLOW-PROMPT-9)
+  }
+}
+
+/** What is wrong with a prompt (FLOW-PROMPT-3..8); [] for a good one. */
+export function promptProblems(prompt: unknown): Problem[] {
+  const problems: Problem[] = [];
+  if (!isRecord(prompt)) return [{ requirement: 'FLOW-PROMPT-3', message: 'the prompt is not an object' }];
+  if (typeof prompt.type !== 'string' || !PROMPT_TYPE_NAMES.includes(prompt.type)) {
+    problems.push({ requirement: 'FLOW-PROMPT-3', message: `type ${JSON.stringify(prompt.type)} is not one of ${PROMPT_TYPE_NAMES.join(', ')}` });
+  }
+  if (typeof prompt.message !== 'string') problems.push({ requirement: 'FLOW-PROMPT-3', message: 'the prompt has no string message' });
+  if (prompt.type === 'choice') {
+    const choices = prompt.choices;
+    if (!Array.isArray(choices) || choices.length === 0) problems.push({ requirement: 'FLOW-PROMPT-4', message: 'a choice prompt without a non-empty choices array' });
+    else {
+      const seen = new Set<string>();
+      choices.forEach((choice, i) => {
+        if (!isRecord(choice) || !Object.hasOwn(choice, 'value') || typeof choice.label !== 'string') {
+          problems.push({ requirement: 'FLOW-PROMPT-4', message: `choices[${i}] lacks a value or a string label` });
+          return;
+        }
+        const key = JSON.stringify(choice.value);
+        if (seen.has(key)) problems.push({ requirement: 'FLOW-PROMPT-4', message: `choices[${i}] repeats the value ${key}` });
+        seen.add(key);
+      });
+    }
+  }
+  if (prompt.validation !== undefined) {
+    const rules = prompt.validation;
+    if (!isRecord(rules)) problems.push({ requirement: 'FLOW-PROMPT-5', message: 'validation is not an object' });
+    else {
+      if (rules.required !== undefined && typeof rules.required !== 'boolean') problems.push({ requirement: 'FLOW-PROMPT-5', message: 'validation.required is not a boolean' });
+      if (rules.pattern !== undefined && typeof rules.pattern !== 'string') problems.push({ requirement: 'FLOW-PROMPT-5', message: 'validation.pattern is not a string' });
+      if (typeof rules.pattern === 'string') {
+        try {
+          compilePattern(rules.pattern);
+        } catch {
+          problems.push({ requirement: 'FLOW-PROMPT-6', message: `validation.pattern ${JSON.stringify(rules.pattern)} does not compile as an ECMAScript regular expression` });
+        }
+      }
+      // Date prompts bound by dates (YYYY-MM-DD), every other type by numbers.
+      const isDate = prompt.type === 'date';
+      const bound = (v: unknown) => (isDate ? typeof v === 'string' && isCalendarDate(v) : typeof v === 'number' && Number.isFinite(v));
+      for (const name of ['min', 'max'] as const) {
+        if (rules[name] !== undefined && !bound(rules[name])) {
+          problems.push({ requirement: 'FLOW-PROMPT-5', message: `validation.${name} ${JSON.stringify(rules[name])} is not a ${isDate ? 'YYYY-MM-DD date' : 'number'}` });
+        }
+      }
+      if (bound(rules.min) && bound(rules.max) && (rules.min as number | string) > (rules.max as number | string)) {
+        problems.push({ requirement: 'FLOW-PROMPT-5', message: `validation.min ${JSON.stringify(rules.min)} is above validation.max ${JSON.stringify(rules.max)}` });
+      }
+    }
+  }
+  if (prompt.defaultValue !== undefined && !defaultFits(prompt, prompt.defaultValue)) {
+    problems.push({ requirement: 'FLOW-PROMPT-7', message: `defaultValue ${JSON.stringify(prompt.defaultValue)} does not have the value type of a ${String(prompt.type)} prompt` });
+  }
+  if (prompt.placeholder !== undefined && typeof prompt.placeholder !== 'string') problems.push({ requirement: 'FLOW-PROMPT-7', message: 'placeholder is not a string' });
+  if (prompt.type === 'date' && prompt.defaultValue !== undefined && !(typeof prompt.defaultValue === 'string' && isCalendarDate(prompt.defaultValue))) {
+    problems.push({ requirement: 'FLOW-PROMPT-8', message: `the date prompt's defaultValue ${JSON.stringify(prompt.defaultValue)} is not YYYY-MM-DD` });
+  }
+  return problems;
+}
+
+/** What is wrong with a `progress` object (FLOW-PROMPT-10); [] when absent or good. */
+export function progressProblems(progress: unknown): Problem[] {
+  if (progress === undefined) return [];
+  const bad = (message: string): Problem[] => [{ requirement: 'FLOW-PROMPT-10', message }];
+  if (!isRecord(progress)) return bad('progress is not an object');
+  const { current, total, message } = progress;
+  if (!Number.isSafeInteger(current) || (current as number) < 0) return bad(`progress.current ${JSON.stringify(current)} is not an integer >= 0`);
+  if (total !== undefined && (!Number.isSafeInteger(total) || (total as number) < (current as number))) return bad(`progress.total ${JSON.stringify(total)} is not an integer >= current ${String(current)}`);
+  if (message !== undefined && typeof message !== 'string') return bad('progress.message is not a string');
+  return [];
+}
+
+/**
+ * Records one check per requirement in `requirements` (the ones the case declares and judges
+ * here): passed when no problem names it, else failed with the problems' messages.
+ */
+export function checkProblems(ctx: CaseContext, requirements: readonly string[], problems: readonly Problem[], where: string, actual?: unknown): void {
+  for (const requirement of requirements) {
+    const mine = problems.filter((p) => p.requirement === requirement);
+    ctx.check(requirement, mine.length === 0, {
+      message: mine.length === 0 ? `${where}: no rule of ${requirement} broken` : `${where}: ${mine.map((p) => p.message).join('; ')}`,
+      ...(mine.length > 0 && actual !== undefined ? { actual } : {}),
+    });
+  }
+}
+
+/** The 000 names of the Flow error codes (FLOW-ERR-1). */
+export const FLOW_ERROR_NAMES: Readonly<Record<number, string>> = {
+  [FLOW_ERROR.SESSION_NOT_FOUND]: 'SESSION_NOT_FOUND',
+  [FLOW_ERROR.SESSION_EXPIRED]: 'SESSION_EXPIRED',
+  [FLOW_ERROR.INVALID_STATE_TRANSITION]: 'INVALID_STATE_TRANSITION',
+  [FLOW_ERROR.VALIDATION_FAILED]: 'VALIDATION_FAILED',
+  [FLOW_ERROR.TIMEOUT]: 'TIMEOUT',
+  [FLOW_ERROR.ALREADY_CANCELLED]: 'ALREADY_CANCELLED',
+  [FLOW_ERROR.NOT_INTERACTIVE]: 'NOT_INTERACTIVE',
+};
+
+export function isFlowErrorCode(code: unknown): code is number {
+  return typeof code === 'number' && code <= -32001 && code >= -32007;
+}
+
+export interface FlowErrorExpectation {
+  /** The requirement that names the answer (e.g. FLOW-ERR-4). */
+  requirement: string;
+  /** Accepted codes (first = recommended). */
+  codes: readonly number[];
+  /** What was asked, for messages. */
+  what: string;
+  /** The session the request named (FLOW-ERR-2, FLOW-ERR-3). */
+  sessionId?: string;
+  /** Of FLOW-ERR-1, -2, -3: those the case declares and wants judged here. */
+  also?: readonly string[];
+}
+
+/**
+ * Judges an error answer: `requirement` (one of the accepted codes), and, as asked in `also`,
+ * FLOW-ERR-1 (a Flow-range code means what 000 says: here, one of the accepted codes), FLOW-ERR-2
+ * (data.sessionId names the session) and FLOW-ERR-3 (the message names the session). Returns
+ * whether the main requirement held.
+ */
+export function checkFlowError(ctx: CaseContext, answer: Message | undefined, expect: FlowErrorExpectation): boolean {
+  if (answer === undefined) return false;
+  const error = isRecord(answer.error) ? answer.error : undefined;
+  const code = error?.code;
+  const names = expect.codes.map((c) => `${c}${FLOW_ERROR_NAMES[c] ? ` ${FLOW_ERROR_NAMES[c]}` : ''}`).join(' or ');
+  const ok = ctx.check(expect.requirement, error !== undefined && expect.codes.includes(code as number), {
+    message: `${expect.what} is answered with error ${names}`,
+    expected: { error: { code: expect.codes.length === 1 ? expect.codes[0] : expect.codes } },
+    actual: error ? { error } : { result: answer.result },
+  });
+  const also = new Set(expect.also ?? []);
+  if (error === undefined) return ok;
+  if (also.has('FLOW-ERR-1') && isFlowErrorCode(code)) {
+    ctx.check('FLOW-ERR-1', expect.codes.includes(code), {
+      message: `${expect.what}: a Flow error code must carry its 000 meaning (${names}), not ${code} ${FLOW_ERROR_NAMES[code]}`,
+      actual: { error },
+    });
+  }
+  if (expect.sessionId !== undefined && isFlowErrorCode(code)) {
+    const data = isRecord(error.data) ? error.data : {};
+    if (also.has('FLOW-ERR-2')) {
+      ctx.check('FLOW-ERR-2', data.sessionId === expect.sessionId, {
+        message: `${expect.what}: error.data.sessionId names the session`,
+        expected: { data: { sessionId: expect.sessionId } },
+        actual: { data: error.data },
+      });
+    }
+    if (also.has('FLOW-ERR-3')) {
+      ctx.check('FLOW-ERR-3', typeof error.message === 'string' && error.message.includes(expect.sessionId) && error.message.length > expect.sessionId.length, {
+        message: `${expect.what}: error.message names the condition and the session`,
+        actual: { message: error.message },
+      });
+    }
+  }
+  return ok;
+}
