@@ -1,4 +1,262 @@
-// Filled in by the suite's author (see suites/server/index.ts).
-import type { ConformanceCase } from '../../src/harness/index.js';
+// Suite `execution-streams` (seed 001 §2.2, §4.2, §4.3, §5): the 8-byte header of the streams a
+// server opens, the `ref/stream` items that name them, raw payloads ended by FIN, the control
+// stream staying usable during a big transfer, `$/streamError` with a reset for a failed transfer,
+// and the server's side of client-opened streams (truncated headers, injected request ids,
+// references to streams that never came). Streams come from a tool the target lists whose answer
+// travels on one (discovered, never named); without one the stream cases report INFO.
+import { defineCase, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
+import type { IncomingExecutionStream } from '../../src/transport/connection.js';
+import { isRecord, isU32 } from '../../src/wire/index.js';
+import { checkErrorCode, errorOf, openSession, type Message } from './support.js';
+import {
+  collectStreams,
+  delay,
+  faultsWithCode,
+  maybeNext,
+  readStream,
+  refStreamItems,
+  requiresTools,
+  startStreamingCall,
+  STREAM_EVENT_MS,
+  wtFacet,
+  type StreamEnd,
+} from './support/streams.js';
 
-export const cases: readonly ConformanceCase[] = [];
+const SUITE = 'execution-streams';
+const WT = ['webtransport'] as const;
+
+/** Size asked of a streaming tool for the header/payload checks. */
+const SMALL_TRANSFER = 200_000;
+/** Size asked for the "control stream not blocked" check: far more than any read-ahead window. */
+const LARGE_TRANSFER = 256 * 1024 * 1024;
+/** Size and failure point asked for the stream-error check. */
+const FAILING_TRANSFER = 1024 * 1024;
+const FAIL_AFTER = 256 * 1024;
+
+/** Client-side refusals of a server stream header (the header was malformed or named no request in flight). */
+const HEADER_FAULTS = ['EXEC_HEADER_TRUNCATED', 'STREAM_INJECTION'];
+
+function noStreamingTool(ctx: CaseContext, requirement: string, what = 'answered on an execution stream'): void {
+  ctx.info(requirement, `no tool the target lists ${what} (looked for tools whose name or description mention streams, downloads or files)`);
+}
+
+const headerAndReference = defineCase({
+  id: `${SUITE}/header-reference-payload`,
+  suite: SUITE,
+  title: 'a server execution stream starts with the 8-byte header (request id, tag), is named by a ref/stream item, carries raw bytes ended by FIN, and its tag is unique',
+  requirements: ['WT-EXEC-1', 'WT-EXEC-4', 'WT-EXEC-5', 'WT-EXEC-6'],
+  transports: WT,
+  applies: requiresTools,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    await openSession(ctx);
+    const call = await startStreamingCall(ctx, { bytes: SMALL_TRANSFER });
+    if (!call) return noStreamingTool(ctx, 'WT-EXEC-4');
+    const reading: Promise<StreamEnd> | undefined = call.stream ? readStream(ctx, call.stream, { keep: true }) : undefined;
+    const more = await collectStreams(ctx, call.id, call.answer.then(() => reading));
+    const streams: IncomingExecutionStream[] = [...(call.stream ? [call.stream] : []), ...more];
+    const payload = await reading;
+    for (const extra of more) await extra.cancel('not read by this case');
+    const refused = faultsWithCode(ctx, HEADER_FAULTS);
+
+    ctx.check('WT-EXEC-1', call.stream !== undefined && refused.length === 0, {
+      message: `the execution stream of request ${call.id} (tools/call ${call.tool.name}) starts with an 8-byte header naming that request id (u32 big-endian) and a tag`,
+      expected: { header: { requestId: call.id, streamTag: 'u32' } },
+      actual: { headers: streams.map((s) => s.header), refusedStreams: refused },
+    });
+
+    if (payload) {
+      const complete = call.bytes === undefined || payload.bytes === call.bytes;
+      ctx.check('WT-EXEC-6', payload.end === 'fin' && complete, {
+        message: `after the header the stream carries the content as raw bytes ended by FIN${call.bytes !== undefined ? ` (${call.bytes} bytes were asked for)` : ''}`,
+        expected: { end: 'fin', ...(call.bytes !== undefined ? { bytes: call.bytes } : {}) },
+        actual: { end: payload.end, bytes: payload.bytes, ...(payload.error !== undefined ? { error: payload.error } : {}) },
+      });
+      if (call.bytes === undefined) ctx.info('WT-EXEC-6', `the tool takes no size, so only the FIN was checked (${payload.bytes} bytes received)`);
+    }
+
+    const answer = call.answered?.message as Message | undefined;
+    if (answer === undefined) {
+      ctx.check('WT-EXEC-4', false, { message: `tools/call ${call.tool.name} (request ${call.id}) is answered on the control stream`, actual: 'no answer' });
+    } else {
+      const items = refStreamItems(answer.result);
+      const tags = new Set(streams.map((s) => s.header.streamTag));
+      const badItems = items.filter(
+        (item) => !isU32(item.streamTag) || (item.mimeType !== undefined && typeof item.mimeType !== 'string') || !tags.has(item.streamTag as number),
+      );
+      ctx.check('WT-EXEC-4', items.length > 0 && badItems.length === 0 && faultsWithCode(ctx, ['INVALID_STREAM_REFERENCE']).length === 0, {
+        message: 'the answer names each stream with {"type": "ref/stream", "streamTag": <u32>, "mimeType"?: string} whose tag is a stream of the same request',
+        expected: { refStreamTags: [...tags] },
+        actual: { result: answer.result ?? null, error: answer.error, streamHeaders: streams.map((s) => s.header) },
+      });
+    }
+
+    const seen = streams.map((s) => s.header.streamTag);
+    ctx.check('WT-EXEC-5', new Set(seen).size === seen.length, {
+      message: `the stream tags of request ${call.id} are unique`,
+      actual: { streamTags: seen },
+    });
+  },
+});
+
+const controlNotBlocked = defineCase({
+  id: `${SUITE}/control-not-blocked`,
+  suite: SUITE,
+  title: 'a large payload on an execution stream does not block the control stream: ping is answered mid-transfer',
+  requirements: ['WT-EXEC-8'],
+  transports: WT,
+  applies: requiresTools,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    await openSession(ctx);
+    const call = await startStreamingCall(ctx, { bytes: LARGE_TRANSFER });
+    if (!call?.stream) return noStreamingTool(ctx, 'WT-EXEC-8', 'opened an execution stream');
+    const reader = call.stream.readable.getReader();
+    try {
+      // Take one chunk so the transfer is known to be under way, then leave the rest unread.
+      const first = await Promise.race([reader.read(), delay(ctx, ctx.scaled(STREAM_EVENT_MS)).then(() => 'idle' as const)]);
+      const transferring = first !== 'idle' && !first.done;
+      const answer = await ctx.request('WT-EXEC-8', 'ping', undefined, { timeoutMs: STREAM_EVENT_MS, what: 'ping sent while the execution stream is transferring' });
+      if (!answer) return;
+      if (transferring && call.answered === undefined) {
+        ctx.check('WT-EXEC-8', true, {
+          message: `ping is answered while the execution stream of request ${call.id} (${call.bytes ?? 'size unknown'}, bytes, mostly unread) is still transferring`,
+          actual: { ping: answer },
+        });
+      } else {
+        ctx.info('WT-EXEC-8', `ping was answered, but the transfer had already ended (stream started: ${transferring}, tools/call answered: ${call.answered !== undefined}); the tool's size could not be made large`);
+      }
+    } finally {
+      await reader.cancel('case finished').catch(() => undefined);
+    }
+  },
+});
+
+const streamError = defineCase({
+  id: `${SUITE}/stream-error`,
+  suite: SUITE,
+  title: 'a stream failing mid-transfer gets $/streamError (requestId, streamTag, error) and is reset, never ended with FIN',
+  requirements: ['WT-STREAMERR-1', 'WT-STREAMERR-2'],
+  transports: WT,
+  applies: requiresTools,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    await openSession(ctx);
+    const call = await startStreamingCall(ctx, { bytes: FAILING_TRANSFER, failAfterBytes: FAIL_AFTER });
+    if (!call?.stream) {
+      return noStreamingTool(ctx, 'WT-STREAMERR-1', 'opens an execution stream and takes an argument that makes it fail mid-transfer (a property named like "fail...")');
+    }
+    const stream = call.stream;
+    const reading = readStream(ctx, stream);
+    const notice = await maybeNext(ctx, (m) => m.method === '$/streamError', STREAM_EVENT_MS);
+    const end = await reading;
+    if (end.end === 'fin' && (call.bytes === undefined || end.bytes >= call.bytes)) {
+      ctx.info('WT-STREAMERR-1', `the stream did not fail: it carried all ${end.bytes} bytes and ended with FIN (arguments ${JSON.stringify(call.arguments)})`);
+      return;
+    }
+    ctx.check('WT-STREAMERR-2', end.end === 'reset', {
+      message: `the failed stream (request ${call.id}, tag ${stream.header.streamTag}) is reset, not ended with FIN`,
+      expected: { end: 'reset' },
+      actual: { end: end.end, bytes: end.bytes, askedFor: call.bytes },
+    });
+    const params = isRecord(notice?.message) && isRecord(notice.message.params) ? notice.message.params : undefined;
+    ctx.check(
+      'WT-STREAMERR-1',
+      params !== undefined && params.requestId === call.id && params.streamTag === stream.header.streamTag && typeof params.error === 'string',
+      {
+        message: 'the server sends $/streamError naming the request id and stream tag, with a string error',
+        expected: { method: '$/streamError', params: { requestId: call.id, streamTag: stream.header.streamTag, error: 'string' } },
+        actual: notice?.message ?? 'no $/streamError',
+      },
+    );
+  },
+});
+
+const truncatedHeader = defineCase({
+  id: `${SUITE}/truncated-header`,
+  suite: SUITE,
+  title: 'a client stream that ends before its 8-byte header is rejected with -32600',
+  requirements: ['WT-EXEC-1'],
+  transports: WT,
+  async run(ctx) {
+    await openSession(ctx);
+    const stream = await wtFacet(ctx).openRawStream(new Uint8Array([0x00, 0x00, 0x00]));
+    await stream.close();
+    const answer = await maybeNext(ctx, (m) => m.id === null && isRecord(m.error), STREAM_EVENT_MS);
+    ctx.check('WT-EXEC-1', errorOf(answer?.message as Message | undefined)?.code === -32600, {
+      message: 'an execution stream that ends after 3 header bytes is answered with -32600 (id null)',
+      expected: { id: null, error: { code: -32600 } },
+      actual: answer?.message ?? 'no error with id null',
+    });
+  },
+});
+
+const injectedStream = defineCase({
+  id: `${SUITE}/injected-stream`,
+  suite: SUITE,
+  title: 'a client stream whose header names no request in flight is not read (STOP_SENDING) and is reported with -32002',
+  requirements: ['WT-EXEC-2', 'WT-EXEC-9'],
+  transports: WT,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    await openSession(ctx);
+    const requestId = ctx.nextId(); // never sent: not in flight
+    const streamTag = 1;
+    const stream = await wtFacet(ctx).openExecutionStream({ requestId, streamTag });
+    const report = maybeNext(ctx, (m) => m.id === null && isRecord(m.error) && errorOf(m)?.code !== -32600, STREAM_EVENT_MS);
+    // Keep writing until the server stops the stream (a write fails) or the deadline passes.
+    const chunk = new Uint8Array(16 * 1024).fill(0x5a);
+    const deadline = Date.now() + ctx.scaled(STREAM_EVENT_MS);
+    let written = 0;
+    let stopped: string | undefined;
+    let stalled = false;
+    while (stopped === undefined && Date.now() < deadline && !ctx.signal.aborted) {
+      const outcome = await Promise.race([
+        stream.write(chunk).then(
+          () => 'written' as const,
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        ),
+        new Promise<'stalled'>((resolve) => setTimeout(() => resolve('stalled'), Math.max(0, deadline - Date.now()))),
+      ]);
+      if (outcome === 'written') written += chunk.byteLength;
+      else if (outcome === 'stalled') stalled = true;
+      else stopped = outcome;
+    }
+    await stream.abort('case finished').catch(() => undefined);
+    ctx.check('WT-EXEC-2', stopped !== undefined, {
+      message: `the stream naming request ${requestId} (not in flight) is refused: the server stops reading it (STOP_SENDING)`,
+      expected: 'a write fails because the server stopped the stream',
+      actual: { writtenBytes: written, ...(stalled ? { writes: 'stalled without the stream being stopped' } : { writes: 'all accepted until the deadline' }) },
+    });
+    const reported = (await report)?.message as Message | undefined;
+    const error = errorOf(reported);
+    const data = isRecord(error?.data) ? error.data : undefined;
+    ctx.check('WT-EXEC-9', error?.code === -32002 && data?.requestId === requestId && data?.streamTag === streamTag, {
+      message: 'the rejection is also reported on the control stream: error -32002, id null, data naming requestId and streamTag',
+      expected: { id: null, error: { code: -32002, data: { requestId, streamTag } } },
+      actual: reported ?? 'no error with id null',
+    });
+  },
+});
+
+const danglingReference = defineCase({
+  id: `${SUITE}/dangling-stream-ref`,
+  suite: SUITE,
+  title: 'a request carrying a ref/stream item that names no execution stream is answered with -32001 Invalid Stream Reference',
+  requirements: ['WT-EXEC-3'],
+  transports: WT,
+  applies: requiresTools,
+  async run(ctx) {
+    await openSession(ctx);
+    const tool = ctx.discovery.tools![0]!;
+    const answer = await ctx.request(
+      'WT-EXEC-3',
+      'tools/call',
+      { name: tool, arguments: { attachment: { type: 'ref/stream', streamTag: 7, mimeType: 'application/octet-stream' } } },
+      { timeoutMs: 10_000, what: 'tools/call whose arguments name stream tag 7, never opened' },
+    );
+    checkErrorCode(ctx, 'WT-EXEC-3', answer, -32001, `tools/call ${tool} naming a ref/stream tag no stream carries`);
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [headerAndReference, controlNotBlocked, streamError, truncatedHeader, injectedStream, danglingReference];

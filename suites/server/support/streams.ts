@@ -1,0 +1,395 @@
+// WebTransport helpers for the execution-stream, datagram and shutdown suites (seed 001): find,
+// among the tools the target lists, one whose answer travels on an execution stream (a `ref/stream`
+// item, 001 §5) or one that reports progress, read a stream to its end (FIN or reset), and wait a
+// short fixed time for "nothing happens".
+//
+// Nothing here records a check: the helpers return what they saw and the cases judge it. Tools are
+// chosen from what tools/list says about them (name, description, inputSchema), never by the mock
+// server's names; arguments are built from each tool's own inputSchema.
+import type { Applicability, CaseContext, Discovery } from '../../../src/harness/index.js';
+import type { IncomingExecutionStream, ReceivedDatagram, ReceivedMessage, WebTransportFacet } from '../../../src/transport/connection.js';
+import { isRecord } from '../../../src/wire/index.js';
+import { isResponseTo, setupResult, type Message } from '../support.js';
+import { TargetPreconditionError } from '../../../src/harness/index.js';
+
+/** How long to wait for a stream, datagram or answer that should come (before --timeout-scale). */
+export const STREAM_EVENT_MS = 5_000;
+/** How long "nothing happens" is watched for (before --timeout-scale). */
+export const QUIET_MS = 300;
+
+/** A tool as tools/list describes it. */
+export interface ListedTool {
+  name: string;
+  description: string;
+  inputSchema: Message;
+}
+
+/** Applicability: WebTransport binding cases that need the target to list tools. */
+export function requiresTools(discovery: Discovery): Applicability {
+  return discovery.tools !== undefined && discovery.tools.length > 0 ? true : 'the target lists no tools to produce execution streams or progress with';
+}
+
+/** Applicability: the target advertised `datagramsSupported: true` in `result.transport`. */
+export function requiresDatagrams(discovery: Discovery): Applicability {
+  const supported = discovery.transport?.['datagramsSupported'];
+  return supported === true ? true : `the target advertised datagramsSupported: ${JSON.stringify(supported)} (this case needs true)`;
+}
+
+/** Applicability: datagrams advertised and tools listed. */
+export function requiresDatagramsAndTools(discovery: Discovery): Applicability {
+  const datagrams = requiresDatagrams(discovery);
+  return datagrams === true ? requiresTools(discovery) : datagrams;
+}
+
+/** Applicability: the target advertised `datagramsSupported: false`. */
+export function requiresNoDatagrams(discovery: Discovery): Applicability {
+  const supported = discovery.transport?.['datagramsSupported'];
+  return supported === false ? true : `the target advertised datagramsSupported: ${JSON.stringify(supported)} (this case needs false)`;
+}
+
+/** The WebTransport facet of the case's connection (cases declaring `transports: ['webtransport']`). */
+export function wtFacet(ctx: CaseContext): WebTransportFacet {
+  const wt = ctx.connection.webtransport;
+  if (!wt) throw new TargetPreconditionError('the connection has no WebTransport facet');
+  return wt;
+}
+
+/** Every tool tools/list names (following nextCursor, at most 10 pages). */
+export async function listTools(ctx: CaseContext): Promise<ListedTool[]> {
+  const tools: ListedTool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 10; page++) {
+    const result = await setupResult(ctx, 'tools/list', cursor !== undefined ? { cursor } : {}, 'CORE-TOOLS-1');
+    for (const tool of Array.isArray(result.tools) ? result.tools : []) {
+      if (!isRecord(tool) || typeof tool.name !== 'string') continue;
+      tools.push({
+        name: tool.name,
+        description: typeof tool.description === 'string' ? tool.description : '',
+        inputSchema: isRecord(tool.inputSchema) ? tool.inputSchema : {},
+      });
+    }
+    if (typeof result.nextCursor !== 'string') break;
+    cursor = result.nextCursor;
+  }
+  return tools;
+}
+
+/** Integer arguments the cases would like to set, matched by property name. */
+export interface ArgumentHints {
+  /** A size in bytes, for a property named like bytes/size/length. */
+  bytes?: number;
+  /** A byte count after which the transfer fails, for a property named like fail... */
+  failAfterBytes?: number;
+}
+
+const SIZE_PROPERTY = /^(bytes|size|length|byteLength|sizeBytes|numBytes)$/i;
+const FAIL_PROPERTY = /fail/i;
+
+interface PropertyInfo {
+  name: string;
+  schema: Message;
+}
+
+function propertiesOf(schema: Message): PropertyInfo[] {
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  return Object.entries(properties).map(([name, value]) => ({ name, schema: isRecord(value) ? value : {} }));
+}
+
+function isIntegerProperty(schema: Message): boolean {
+  return schema.type === 'integer' || schema.type === 'number';
+}
+
+function clampTo(schema: Message, value: number): number {
+  let result = value;
+  if (typeof schema.maximum === 'number') result = Math.min(result, schema.maximum);
+  if (typeof schema.minimum === 'number') result = Math.max(result, schema.minimum);
+  return result;
+}
+
+/** A value for a required property from its own schema (default, const, enum, then by type). */
+function plainValue(schema: Message): unknown {
+  if ('default' in schema) return schema.default;
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  switch (schema.type) {
+    case 'integer':
+    case 'number':
+      return clampTo(schema, 1);
+    case 'boolean':
+      return false;
+    case 'object':
+      return {};
+    case 'array':
+      return [];
+    default:
+      return typeof schema.minLength === 'number' && schema.minLength > 11 ? 'x'.repeat(schema.minLength) : 'conformance';
+  }
+}
+
+/** Whether the tool's schema has a property the hint can go into. */
+export function acceptsHint(tool: ListedTool, hint: keyof ArgumentHints): boolean {
+  const pattern = hint === 'bytes' ? SIZE_PROPERTY : FAIL_PROPERTY;
+  return propertiesOf(tool.inputSchema).some((p) => pattern.test(p.name) && isIntegerProperty(p.schema));
+}
+
+/**
+ * Arguments for `tool` built from its inputSchema: every required property, plus the hinted
+ * integer properties (clamped to their minimum/maximum). Returns the arguments and the size
+ * actually asked for, when a size property took the hint.
+ */
+export function argumentsFor(tool: ListedTool, hints: ArgumentHints = {}): { arguments: Message; bytes?: number } {
+  const required = new Set(Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required.filter((r): r is string => typeof r === 'string') : []);
+  const args: Message = {};
+  let bytes: number | undefined;
+  for (const { name, schema } of propertiesOf(tool.inputSchema)) {
+    if (hints.failAfterBytes !== undefined && FAIL_PROPERTY.test(name) && isIntegerProperty(schema)) {
+      args[name] = clampTo(schema, hints.failAfterBytes);
+    } else if (hints.bytes !== undefined && SIZE_PROPERTY.test(name) && isIntegerProperty(schema)) {
+      bytes = clampTo(schema, hints.bytes);
+      args[name] = bytes;
+    } else if (required.has(name)) {
+      args[name] = plainValue(schema);
+    }
+  }
+  return bytes !== undefined ? { arguments: args, bytes } : { arguments: args };
+}
+
+/** Tools whose name or description say they stream (001 §5's read_file is the model), interactive tools left out. */
+export function streamCandidates(ctx: CaseContext, tools: readonly ListedTool[], hint?: keyof ArgumentHints): ListedTool[] {
+  const interactive = new Set(ctx.discovery.interactiveTools ?? []);
+  const pattern = /ref\/stream|execution stream|download|stream|read_file|file/i;
+  return tools
+    .filter((t) => !interactive.has(t.name) && (pattern.test(t.name) || pattern.test(t.description)))
+    .filter((t) => hint === undefined || acceptsHint(t, hint))
+    .sort((a, b) => rank(b) - rank(a));
+  function rank(tool: ListedTool): number {
+    return (/ref\/stream|execution stream/i.test(tool.description) ? 2 : 0) + (acceptsHint(tool, 'bytes') ? 1 : 0);
+  }
+}
+
+/** Tools whose name or description mention progress, interactive tools left out. */
+export function progressCandidates(ctx: CaseContext, tools: readonly ListedTool[]): ListedTool[] {
+  const interactive = new Set(ctx.discovery.interactiveTools ?? []);
+  return tools.filter((t) => !interactive.has(t.name) && (/progress/i.test(t.description) || /progress/i.test(t.name)));
+}
+
+/** `ref/stream` content items anywhere in a result (001 §5: in `content`). */
+export function refStreamItems(value: unknown, depth = 0): Message[] {
+  if (depth > 16 || typeof value !== 'object' || value === null) return [];
+  if (Array.isArray(value)) return value.flatMap((item) => refStreamItems(item, depth + 1));
+  if (isRecord(value) && value.type === 'ref/stream') return [value];
+  return Object.values(value).flatMap((item) => refStreamItems(item, depth + 1));
+}
+
+/** A tools/call sent by the helpers: its id, the answer to come, and what was asked. */
+export interface ToolCall {
+  tool: ListedTool;
+  id: number;
+  arguments: Message;
+  /** The size the arguments asked for, when the tool took a size. */
+  bytes?: number;
+  /** Resolves with the answer (result or error); rejects when the case ends first. */
+  answer: Promise<ReceivedMessage>;
+  /** Set once the answer arrived. */
+  answered?: ReceivedMessage;
+}
+
+/** Sends tools/call (with a progressToken when given) and returns the pending call. */
+export async function callTool(ctx: CaseContext, tool: ListedTool, hints: ArgumentHints = {}, progressToken?: string | number): Promise<ToolCall> {
+  const id = ctx.nextId();
+  const built = argumentsFor(tool, hints);
+  const params: Message = { name: tool.name, arguments: built.arguments };
+  if (progressToken !== undefined) params._meta = { progressToken };
+  const answer = ctx.next((r) => isResponseTo(r.message, id));
+  const call: ToolCall = { tool, id, arguments: built.arguments, answer, ...(built.bytes !== undefined ? { bytes: built.bytes } : {}) };
+  answer.then(
+    (received) => (call.answered = received),
+    () => undefined,
+  );
+  await ctx.connection.send({ jsonrpc: '2.0', id, method: 'tools/call', params });
+  return call;
+}
+
+/** A tools/call whose answer travels on an execution stream. */
+export interface StreamingCall extends ToolCall {
+  /** The first execution stream whose header names the call's id (absent: the answer named one that never came). */
+  stream?: IncomingExecutionStream;
+}
+
+/**
+ * Calls the stream candidates one after the other until one opens an execution stream for its
+ * request or answers with a `ref/stream` item. Returns undefined when none did.
+ */
+export async function startStreamingCall(ctx: CaseContext, hints: ArgumentHints, candidates?: readonly ListedTool[]): Promise<StreamingCall | undefined> {
+  const wt = wtFacet(ctx);
+  const tools = candidates ?? streamCandidates(ctx, await listTools(ctx), hints.failAfterBytes !== undefined ? 'failAfterBytes' : undefined);
+  for (const tool of tools.slice(0, 4)) {
+    const call = await callTool(ctx, tool, hints);
+    const stop = new AbortController();
+    const onCaseEnd = () => stop.abort(ctx.signal.reason);
+    ctx.signal.addEventListener('abort', onCaseEnd, { once: true });
+    const streamArrival = wt.nextExecutionStream((s) => s.header.requestId === call.id, { signal: stop.signal });
+    streamArrival.catch(() => undefined);
+    try {
+      const first = await Promise.race([streamArrival.then((stream) => ({ stream })), call.answer.then((answer) => ({ answer }))]);
+      if ('stream' in first) return Object.assign(call, { stream: first.stream });
+      // Answered first: a ref/stream answer is delivered only after its streams arrived (or a grace passed).
+      if (refStreamItems((first.answer.message as Message).result).length > 0) {
+        const stream = await Promise.race([streamArrival, delay(ctx, ctx.scaled(QUIET_MS)).then(() => undefined)]).catch(() => undefined);
+        if (!stream) ctx.note(`${tool.name} answered with a ref/stream item but no execution stream for request ${call.id} was accepted`);
+        return stream ? Object.assign(call, { stream }) : call;
+      }
+      ctx.note(`${tool.name} answered request ${call.id} without an execution stream; trying the next candidate`);
+    } finally {
+      stop.abort();
+      ctx.signal.removeEventListener('abort', onCaseEnd);
+    }
+  }
+  return undefined;
+}
+
+/** Execution streams of request `requestId` arriving until `until` settles, then for a short quiet time. */
+export async function collectStreams(ctx: CaseContext, requestId: number, until: Promise<unknown>): Promise<IncomingExecutionStream[]> {
+  const wt = wtFacet(ctx);
+  const streams: IncomingExecutionStream[] = [];
+  const stop = new AbortController();
+  const onCaseEnd = () => stop.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onCaseEnd, { once: true });
+  const loop = (async () => {
+    for (;;) {
+      try {
+        streams.push(await wt.nextExecutionStream((s) => s.header.requestId === requestId, { signal: stop.signal }));
+      } catch {
+        return;
+      }
+    }
+  })();
+  await until.catch(() => undefined);
+  await delay(ctx, ctx.scaled(QUIET_MS));
+  stop.abort();
+  ctx.signal.removeEventListener('abort', onCaseEnd);
+  await loop;
+  return streams;
+}
+
+/** How a stream's payload ended. */
+export interface StreamEnd {
+  /** 'fin': ended cleanly; 'reset': the peer reset it; 'cut': the case stopped reading (limit or deadline). */
+  end: 'fin' | 'reset' | 'cut';
+  bytes: number;
+  /** The payload, when `keep` was set and the stream was within it. */
+  data?: Uint8Array;
+  error?: string;
+}
+
+/**
+ * Reads a stream until FIN, reset, `maxBytes` read, or the deadline (STREAM_EVENT_MS scaled,
+ * restarted by each chunk). Keeps the bytes when `keep` is true.
+ */
+export async function readStream(ctx: CaseContext, stream: IncomingExecutionStream, options: { maxBytes?: number; keep?: boolean; idleMs?: number } = {}): Promise<StreamEnd> {
+  const reader = stream.readable.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  const idle = ctx.scaled(options.idleMs ?? STREAM_EVENT_MS);
+  try {
+    for (;;) {
+      if (options.maxBytes !== undefined && bytes >= options.maxBytes) {
+        await reader.cancel('read enough').catch(() => undefined);
+        return { end: 'cut', bytes };
+      }
+      const next = await Promise.race([reader.read(), delay(ctx, idle).then(() => 'idle' as const)]);
+      if (next === 'idle') {
+        await reader.cancel('no data before the deadline').catch(() => undefined);
+        return { end: 'cut', bytes, error: `no data for ${idle} ms` };
+      }
+      if (next.done) {
+        const result: StreamEnd = { end: 'fin', bytes };
+        if (options.keep) result.data = concat(chunks, bytes);
+        return result;
+      }
+      bytes += next.value.byteLength;
+      if (options.keep) chunks.push(next.value);
+    }
+  } catch (error) {
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    return { end: 'reset', bytes, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** Datagrams naming `requestId` arriving until `until` settles, then for a short quiet time. */
+export async function collectDatagrams(ctx: CaseContext, requestId: number | undefined, until: Promise<unknown>): Promise<ReceivedDatagram[]> {
+  const wt = wtFacet(ctx);
+  const datagrams: ReceivedDatagram[] = [];
+  const stop = new AbortController();
+  const onCaseEnd = () => stop.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onCaseEnd, { once: true });
+  const loop = (async () => {
+    for (;;) {
+      try {
+        datagrams.push(await wt.nextDatagram((d) => requestId === undefined || d.requestId === requestId, { signal: stop.signal }));
+      } catch {
+        return;
+      }
+    }
+  })();
+  await until.catch(() => undefined);
+  await delay(ctx, ctx.scaled(QUIET_MS));
+  stop.abort();
+  ctx.signal.removeEventListener('abort', onCaseEnd);
+  await loop;
+  return datagrams;
+}
+
+/** The next message matching `predicate` within `ms` (scaled), or undefined. */
+export async function maybeNext(ctx: CaseContext, predicate: (message: Message) => boolean, ms: number): Promise<ReceivedMessage | undefined> {
+  try {
+    return await ctx.next((r) => isRecord(r.message) && predicate(r.message), { timeoutMs: ctx.scaled(ms) });
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return undefined;
+  }
+}
+
+/** Error responses with id null received and not yet taken by `next` (they stay queued). */
+export function pendingNullIdErrors(ctx: CaseContext): Message[] {
+  const found: Message[] = [];
+  for (const received of ctx.connection.pending()) {
+    const m = received.message;
+    if (isRecord(m) && m.id === null && isRecord(m.error)) found.push(m);
+  }
+  return found;
+}
+
+/** Waits `ms` (already scaled), or until the case ends. */
+export function delay(ctx: CaseContext, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', done);
+      resolve();
+    }
+    ctx.signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Connection faults (what the client side of the binding refused or dropped) with one of these codes. */
+export function faultsWithCode(ctx: CaseContext, codes: readonly string[]): { code: string; message: string }[] {
+  return ctx.connection
+    .faults()
+    .filter((f) => codes.includes(f.code))
+    .map((f) => ({ code: f.code, message: f.message }));
+}
