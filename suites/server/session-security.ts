@@ -1,4 +1,201 @@
-// Filled in by the suite's author (see suites/server/index.ts).
-import type { ConformanceCase } from '../../src/harness/index.js';
+// Suite `session-security`: MCP Flow session ids are unpredictable (C-21), sessions are isolated
+// from each other, limits are answered with errors rather than silence, and sessions travel over
+// TLS off the loopback interface (000 §Session Isolation, §Rate Limiting, §Data Privacy).
+import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
+import { FLOW_METHOD } from '../../src/protocol/methods.js';
+import { assessSessionIds } from '../../src/protocol/session-ids.js';
+import { ConnectionTimeoutError } from '../../src/transport/errors.js';
+import { isRecord } from '../../src/wire/index.js';
+import { errorOf, interactiveTool, isResponseTo, openSession, requiresInteractiveTool, setupRequest, type Message } from './support.js';
+import { firstPrompt, getState, maybeFlowEvent, respond, respondOutcome, startInteraction, validValue } from './support/flow.js';
 
-export const cases: readonly ConformanceCase[] = [];
+const SUITE = 'session-security';
+
+/** Sessions opened to judge the ids (C-21: 64 by default). */
+export const SESSION_ID_SAMPLE = 64;
+
+/** Requests sent at once on one session to look for a rate limit (above the usual per-second limits). */
+export const RATE_BURST = 150;
+
+const sessionIds = defineCase({
+  id: 'session-security/session-ids-unpredictable',
+  suite: SUITE,
+  title: `the ids of ${SESSION_ID_SAMPLE} sessions are distinct, carry an estimated 120 bits (recommended 128) of entropy in their varying part, and no numeric part counts up (C-21)`,
+  requirements: ['FLOW-SEC-2', 'FLOW-SEC-9'],
+  applies: requiresInteractiveTool,
+  timeLimitMs: 20_000,
+  async run(ctx) {
+    await openSession(ctx);
+    const toolName = interactiveTool(ctx);
+    const ids: string[] = [];
+    for (let i = 0; i < SESSION_ID_SAMPLE; i++) {
+      const answer = await setupRequest(ctx, FLOW_METHOD.start, { toolName }, 'FLOW-START-2');
+      const sessionId = isRecord(answer.result) ? answer.result.sessionId : undefined;
+      if (typeof sessionId !== 'string' || sessionId === '') {
+        throw new TargetPreconditionError(`interaction.start number ${i + 1} gave no session id`, { requirement: 'FLOW-START-2', actual: answer });
+      }
+      ids.push(sessionId);
+      // Ended at once so that no per-connection session limit is reached; the answer is not needed.
+      await ctx.connection.send({ jsonrpc: '2.0', id: ctx.nextId(), method: FLOW_METHOD.cancel, params: { sessionId, reason: 'session id sample' } });
+    }
+    const assessment = assessSessionIds(ids);
+    const summary = {
+      sample: ids.slice(0, 4),
+      commonPrefix: assessment.commonPrefix,
+      commonSuffix: assessment.commonSuffix,
+      alphabet: assessment.alphabet,
+      varyingPositions: assessment.varyingPositions,
+      entropyBits: assessment.entropyBits,
+      duplicates: assessment.duplicates,
+      counting: assessment.counting,
+    };
+    ctx.check('FLOW-SEC-2', assessment.unpredictable, {
+      message: `${SESSION_ID_SAMPLE} session ids are distinct, carry >= 120 estimated bits, and do not count up${assessment.findings.length ? `: ${assessment.findings.join('; ')}` : ''}`,
+      expected: 'distinct ids, >= 120 bits, no counter',
+      actual: summary,
+    });
+    ctx.check('FLOW-SEC-9', assessment.recommendedEntropy, {
+      message: `the varying part of the session ids carries >= 128 estimated bits (${assessment.entropyBits} estimated)`,
+      expected: '>= 128 bits',
+      actual: summary,
+    });
+  },
+});
+
+/** The parts of a getState result that belong to the session's own data. */
+function sessionData(state: Message): { accumulatedData: unknown; history: unknown } {
+  return { accumulatedData: state.accumulatedData, history: state.history };
+}
+
+const isolation = defineCase({
+  id: 'session-security/sessions-isolated',
+  suite: SUITE,
+  title: "an answer given in one session changes nothing in another session's getState (accumulatedData, history)",
+  requirements: ['FLOW-SEC-1'],
+  applies: requiresInteractiveTool,
+  async run(ctx) {
+    await openSession(ctx);
+    const a = await startInteraction(ctx);
+    const b = await startInteraction(ctx);
+    const firstA = await firstPrompt(ctx, a);
+    await firstPrompt(ctx, b);
+    const before = sessionData(await getState(ctx, b.sessionId, 'FLOW-SEC-1'));
+    const value = validValue(firstA.prompt);
+    if (value === undefined) throw new TargetPreconditionError('no valid value could be built for the first prompt', { actual: firstA.prompt });
+    const answer = await respond(ctx, a, value, 'FLOW-SEC-1');
+    if (respondOutcome(answer) !== 'accepted') {
+      throw new TargetPreconditionError(`the value ${JSON.stringify(value)} was not accepted in the first session`, { requirement: 'FLOW-RESPOND-2', actual: answer });
+    }
+    // Let the first session move on (its next prompt is acknowledged) before looking at the second.
+    await maybeFlowEvent(ctx, a.sessionId);
+    const after = sessionData(await getState(ctx, b.sessionId, 'FLOW-SEC-1'));
+    ctx.check('FLOW-SEC-1', JSON.stringify(after) === JSON.stringify(before), {
+      message: `answering ${JSON.stringify(value)} in session ${a.sessionId} leaves session ${b.sessionId}'s accumulatedData and history as they were`,
+      expected: before,
+      actual: after,
+    });
+  },
+});
+
+/** Waits for the answers to `ids` until all came or `deadlineMs` (scaled) passed; returns them by id. */
+async function collectAnswers(ctx: CaseContext, ids: readonly number[], deadlineMs: number): Promise<Map<number, Message>> {
+  const answers = new Map<number, Message>();
+  const waiting = new Set(ids);
+  const until = Date.now() + ctx.scaled(deadlineMs);
+  while (waiting.size > 0) {
+    const left = until - Date.now();
+    if (left <= 0) break;
+    try {
+      const received = await ctx.connection.next((r) => [...waiting].some((id) => isResponseTo(r.message, id)), { timeoutMs: left, signal: ctx.signal });
+      const message = received.message as Message;
+      answers.set(message.id as number, message);
+      waiting.delete(message.id as number);
+    } catch (error) {
+      if (error instanceof ConnectionTimeoutError) break;
+      throw error;
+    }
+  }
+  return answers;
+}
+
+function isJsonRpcError(answer: Message): boolean {
+  const error = errorOf(answer);
+  return error !== undefined && Number.isInteger(error.code) && typeof error.message === 'string';
+}
+
+const rateLimit = defineCase({
+  id: 'session-security/limit-answered-with-error',
+  suite: SUITE,
+  title: `${RATE_BURST} interaction.getState requests sent at once on one session are each answered (a result, or a JSON-RPC error where a limit is hit) and another session keeps working`,
+  requirements: ['FLOW-RATE-5'],
+  applies: requiresInteractiveTool,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    await openSession(ctx);
+    const session = await startInteraction(ctx);
+    await firstPrompt(ctx, session);
+    const ids: number[] = [];
+    for (let i = 0; i < RATE_BURST; i++) {
+      const id = ctx.nextId();
+      ids.push(id);
+      await ctx.connection.send({ jsonrpc: '2.0', id, method: FLOW_METHOD.getState, params: { sessionId: session.sessionId } });
+    }
+    const answers = await collectAnswers(ctx, ids, 5_000);
+    const unanswered = ids.filter((id) => !answers.has(id));
+    const malformed = [...answers.values()].filter((a) => !isRecord(a.result) && !isJsonRpcError(a));
+    const limited = [...answers.values()].filter((a) => isJsonRpcError(a));
+    ctx.check('FLOW-RATE-5', unanswered.length === 0 && malformed.length === 0, {
+      message: `every one of ${RATE_BURST} requests on one session is answered with a result or a JSON-RPC error`,
+      expected: `${RATE_BURST} answers`,
+      actual: { answered: answers.size, unanswered: unanswered.slice(0, 10), unansweredCount: unanswered.length, malformed: malformed.slice(0, 3) },
+    });
+    if (limited.length === 0) {
+      ctx.info('FLOW-RATE-5', `no limit was hit: all ${RATE_BURST} requests got a result (FLOW-RATE-1: a higher limit cannot be told from none)`);
+    } else {
+      const first = ids.findIndex((id) => answers.get(id) !== undefined && isJsonRpcError(answers.get(id) as Message));
+      ctx.info('FLOW-RATE-5', `a limit was hit from request ${first + 1} of ${RATE_BURST}: ${limited.length} answered with an error`, errorOf(limited[0]));
+    }
+    const other = await startInteraction(ctx, { requirement: 'FLOW-RATE-5' });
+    const state = await ctx.request('FLOW-RATE-5', FLOW_METHOD.getState, { sessionId: other.sessionId }, { what: 'interaction.getState of another session' });
+    if (state === undefined) return;
+    ctx.check('FLOW-RATE-5', isRecord(state.result), {
+      message: 'another session of the connection keeps working after the burst (its getState has a result)',
+      expected: 'a getState result',
+      actual: state,
+    });
+  },
+});
+
+/** Hosts on the loopback interface (where plain http is acceptable). */
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+}
+
+const tls = defineCase({
+  id: 'session-security/tls-off-loopback',
+  suite: SUITE,
+  title: 'a Streamable HTTP server reached on an address other than loopback is served over https',
+  requirements: ['FLOW-SEC-5'],
+  transports: ['http'],
+  async run(ctx) {
+    let url: URL;
+    try {
+      url = new URL(ctx.target.description);
+    } catch {
+      ctx.info('FLOW-SEC-5', `not judged: the target ${JSON.stringify(ctx.target.description)} is not a URL`);
+      return;
+    }
+    if (isLoopback(url.hostname)) {
+      ctx.info('FLOW-SEC-5', `not judged: the target is on the loopback interface (${url.hostname}), where plain http stays on the machine`, url.protocol);
+      return;
+    }
+    ctx.check('FLOW-SEC-5', url.protocol === 'https:', {
+      message: `the server on ${url.hostname} is reached over TLS (https)`,
+      expected: 'https:',
+      actual: url.protocol,
+    });
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [sessionIds, isolation, rateLimit, tls];

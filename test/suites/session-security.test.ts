@@ -1,0 +1,58 @@
+// The session-security suite against the mock server: the correct server passes on every
+// transport, and every fault of the FLOW-SEC and FLOW-RATE requirements is caught.
+import { describe, expect, it } from 'vitest';
+import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
+import { cases } from '../../suites/server/session-security.js';
+import { casesFor, runOnMock } from './support.js';
+
+const PREFIXES = ['FLOW-SEC-', 'FLOW-RATE-'];
+
+/** A lower rate limit than the default, so that the burst of the limit case hits it. */
+const LOW_RATE = { limits: { requestsPerWindow: 40, windowMs: 60_000 } };
+
+describe('session-security suite on the correct mock server', () => {
+  it('wt (default encodings): every case passes or reports', async () => {
+    const run = await runOnMock(cases, { transport: 'wt' });
+    expect(run.problems).toEqual([]);
+    for (const c of cases) expect(run.verdicts[c.id], c.id).toMatch(/^(PASS|INFO|NOT_APPLICABLE)$/);
+    expect(run.verdicts['session-security/session-ids-unpredictable']).toBe('PASS');
+    expect(run.verdicts['session-security/tls-off-loopback']).toBe('NOT_APPLICABLE');
+  });
+
+  it('wt with JSON only, http, and a server whose rate limit the burst reaches: no problems', async () => {
+    const runs = await Promise.all([
+      runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] } }),
+      runOnMock(cases, { transport: 'http' }),
+      runOnMock(cases, { transport: 'wt', server: { flow: LOW_RATE } }),
+    ]);
+    for (const run of runs) expect(run.problems).toEqual([]);
+    expect(runs[1]!.get('session-security/tls-off-loopback').checks.map((c) => c.message).join()).toMatch(/loopback/);
+    expect(runs[2]!.get('session-security/limit-answered-with-error').checks.map((c) => c.message).join()).toMatch(/a limit was hit/);
+  });
+
+  it('stdio: no problems', { timeout: 120_000 }, async () => {
+    const run = await runOnMock(cases, { transport: 'stdio' });
+    expect(run.problems).toEqual([]);
+  });
+
+  it('stateless mode: the tokens pass the session-id checks too', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { flow: { stateless: { secret: 'a-secret-of-at-least-thirty-two-bytes!' } } } });
+    expect(run.problems).toEqual([]);
+  });
+});
+
+describe('session-security suite catches every fault of its requirements', () => {
+  const faults = mockServerFaultCatalog().filter((f) => PREFIXES.some((p) => f.requirement.startsWith(p)));
+  it('has faults to catch', () => expect(faults.length).toBeGreaterThan(0));
+  for (const fault of faults) {
+    it(`${fault.name} (${fault.requirement})`, async () => {
+      const selected = casesFor(cases, fault.requirement);
+      expect(selected.length, `a case declares ${fault.requirement}`).toBeGreaterThan(0);
+      // A rate or count limit is only reached when the server's limit is within the burst.
+      const server = fault.requirement.startsWith('FLOW-RATE-') ? { flow: LOW_RATE } : {};
+      const run = await runOnMock(selected, { transport: 'wt', faults: [fault.name], server });
+      const caught = run.result.cases.some((c) => c.checks.some((k) => k.requirement === fault.requirement && (k.verdict === 'FAIL' || k.verdict === 'WARN')));
+      expect(caught, JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
+    });
+  }
+});
