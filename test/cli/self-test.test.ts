@@ -1,0 +1,50 @@
+// The `self-test` command (what `npm start` runs) in-process: it says what the user is seeing,
+// runs the server suites against the embedded mock server per transport, writes reports per run,
+// and ends with the counts line; a bad --transport exits 2 naming it.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { stdioMockCommandLine } from '../../src/cli/commands/self-test.js';
+import { splitCommandLine } from '../../src/transport/stdio/index.js';
+import { serverRegistry } from '../../suites/server/index.js';
+import { recordingIo } from '../support/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'self-test-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('self-test', () => {
+  it('refuses an unknown run with one line naming --transport', async () => {
+    const io = recordingIo();
+    expect(await main(['self-test', '--transport', 'pigeon'], io)).toBe(2);
+    expect(io.stderr).toMatch(/^error: --transport: "pigeon" is not one of wt, wt-json, http, stdio\n$/);
+    expect(io.stdout).toBe('');
+  });
+
+  it('from source, serves stdio through tsx and this CLI’s mock-server command', () => {
+    const words = splitCommandLine(stdioMockCommandLine());
+    expect(words[0]).toBe(process.execPath);
+    expect(words).toContain('tsx');
+    expect(words.slice(-3)).toEqual(['mock-server', '--transport', 'stdio']);
+  });
+
+  it('runs the selected suites on the mock server, writes reports per run, ends with the counts', async () => {
+    const io = recordingIo();
+    const suite = serverRegistry().suites()[0]!;
+    const reports = join(dir, 'reports');
+    const code = await main(['self-test', '--transport', 'http', '--suite', suite, '--no-self-check', '--reports', reports], io);
+    expect(io.stderr).toBe('');
+    expect(io.stdout).toMatch(/^self-test: every server conformance suite against the embedded reference mock server/);
+    expect(io.stdout).toContain('To test your own server: mcp-flow-conformance server --url');
+    expect(io.stdout).not.toContain('== self-check');
+    expect(io.stdout).toContain('== http: Streamable HTTP');
+    expect(io.stdout).toMatch(/\n== self-test summary ==\nhttp +\d+ passed, \d+ failed, \d+ skipped/);
+    for (const file of ['junit.xml', 'report.json', 'report.html']) expect(existsSync(join(reports, 'http', file))).toBe(true);
+    const last = io.stdout.trimEnd().split('\n').at(-1)!;
+    const [, passed, failed] = /^(\d+) passed, (\d+) failed$/.exec(last) ?? [];
+    expect(Number(passed)).toBeGreaterThan(0);
+    // The exit code follows the run: 0 exactly when nothing failed.
+    expect(code).toBe(Number(failed) === 0 ? 0 : 1);
+  });
+});
