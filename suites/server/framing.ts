@@ -396,6 +396,25 @@ const firstMessageNotInitialize = defineCase({
   },
 });
 
+const firstMessageNotification = defineCase({
+  id: 'framing/first-message-notification',
+  suite: SUITE,
+  title: 'WT-CONN-4: a notification before initialize is answered with -32600 Invalid Request, id null',
+  requirements: ['WT-CONN-4'],
+  transports: WT_ONLY,
+  sendsInvalid: true,
+  async run(ctx) {
+    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const answer = await maybeNext(ctx, (r) => isErrorWithCode(r.message, [INVALID_REQUEST]), ERROR_WAIT_MS);
+    const message = answer?.message as Message | undefined;
+    ctx.check('WT-CONN-4', message !== undefined && message.id === null, {
+      message: 'notifications/initialized sent as the first control message (before initialize) is answered with -32600, id null',
+      expected: { id: null, error: { code: INVALID_REQUEST } },
+      actual: message ?? (ctx.connection.isClosed ? 'the session closed without an answer' : 'no answer'),
+    });
+  },
+});
+
 const messageWhileInitializing = defineCase({
   id: 'framing/message-while-initializing',
   suite: SUITE,
@@ -510,6 +529,7 @@ export const cases: readonly ConformanceCase[] = [
   undecodableBodyParseError,
   streamEndsInsideFrame,
   firstMessageNotInitialize,
+  firstMessageNotification,
   messageWhileInitializing,
   serverSpeaksAfterInitialize,
   controlStreamEndCloses,

@@ -1,0 +1,64 @@
+// The framing suite against the mock server: clean on WebTransport (CBOR and JSON negotiated), not
+// applicable on the other transports, and every fault of its areas (WT-CONN, WT-FRAME, WT-ERR)
+// caught by the cases that declare the fault's requirement.
+import { describe, expect, it } from 'vitest';
+import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
+import { cases } from '../../suites/server/framing.js';
+import { cases as injection } from '../../suites/server/injection.js';
+import { cases as streamLimits } from '../../suites/server/stream-limits.js';
+import { casesFor, runOnMock, type MockRun } from './support.js';
+
+/** Every case of the three WebTransport-binding modules: a fault is caught by whichever declares it. */
+const bindingCases = [...cases, ...injection, ...streamLimits];
+const AREAS = /^WT-(CONN|FRAME|ERR)-/;
+/** Faults of these areas that no case can catch from outside, with the reason. */
+const UNCATCHABLE: Record<string, string> = {};
+
+function failuresCiting(run: MockRun, requirement: string): string[] {
+  return run.result.cases.flatMap((c) =>
+    c.checks.filter((k) => k.requirement === requirement && (k.verdict === 'FAIL' || k.verdict === 'WARN')).map(() => c.id),
+  );
+}
+
+describe('framing suite on the correct mock', () => {
+  it('has no FAIL, WARN, TIMEOUT or ERROR over WebTransport with CBOR negotiated', async () => {
+    const run = await runOnMock(cases, { transport: 'wt' });
+    expect(run.problems).toEqual([]);
+    expect(run.verdicts['framing/oversized-frame-skipped-or-session-closed']).toBe('INFO');
+    expect(run.get('framing/frame-split-across-writes').seed).toBeTypeOf('number');
+  }, 60_000);
+
+  it('has no FAIL, WARN, TIMEOUT or ERROR over WebTransport with JSON negotiated', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] } });
+    expect(run.problems).toEqual([]);
+  }, 60_000);
+
+  for (const transport of ['http', 'stdio'] as const) {
+    it(`is not applicable over ${transport}, saying why`, async () => {
+      const run = await runOnMock(cases, { transport });
+      for (const result of run.result.cases) {
+        expect(result.verdict).toBe('NOT_APPLICABLE');
+        expect(result.reason).toMatch(/webtransport/i);
+      }
+    }, 60_000);
+  }
+});
+
+describe('framing suite catches every fault of its areas', () => {
+  const faults = mockServerFaultCatalog().filter((f) => AREAS.test(f.requirement));
+
+  it('has faults to catch, and the uncatchable list names only faults of the catalog', () => {
+    expect(faults.length).toBeGreaterThan(0);
+    for (const name of Object.keys(UNCATCHABLE)) expect(faults.map((f) => f.name)).toContain(name);
+  });
+
+  for (const fault of faults) {
+    it.concurrent(`${fault.name} (${fault.requirement})`, async () => {
+      const declaring = casesFor(bindingCases, fault.requirement);
+      if (UNCATCHABLE[fault.name] !== undefined) return;
+      expect(declaring.length, `no case declares ${fault.requirement}`).toBeGreaterThan(0);
+      const run = await runOnMock(declaring, { transport: 'wt', faults: [fault.name] });
+      expect(failuresCiting(run, fault.requirement), JSON.stringify(run.result.cases.map((c) => [c.id, c.verdict, c.reason]))).not.toEqual([]);
+    }, 60_000);
+  }
+});
