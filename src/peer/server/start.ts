@@ -9,6 +9,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Connection, ReceivedMessage } from '../../transport/connection.js';
 import { listenHttp, type HttpListener } from '../../transport/http/index.js';
 import { serveStdio, type StdioServerConnection } from '../../transport/stdio/index.js';
+import { HTTP_FAULTS } from '../../transport/http/faults.js';
 import { WEBTRANSPORT_FAULTS } from '../../transport/webtransport/faults.js';
 import { listenWebTransport, type WebTransportServer } from '../../transport/webtransport/index.js';
 import { isEncodingName, type EncodingName } from '../../wire/codec.js';
@@ -108,7 +109,7 @@ export class FaultNotServedError extends MockServerError {
 }
 
 /** Which part of the server each fault belongs to. */
-export type FaultLayer = 'core' | 'flow' | 'fastworkflow' | 'webtransport';
+export type FaultLayer = 'core' | 'flow' | 'fastworkflow' | 'webtransport' | 'http';
 
 export interface CatalogEntry extends FaultDefinition {
   layer: FaultLayer;
@@ -122,6 +123,7 @@ export function mockServerFaultCatalog(): CatalogEntry[] {
     ...tag('flow', FLOW_FAULTS),
     ...tag('fastworkflow', FASTWORKFLOW_FAULTS),
     ...tag('webtransport', WEBTRANSPORT_FAULTS),
+    ...tag('http', HTTP_FAULTS),
   ];
 }
 
@@ -176,7 +178,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
   const { encodings, port, host } = checkOptions(options);
   const faultNames = [...(options.faults ?? [])];
   const fastworkflowOn = options.fastworkflow ?? options.transport === 'http';
-  const served = new Set<FaultLayer>(['core', 'flow', ...(fastworkflowOn ? (['fastworkflow'] as const) : []), ...(options.transport === 'wt' ? (['webtransport'] as const) : [])]);
+  const served = new Set<FaultLayer>(['core', 'flow', ...(fastworkflowOn ? (['fastworkflow'] as const) : []), ...(options.transport === 'wt' ? (['webtransport'] as const) : []), ...(options.transport === 'http' ? (['http'] as const) : [])]);
   checkFaults(faultNames, served, options.transport);
 
   const wizards: Wizard[] = [...(options.shippedWizards === false ? [] : loadShippedWizards()), ...(options.wizards ?? []).map((file) => loadWizard(file))];
@@ -200,6 +202,8 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
     if (fastworkflow) extensions.push(fastworkflow);
     // The binding's faults are honoured by the WebTransport listener; listing them here puts them in the server's catalog.
     if (options.transport === 'wt') extensions.push({ name: 'webtransport-binding', faults: WEBTRANSPORT_FAULTS });
+    // Likewise the Streamable HTTP listener's faults.
+    if (options.transport === 'http') extensions.push({ name: 'streamable-http', faults: HTTP_FAULTS });
     const server = createMockServer({
       ...options.server,
       // FastWorkflow serves its own prompts and resources; the core keeps its tools.
@@ -255,6 +259,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
         host,
         port,
         ...(limits.maxMessageSize !== undefined ? { maxBodyBytes: limits.maxMessageSize } : {}),
+        faults: server.faults,
         onSession: serve,
       });
       url = listener.url;

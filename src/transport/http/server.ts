@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ArrivalQueue } from '../arrival-queue.js';
 import type { CloseInfo, Connection, ConnectionFault, NextOptions, ReceivedMessage } from '../connection.js';
 import { ConnectFailedError, ConnectionClosedError, InvalidStateError } from '../errors.js';
+import { HTTP_FAULT, type FaultSet } from './faults.js';
 import { Transcript, type TranscriptChannel, type TranscriptOptions } from '../transcript.js';
 import { flattenHeaders, mediaType } from './exchange.js';
 import { classifyMessage, decodeJsonBody, jsonRpcError, type JsonRpcId } from './json-body.js';
@@ -40,6 +41,8 @@ export interface HttpServerOptions {
   requireBothAcceptTypes?: boolean;
   /** MCP-Protocol-Version values accepted (400 otherwise); false skips the check. */
   supportedProtocolVersions?: readonly string[] | false;
+  /** Faults switched on (faults.ts; the mock server's ActiveFaults fits). Default: none. */
+  faults?: FaultSet;
   /** Offer the GET SSE stream (405 otherwise). Default true. */
   allowGetStream?: boolean;
   /** Let clients end sessions with DELETE (405 otherwise). Default true. */
@@ -128,7 +131,9 @@ class HttpEndpoint {
     }
     const versions = this.#options.supportedProtocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
     const version = headers['mcp-protocol-version'];
-    if (version !== undefined && versions !== false && !versions.includes(version)) {
+    // FAULT protocol-version-header-ignored.
+    const ignoreVersion = this.#options.faults?.has(HTTP_FAULT.protocolVersionHeaderIgnored) ?? false;
+    if (version !== undefined && versions !== false && !versions.includes(version) && !ignoreVersion) {
       return refuse(400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${versions.join(', ')})`);
     }
     const sessionId = headers[SESSION_HEADER];

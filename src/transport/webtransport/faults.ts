@@ -64,7 +64,7 @@ export const WEBTRANSPORT_FAULT = {
   unknownDatagramCancelsRequests: 'unknown-datagram-cancels-requests',
   stringIdsForServerRequests: 'string-ids-for-server-requests',
   datagramForServerRequest: 'datagram-for-server-request',
-  cancelIgnored: 'cancel-ignored',
+  cancelIgnored: 'dollar-cancel-ignored',
   shutdownSentWithId: 'shutdown-sent-with-id',
   messageSizeOnlyBeforeReady: 'message-size-only-before-ready',
   tls12Accepted: 'tls12-accepted',

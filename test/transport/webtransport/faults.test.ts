@@ -732,7 +732,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     correct: 'no datagram',
     faulty: 'a datagram for request 3',
   },
-  'cancel-ignored': {
+  'dollar-cancel-ignored': {
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();

@@ -37,6 +37,22 @@ describe('faults through startMockServer', () => {
     await broken.connection.close();
   });
 
+  it('http (Streamable HTTP listener): protocol-version-header-ignored serves an unsupported MCP-Protocol-Version', async () => {
+    const status = async (server: RunningMockServer) => {
+      const client = await openRaw(server);
+      const response = await client.connection.http!.request({
+        headers: { 'MCP-Protocol-Version': '1999-01-01', Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'ping' }),
+      });
+      await client.connection.close();
+      return response.status;
+    };
+    expect(await status(await start({ transport: 'http' }))).toBe(400);
+    expect(await status(await start({ transport: 'http', faults: ['protocol-version-header-ignored'] }))).toBe(200);
+    expect(mockServerFaultCatalog().find((f) => f.name === 'protocol-version-header-ignored')).toMatchObject({ layer: 'http', requirement: 'CORE-VER-8' });
+    await expect(start({ transport: 'wt', faults: ['protocol-version-header-ignored'] })).rejects.toBeInstanceOf(FaultNotServedError);
+  });
+
   it('flow (wt): start-without-state leaves state out of the interaction.start result', async () => {
     const healthy = await openRaw(await start({ transport: 'wt' }));
     expect((await healthy.call('interaction.start', { toolName: 'booking' })).result).toHaveProperty('state');
@@ -97,6 +113,6 @@ describe('faults through startMockServer', () => {
       expect(entry.requirement).toMatch(/^(CORE|FLOW|WT|FW)-[A-Z]+-\d+$/);
       expect(entry.description.length).toBeGreaterThan(10);
     }
-    expect(new Set(catalog.map((entry) => entry.layer))).toEqual(new Set(['core', 'flow', 'fastworkflow', 'webtransport']));
+    expect(new Set(catalog.map((entry) => entry.layer))).toEqual(new Set(['core', 'flow', 'fastworkflow', 'webtransport', 'http']));
   });
 });
