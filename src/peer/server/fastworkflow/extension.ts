@@ -30,6 +30,11 @@ export interface FastWorkflowOptions {
   summarize?: Summarizer;
   /** Clock for trace timestamps and updated_at (epoch ms). */
   now?: () => number;
+  /**
+   * The server's fault names, for what is fixed when the extension is built: the tool list
+   * (post-feedback-unlisted, admin-tool-exposed). Every other fault is read from each request's context.
+   */
+  faults?: readonly string[];
 }
 
 function checkOptions(options: FastWorkflowOptions): void {
@@ -41,6 +46,9 @@ function checkOptions(options: FastWorkflowOptions): void {
   }
   if (options.failureStyle !== undefined && !FAILURE_STYLES.includes(options.failureStyle)) {
     throw new FastWorkflowOptionsError('failureStyle', `must be one of ${FAILURE_STYLES.join(', ')}, not ${JSON.stringify(options.failureStyle)}`);
+  }
+  if (options.faults !== undefined && (!Array.isArray(options.faults) || !options.faults.every((f) => typeof f === 'string'))) {
+    throw new FastWorkflowOptionsError('faults', 'must be an array of fault names');
   }
   if (options.slowCommandMs !== undefined && (!Number.isFinite(options.slowCommandMs) || options.slowCommandMs < 0)) {
     throw new FastWorkflowOptionsError('slowCommandMs', `must be a non-negative number of milliseconds, not ${String(options.slowCommandMs)}`);
@@ -67,10 +75,15 @@ export function fastWorkflowExtension(options: FastWorkflowOptions): FastWorkflo
   });
   /** Fault prompt-starts-conversation (FW-PROMPT-4): getting a prompt rotates the conversation. */
   const afterPrompt = (ctx: RequestContext) => async (): Promise<void> => {
-    const runtime = profile.runtime(ctx.connectionId);
+    const runtime = profile.runtimeOf(ctx);
     if (!ctx.faults.has(F.promptStartsConversation) || !runtime) return;
     runtime.conversationId = (await runtime.store.create(runtime.userId)).conversation_id;
   };
+  const faults = new Set(options.faults ?? []);
+  const tools = [
+    ...profile.tools().filter((tool) => !(faults.has(F.postFeedbackUnlisted) && tool.name === 'post_feedback')),
+    ...(faults.has(F.adminToolExposed) ? [profile.adminDumpTool()] : []),
+  ];
   return {
     name: 'fastworkflow',
     profile,
@@ -83,10 +96,10 @@ export function fastWorkflowExtension(options: FastWorkflowOptions): FastWorkflo
       'prompts/get': (params, ctx) => getPrompt(params, ctx, afterPrompt(ctx)),
       'resources/list': listResources,
       'resources/read': (params, ctx) =>
-        readResource(params, ctx, () => (profile.runtime(ctx.connectionId)?.actionLog ?? []).map((t) => JSON.stringify(t)).join('\n')),
+        readResource(params, ctx, () => (profile.runtimeOf(ctx)?.actionLog ?? []).map((t) => JSON.stringify(t)).join('\n')),
     },
-    tools: profile.tools(),
+    tools,
     faults: FASTWORKFLOW_FAULTS,
-    onSessionEnd: (ctx) => profile.endSession(ctx.connectionId),
+    onSessionEnd: (ctx) => profile.endSession(ctx),
   };
 }

@@ -1,14 +1,20 @@
 // The FastWorkflow profile's faults: each breaks exactly one FW-* requirement (named by its ID in
 // suites/requirements.json) so that the suite can show its FastWorkflow checks can fail.
-// Transport requirements (FW-TRANSPORT-*) belong to the HTTP server; the tool list (FW-TOOL-1,
-// FW-TOOL-2) is fixed per extension; FW-ERR-5, FW-CONV-6 and FW-CONV-7 cannot be observed from
-// outside, so none of these has a fault here.
+// The transport faults FW-TRANSPORT-1 and FW-TRANSPORT-4 are honoured in front of the HTTP
+// listener (http-faults.ts); the tool-list faults (FW-TOOL-1, FW-TOOL-2) by the extension's tool
+// list, which is built from the faults switched on. FW-ERR-5, FW-CONV-6 and FW-CONV-7 cannot be
+// observed from outside, so none of these has a fault here.
 import { defineFault, type FaultDefinition } from '../extension.js';
 
 const fault = defineFault;
 
 /** Fault names, for the code paths that honour them. */
 export const FW_FAULT = {
+  answersAsNdjson: 'answers-as-ndjson',
+  toolStateShared: 'tool-state-shared',
+  unknownSessionNot404: 'unknown-session-not-404',
+  postFeedbackUnlisted: 'post-feedback-unlisted',
+  adminToolExposed: 'admin-tool-exposed',
   toolsBeforeInitialize: 'tools-before-initialize',
   defaultUserIgnored: 'default-user-ignored',
   initializeResultUnwrapped: 'initialize-result-unwrapped',
@@ -44,7 +50,15 @@ export const FW_FAULT = {
 
 const F = FW_FAULT;
 
+/** Faults the HTTP front of the mock honours (http-faults.ts), not the tools. */
+export const FW_HTTP_FAULTS: readonly string[] = [FW_FAULT.answersAsNdjson, FW_FAULT.unknownSessionNot404];
+
 export const FASTWORKFLOW_FAULTS: readonly FaultDefinition[] = Object.freeze([
+  fault(F.answersAsNdjson, 'FW-TRANSPORT-1', 'POST answers come as application/x-ndjson (one JSON message per line) instead of application/json or an SSE stream.'),
+  fault(F.toolStateShared, 'FW-TRANSPORT-3', 'Tool state is not keyed to the Mcp-Session-Id: every MCP session shares one runtime (the last initialize tool call wins).'),
+  fault(F.unknownSessionNot404, 'FW-TRANSPORT-4', 'A request with an unknown or terminated Mcp-Session-Id is answered 400 instead of 404.'),
+  fault(F.postFeedbackUnlisted, 'FW-TOOL-1', 'tools/list leaves out post_feedback (so it cannot be called either).'),
+  fault(F.adminToolExposed, 'FW-TOOL-2', "tools/list exposes the admin tool dump_all_conversations, which returns every user's conversations."),
   fault(F.toolsBeforeInitialize, 'FW-SESSION-1', 'Tools other than initialize run before the initialize tool, as if initialize had been called without arguments.'),
   fault(F.defaultUserIgnored, 'FW-SESSION-2', 'initialize without user_id binds the session to "anonymous" instead of "default_user".'),
   fault(F.initializeResultUnwrapped, 'FW-SESSION-3', 'initialize returns the workflow info itself instead of {"workflow_info": ...}.'),
@@ -52,7 +66,7 @@ export const FASTWORKFLOW_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault(F.allowConcurrentTurns, 'FW-SESSION-5', 'A second turn while one is in progress runs instead of failing with 409.'),
   fault(F.conversationsVisibleAcrossUsers, 'FW-SESSION-6', "list_conversations lists every user's conversations."),
   fault(F.noTimeout, 'FW-SESSION-7', 'timeout_seconds is ignored: a slow turn runs to the end instead of failing with 504.'),
-  fault(F.initializeInvalidAccepted, 'FW-SESSION-8', 'initialize accepts a non-string user_id (converted to a string) instead of failing with 422.'),
+  fault(F.initializeInvalidAccepted, 'FW-SESSION-8', 'initialize accepts a non-string user_id instead of failing with 422 (converted to a string; behind a validating core, bound as if omitted).'),
   fault(F.resultAsProse, 'FW-TOOL-3', 'Tool results are prose ("key: value" lines) without structuredContent, not the JSON object.'),
   fault(F.currentContextInWorkflowInfo, 'FW-TOOL-4', 'get_workflow_info includes current_context.'),
   fault(F.commandsWithoutParameters, 'FW-TOOL-5', 'get_commands entries lack parameters.'),

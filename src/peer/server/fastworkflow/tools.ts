@@ -1,7 +1,7 @@
 // The ten FastWorkflow tools (004 §5) over one shared conversation store and one runtime per MCP
 // session. Results travel as structuredContent plus the same JSON as one text item (FW-TOOL-3);
 // failures go through errors.ts in the configured style.
-import type { RequestContext, ServerTool, ToolResult } from '../extension.js';
+import type { RequestContext, ServerSessionContext, ServerTool, ToolResult } from '../extension.js';
 import { CommandSyntaxError, parseCommand } from './command-syntax.js';
 import { ConversationStore, MemoryBackend, type Summarizer } from './conversation-store.js';
 import {
@@ -50,6 +50,9 @@ export interface FastWorkflowTool extends ServerTool {
   argumentsRejected(problems: string, ctx: RequestContext): ToolResult;
 }
 
+/** The runtime key every session shares under fault tool-state-shared (FW-TRANSPORT-3). */
+const SHARED_RUNTIME = '*';
+
 /** The logger name of notifications/message trace events. */
 export const TRACE_LOGGER = 'fastworkflow';
 
@@ -64,6 +67,8 @@ function prose(value: unknown, indent = ''): string {
 export class FastWorkflowProfile {
   readonly settings: ProfileSettings;
   readonly #runtimes = new Map<string, SessionRuntime>();
+  /** initialize calls still binding (fault initialize-invalid-accepted answers before binding ends). */
+  readonly #binding = new Map<string, Promise<unknown>>();
 
   constructor(settings: ProfileSettings) {
     this.settings = settings;
@@ -73,9 +78,21 @@ export class FastWorkflowProfile {
     return this.#runtimes.get(connectionId);
   }
 
-  endSession(connectionId: string): void {
-    this.#runtimes.get(connectionId)?.end();
-    this.#runtimes.delete(connectionId);
+  /** The runtime a request's session uses (keyed by its MCP session, FW-TRANSPORT-3). */
+  runtimeOf(ctx: ServerSessionContext): SessionRuntime | undefined {
+    return this.#runtimes.get(this.#key(ctx));
+  }
+
+  /** The key of a session's runtime: its connection id, or one shared key under tool-state-shared. */
+  #key(ctx: ServerSessionContext): string {
+    return ctx.faults.has(F.toolStateShared) ? SHARED_RUNTIME : ctx.connectionId;
+  }
+
+  endSession(ctx: ServerSessionContext): void {
+    // The shared runtime of tool-state-shared outlives any one session.
+    if (ctx.faults.has(F.toolStateShared)) return;
+    this.#runtimes.get(ctx.connectionId)?.end();
+    this.#runtimes.delete(ctx.connectionId);
   }
 
   // ---- results and failures ---------------------------------------------------------------------
@@ -99,19 +116,36 @@ export class FastWorkflowProfile {
           const failure =
             error instanceof FastWorkflowFailure
               ? error
-              : internal(`${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`, this.runtime(ctx.connectionId)?.context(), error);
+              : internal(`${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`, this.runtimeOf(ctx)?.context(), error);
           if (failure.httpStatus === 500) ctx.log('error', { tool: name, error: failure.message, stack: failure.cause instanceof Error ? failure.cause.stack : undefined }, TRACE_LOGGER);
           return reportFailure(failure, this.settings.failureStyle, ctx.faults.has(F.failureWithoutStatus));
         }
       },
       argumentsRejected: (problems, ctx) => {
-        const runtime = this.runtime(ctx.connectionId);
+        const runtime = this.runtimeOf(ctx);
         const message = `invalid arguments for ${name}: ${problems}`;
+        if (name === 'initialize' && ctx.faults.has(F.initializeInvalidAccepted)) return this.#acceptInvalidInitialize(ctx);
         // initialize's own validation is FW-SESSION-8 (always 422); the other tools' is FW-ERR-2.
         const failure = name === 'initialize' ? unprocessable(message) : this.#badArgument(ctx, message, runtime?.context() ?? {});
         return reportFailure(failure, this.settings.failureStyle, ctx.faults.has(F.failureWithoutStatus));
       },
     };
+  }
+
+  /**
+   * Fault initialize-invalid-accepted behind a core that validates arguments first: the arguments
+   * are not at hand there, so the session binds as if user_id were omitted, and the answer is the
+   * success an accepting server gives. Later calls of the session wait for the binding.
+   */
+  #acceptInvalidInitialize(ctx: RequestContext): ToolResult {
+    const key = this.#key(ctx);
+    const binding = this.#bind(ctx, undefined, undefined)
+      .catch((error: unknown) => ctx.log('error', { tool: 'initialize', error: error instanceof Error ? error.message : String(error) }, TRACE_LOGGER))
+      .finally(() => {
+        if (this.#binding.get(key) === binding) this.#binding.delete(key);
+      });
+    this.#binding.set(key, binding);
+    return this.#success({ workflow_info: structuredClone(WORKFLOW_INFO) }, ctx);
   }
 
   /** A 422 for a bad argument (a 500 under wrong-status-mapping, FW-ERR-2). */
@@ -121,7 +155,8 @@ export class FastWorkflowProfile {
 
   /** The session's runtime, or 404 until the initialize tool ran (FW-SESSION-1). */
   async #require(ctx: RequestContext): Promise<SessionRuntime> {
-    const runtime = this.#runtimes.get(ctx.connectionId);
+    await this.#binding.get(this.#key(ctx));
+    const runtime = this.#runtimes.get(this.#key(ctx));
     if (runtime) return runtime;
     if (ctx.faults.has(F.toolsBeforeInitialize)) return this.#bind(ctx, undefined, undefined);
     throw notFound('no FastWorkflow session: call the initialize tool first');
@@ -147,7 +182,7 @@ export class FastWorkflowProfile {
   // ---- sessions ---------------------------------------------------------------------------------
 
   async #bind(ctx: RequestContext, userId: string | undefined, conversationId: string | null | undefined): Promise<SessionRuntime> {
-    const previous = this.#runtimes.get(ctx.connectionId);
+    const previous = this.#runtimes.get(this.#key(ctx));
     if (previous?.turnInProgress) throw new FastWorkflowFailure(409, 'a turn is in progress; initialize again after it', previous.context());
     const user = userId ?? (ctx.faults.has(F.defaultUserIgnored) ? 'anonymous' : DEFAULT_USER);
     const store = ctx.faults.has(F.conversationsNotPersisted) ? new ConversationStore(new MemoryBackend(), { now: this.settings.now }) : this.settings.store;
@@ -155,7 +190,7 @@ export class FastWorkflowProfile {
     const conversation = requested ?? (await store.latest(user)) ?? (await store.create(user, !ctx.faults.has(F.duplicateTopics)));
     const runtime = new SessionRuntime(user, conversation.conversation_id, store);
     previous?.end();
-    this.#runtimes.set(ctx.connectionId, runtime);
+    this.#runtimes.set(this.#key(ctx), runtime);
     return runtime;
   }
 
@@ -407,6 +442,19 @@ export class FastWorkflowProfile {
     const attached = await runtime.store.attachFeedback(runtime.userId, runtime.conversationId, { binary_or_numeric_score: score, nl_feedback: text });
     if (attached === 'no-conversation') throw notFound('the active conversation no longer exists', runtime.context());
     return { status: 'ok' };
+  }
+
+  /**
+   * The admin endpoint 004 keeps off MCP (dump_all_conversations), listed only under fault
+   * admin-tool-exposed (FW-TOOL-2): every user's conversations, no initialize needed.
+   */
+  adminDumpTool(): FastWorkflowTool {
+    return this.#tool(
+      'dump_all_conversations',
+      "Admin: every user's conversations.",
+      { type: 'object', properties: {}, additionalProperties: false },
+      async () => ({ conversations: await this.settings.store.listEveryone(Number.POSITIVE_INFINITY) }),
+    );
   }
 
   // ---- the tool list ----------------------------------------------------------------------------

@@ -89,7 +89,7 @@ export class Harness {
     this.#owned = dir === undefined;
     this.dir = dir ?? mkdtempSync(join(tmpdir(), 'fw-store-'));
     this.faults = faults;
-    this.ext = fastWorkflowExtension({ storeDir: this.dir, ...rest });
+    this.ext = fastWorkflowExtension({ storeDir: this.dir, faults, ...rest });
   }
 
   ctx(options: FakeContextOptions = {}): FakeContext {
