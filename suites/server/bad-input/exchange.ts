@@ -1,0 +1,106 @@
+// bad-input: one garbage exchange: send something broken, then ping, and collect the error the
+// garbage got and whether the ping was still answered. A mismatch is a typed BadInputMismatch so
+// that a property's counterexample names what was wrong.
+import type { CaseContext } from '../../../src/harness/index.js';
+import type { ReceivedMessage } from '../../../src/transport/connection.js';
+import { ConnectionClosedError, ConnectionTimeoutError } from '../../../src/transport/errors.js';
+import { isRecord } from '../../../src/wire/index.js';
+import { isResponseTo, type Message } from '../support.js';
+
+/** How long the ping after a garbage message may take, before --timeout-scale. */
+export const PING_MS = 5_000;
+/** How long an error answer may trail the ping's answer, before --timeout-scale. */
+export const TRAIL_MS = 200;
+
+/** A garbage message got an answer other than the one the profile requires. */
+export class BadInputMismatch extends Error {
+  readonly code = 'BAD_INPUT_MISMATCH';
+  readonly actual: unknown;
+  constructor(message: string, actual?: unknown) {
+    super(message);
+    this.name = 'BadInputMismatch';
+    this.actual = actual;
+  }
+}
+
+export interface GarbageOutcome {
+  /** Error responses that arrived (other than to the ping). */
+  errors: Message[];
+  /** Other answers that arrived (results to something we did not ask, e.g. a served garbage request). */
+  results: Message[];
+  pingAnswered: boolean;
+  /** The connection closed meanwhile. */
+  closed: boolean;
+}
+
+/** Runs `send`, then pings, and collects what came back until the ping's answer (and a short trail). */
+export async function sendThenPing(ctx: CaseContext, send: () => Promise<void>): Promise<GarbageOutcome> {
+  const outcome: GarbageOutcome = { errors: [], results: [], pingAnswered: false, closed: false };
+  try {
+    await send();
+    const ping = ctx.nextId();
+    await ctx.connection.send({ jsonrpc: '2.0', id: ping, method: 'ping' });
+    let until = Date.now() + ctx.scaled(PING_MS);
+    for (;;) {
+      const left = until - Date.now();
+      if (left <= 0) break;
+      let received: ReceivedMessage;
+      try {
+        received = await ctx.connection.next(undefined, { timeoutMs: left, signal: ctx.signal });
+      } catch (error) {
+        if (error instanceof ConnectionTimeoutError) break;
+        throw error;
+      }
+      const m = received.message;
+      if (isResponseTo(m, ping)) {
+        outcome.pingAnswered = true;
+        if (outcome.errors.length > 0 || outcome.results.length > 0) break;
+        until = Math.min(until, Date.now() + ctx.scaled(TRAIL_MS));
+        continue;
+      }
+      if (isRecord(m) && !('method' in m) && 'error' in m) outcome.errors.push(m);
+      else if (isRecord(m) && !('method' in m) && 'result' in m) outcome.results.push(m);
+      if (outcome.pingAnswered) break;
+    }
+  } catch (error) {
+    if (!(error instanceof ConnectionClosedError)) throw error;
+    outcome.closed = true;
+  }
+  return outcome;
+}
+
+/** Throws BadInputMismatch unless `outcome` holds exactly an error with one of `codes` and `id`. */
+export function expectError(outcome: GarbageOutcome, what: string, codes: readonly number[], id: ReadonlyArray<string | number | null>): Message {
+  if (outcome.closed) throw new BadInputMismatch(`the connection closed after ${what}`);
+  const error = outcome.errors[0];
+  if (!error) {
+    throw new BadInputMismatch(`${what} got no error answer (expected ${codes.join(' or ')})`, outcome.results[0] ?? 'no answer');
+  }
+  const code = isRecord(error.error) ? error.error.code : undefined;
+  if (!codes.includes(code as number)) throw new BadInputMismatch(`${what} was answered with error ${String(code)}, expected ${codes.join(' or ')}`, error);
+  if (!id.includes(error.id as string | number | null)) {
+    throw new BadInputMismatch(`${what} was answered with id ${JSON.stringify(error.id)}, expected ${id.map((i) => JSON.stringify(i)).join(' or ')}`, error);
+  }
+  return error;
+}
+
+/** Tracks pings after garbage that went unanswered, for one CORE-RPC-16 check at the end. */
+export class PingTally {
+  runs = 0;
+  unanswered = 0;
+  /** The first few inputs after which ping went unanswered. */
+  readonly examples: string[] = [];
+  record(outcome: GarbageOutcome, what: string): void {
+    this.runs++;
+    if (outcome.pingAnswered) return;
+    this.unanswered++;
+    if (this.examples.length < 5) this.examples.push(what);
+  }
+  check(ctx: CaseContext, requirement = 'CORE-RPC-16'): void {
+    ctx.check(requirement, this.unanswered === 0, {
+      message: `ping was answered after each of the ${this.runs} garbage input(s)`,
+      expected: 'a ping result every time',
+      ...(this.unanswered ? { actual: { unanswered: this.unanswered, after: this.examples } } : {}),
+    });
+  }
+}

@@ -1,0 +1,159 @@
+// bad-input: bytes that do not parse, sent the way each transport carries a message: whole
+// WebTransport frames (length prefix + body), raw HTTP POST bodies, stdio lines. Each is answered
+// with -32700 Parse error and id null (CORE-RPC-8), and the session still answers ping.
+import fc from 'fast-check';
+import { defineCase } from '../../../src/harness/index.js';
+import { codecFor, encodeFrame, isRecord } from '../../../src/wire/index.js';
+import { openSession, type Message } from '../support.js';
+import { BadInputMismatch, PingTally, expectError, sendThenPing } from './exchange.js';
+
+const SUITE = 'bad-input';
+const RUNS = 25;
+const utf8 = new TextEncoder();
+
+/** Whether `bytes` fail to decode in `encoding` (the project's own codec decides). */
+function undecodable(bytes: Uint8Array, encoding: 'json' | 'cbor'): boolean {
+  try {
+    codecFor(encoding).decode(bytes);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Texts that are not JSON: broken documents, bare words, truncated objects. */
+const notJsonText = fc
+  .oneof(
+    fc.string({ minLength: 1, maxLength: 60 }),
+    fc.constantFrom('{', '{"jsonrpc": "2.0", "id": 1, "method": "ping"', "{'jsonrpc': '2.0'}", 'ping', '[1, 2', '{"a":}', 'nul', '{"id": 1,}', '\u00ff\u00fe'),
+    fc.jsonValue({ maxDepth: 2 }).map((v) => `${JSON.stringify(v)} trailing`),
+  )
+  .filter((text) => !text.includes('\n') && !text.includes('\r') && text.trim().length > 0)
+  .filter((text) => {
+    try {
+      JSON.parse(text);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+
+/** Bodies for a frame: random bytes, not-JSON text, invalid UTF-8, that do not decode in `encoding`. */
+function garbageBodies(encoding: 'json' | 'cbor'): fc.Arbitrary<Uint8Array> {
+  return fc
+    .oneof(
+      fc.uint8Array({ minLength: 1, maxLength: 200 }),
+      notJsonText.map((text) => utf8.encode(text)),
+      fc.constant(Uint8Array.from([0x7b, 0xff, 0xfe, 0x7d])),
+      fc.constant(Uint8Array.from([0x62, 0x61])),
+      fc.constant(Uint8Array.from([0xa1, 0x61, 0x61, 0x01, 0x00])),
+    )
+    .filter((bytes) => bytes.length > 0 && undecodable(bytes, encoding));
+}
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 32)).toString('hex') + (bytes.length > 32 ? '…' : '');
+
+const wtFrames = defineCase({
+  id: `${SUITE}/webtransport-undecodable-frames`,
+  suite: SUITE,
+  title: 'a whole control-stream frame whose body does not decode in the encoding in force is answered with -32700 and id null, and ping still works',
+  requirements: ['CORE-RPC-8', 'CORE-RPC-16'],
+  transports: ['webtransport'],
+  sendsInvalid: true,
+  timeLimitMs: 18_000,
+  async run(ctx) {
+    await openSession(ctx);
+    const encoding = ctx.connection.webtransport!.encoding;
+    ctx.note(`bad-input: frames that do not decode as ${encoding}`);
+    const pings = new PingTally();
+    await ctx.property(
+      'CORE-RPC-8',
+      garbageBodies(encoding),
+      async (body) => {
+        const what = `a frame whose ${encoding} body ${hex(body)} does not decode`;
+        const outcome = await sendThenPing(ctx, () => ctx.connection.sendRaw(encodeFrame(body)));
+        pings.record(outcome, what);
+        expectError(outcome, what, [-32700], [null]);
+        return true;
+      },
+      { numRuns: RUNS },
+    );
+    pings.check(ctx);
+  },
+});
+
+const stdioLines = defineCase({
+  id: `${SUITE}/stdio-unparsable-lines`,
+  suite: SUITE,
+  title: 'a stdin line that is not JSON is answered with -32700 and id null, and ping still works',
+  requirements: ['CORE-RPC-8', 'CORE-RPC-16'],
+  transports: ['stdio'],
+  sendsInvalid: true,
+  timeLimitMs: 18_000,
+  async run(ctx) {
+    await openSession(ctx);
+    const pings = new PingTally();
+    await ctx.property(
+      'CORE-RPC-8',
+      notJsonText,
+      async (line) => {
+        const what = `the line ${JSON.stringify(line)}`;
+        const outcome = await sendThenPing(ctx, () => ctx.connection.stdio!.writeLine(line));
+        pings.record(outcome, what);
+        expectError(outcome, what, [-32700], [null]);
+        return true;
+      },
+      { numRuns: RUNS },
+    );
+    pings.check(ctx);
+  },
+});
+
+/** The JSON-RPC error in an HTTP answer body, if any. */
+function bodyError(messages: readonly unknown[]): Message | undefined {
+  return messages.find((m): m is Message => isRecord(m) && 'error' in m && !('method' in m));
+}
+
+const httpBodies = defineCase({
+  id: `${SUITE}/http-unparsable-bodies`,
+  suite: SUITE,
+  title: 'a POST body that is not JSON is refused with a 4xx status and a -32700 error with id null, and ping still works',
+  requirements: ['CORE-RPC-8', 'CORE-RPC-16'],
+  transports: ['http'],
+  sendsInvalid: true,
+  timeLimitMs: 18_000,
+  async run(ctx) {
+    await openSession(ctx);
+    const http = ctx.connection.http!;
+    const pings = new PingTally();
+    const statuses = new Set<number>();
+    const body = fc.oneof(notJsonText.map((t) => utf8.encode(t)), fc.constant(Uint8Array.from([0x7b, 0xff, 0xfe, 0x7d])));
+    await ctx.property(
+      'CORE-RPC-8',
+      body,
+      async (bytes) => {
+        const what = `the POST body ${hex(bytes)}`;
+        let response: Awaited<ReturnType<typeof http.request>> | undefined;
+        const outcome = await sendThenPing(ctx, async () => {
+          response = await http.request(
+            { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: bytes },
+            { timeoutMs: ctx.scaled(5_000), signal: ctx.signal },
+          );
+        });
+        pings.record(outcome, what);
+        if (!response) throw new BadInputMismatch(`${what} got no HTTP answer`);
+        statuses.add(response.status);
+        if (response.status < 400 || response.status > 499) throw new BadInputMismatch(`${what} was answered with HTTP ${response.status}, expected a 4xx refusal`, response.text);
+        const error = bodyError(response.messages);
+        if (error) expectError({ errors: [error], results: [], pingAnswered: true, closed: false }, what, [-32700], [null]);
+        else if (response.text.trim() !== '') throw new BadInputMismatch(`${what} was refused with a body that holds no JSON-RPC error`, response.text);
+        return true;
+      },
+      { numRuns: RUNS },
+    );
+    if (statuses.size > 0) ctx.info('CORE-RPC-8', `unparsable POST bodies were refused with HTTP ${[...statuses].join(', ')}`);
+    pings.check(ctx);
+  },
+});
+
+export const cases = [wtFrames, stdioLines, httpBodies];
