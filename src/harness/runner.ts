@@ -3,6 +3,7 @@
 // target does: the limit aborts the case's signal and closes its connection, and the runner stops
 // waiting for a case that still has not returned after the grace period.
 import { randomInt } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { failureVerdict } from '../protocol/requirements.js';
 import { SchemaRegistry } from '../schema/registry.js';
 import type { Connection } from '../transport/connection.js';
@@ -62,6 +63,8 @@ export interface RunOptions {
 }
 
 const VERDICT_RANK: Partial<Record<Verdict, number>> = { PASS: 0, INFO: 1, WARN: 2, FAIL: 3, ERROR: 4 };
+/** Waits a case may have pending on its signal at once before Node warns of a listener leak. */
+const CASE_SIGNAL_LISTENERS = 1000;
 /** Requirement cited by schema violations of a schema that names none. */
 export const SCHEMA_FALLBACK_REQUIREMENT = 'CORE-RPC-1';
 
@@ -226,6 +229,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
 
   const limit = c.timeLimitMs * env.scale;
   const controller = new AbortController();
+  // A case may wait on many things at once (many requests in flight, each with its own wait).
+  setMaxListeners(CASE_SIGNAL_LISTENERS, controller.signal);
   let timedOut = false;
   let connection: Connection | undefined;
   let run: CaseRun | undefined;
