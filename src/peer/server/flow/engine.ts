@@ -158,7 +158,13 @@ export class FlowEngine {
           error.jsonRpcCode === FLOW_ERROR.ALREADY_CANCELLED
             ? `Session already cancelled: ${sessionId}`
             : `Invalid state transition: cannot ${trigger} session ${sessionId} in state ${live.record.state}`;
-        throw this.#error(faults, error.jsonRpcCode, message, sessionId, { state: live.record.state });
+        // FAULT invalid-transition-as-invalid-params.
+        const code =
+          error.jsonRpcCode === FLOW_ERROR.INVALID_STATE_TRANSITION && faults.has('invalid-transition-as-invalid-params') ? JSONRPC_ERROR.InvalidParams : error.jsonRpcCode;
+        // FAULT completed-session-reopened: refused, yet the terminal session is waiting again.
+        const state = live.record.state;
+        if (trigger === 'respond' && state === 'completed' && faults.has('completed-session-reopened')) live.record.state = 'waiting_user';
+        throw this.#error(faults, code, message, sessionId, { state });
       }
       throw error;
     }
@@ -560,7 +566,9 @@ export class FlowEngine {
     let wizard = this.wizards.get(toolName);
     if (wizard === undefined) {
       if ([...this.options.plainTools()].includes(toolName)) {
-        throw new RpcError(FLOW_ERROR.NOT_INTERACTIVE, `Tool ${toolName} is not interactive; call it with tools/call`, { toolName });
+        // FAULT not-interactive-as-validation-failed.
+        const code = faults.has('not-interactive-as-validation-failed') ? FLOW_ERROR.VALIDATION_FAILED : FLOW_ERROR.NOT_INTERACTIVE;
+        throw new RpcError(code, `Tool ${toolName} is not interactive; call it with tools/call`, { toolName });
       }
       if (!faults.has('start-unknown-tool') || this.wizards.size === 0) {
         throw invalidParams(`Unknown tool: ${toolName}`, { toolName, interactiveTools: [...this.wizards.keys()] });

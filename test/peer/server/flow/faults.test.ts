@@ -257,6 +257,27 @@ const SCENARIOS: Record<string, Scenario> = {
       return conn.sent.at(-1)?.method === 'interaction.complete';
     },
   },
+  'completed-session-reopened': {
+    options: { wizards: [CONFIRM] },
+    holds: async (server, conn) => {
+      const sessionId = await id(conn, 'ask');
+      await answer(server, conn, sessionId, true);
+      const refused = (await outcome(conn, 'interaction.respond', { sessionId, response: { value: true } })) === -32003;
+      return refused && (await conn.call('interaction.getState', { sessionId })).state === 'completed';
+    },
+  },
+  'invalid-transition-as-invalid-params': {
+    options: { wizards: [CONFIRM] },
+    holds: async (server, conn) => {
+      const sessionId = await id(conn, 'ask');
+      await answer(server, conn, sessionId, true);
+      return (await outcome(conn, 'interaction.respond', { sessionId, response: { value: true } })) === -32003;
+    },
+  },
+  'not-interactive-as-validation-failed': {
+    options: { plainTools: ['echo'] },
+    holds: async (_, conn) => (await outcome(conn, 'interaction.start', { toolName: 'echo' })) === -32007,
+  },
   'missing-metadata': {
     holds: async (_, conn) => ((await conn.call('interaction.getState', { sessionId: await id(conn) })).metadata as { toolName?: string }).toolName === 'booking',
   },
