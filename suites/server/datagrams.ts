@@ -12,7 +12,6 @@ import { errorOf, openSession, type Message } from './support.js';
 import {
   callTool,
   collectDatagrams,
-  delay,
   faultsWithCode,
   listTools,
   maybeNext,
@@ -22,6 +21,7 @@ import {
   requiresDatagramsAndTools,
   requiresNoDatagrams,
   STREAM_EVENT_MS,
+  within,
   wtFacet,
   type ToolCall,
 } from './support/streams.js';
@@ -39,9 +39,9 @@ async function startProgressCall(ctx: CaseContext, token: string): Promise<ToolC
   return tool ? callTool(ctx, tool, {}, token) : undefined;
 }
 
-/** The call's answer, or undefined after CALL_MS. */
+/** Settles with the call's answer, or after CALL_MS. */
 function answerWithin(ctx: CaseContext, call: ToolCall): Promise<unknown> {
-  return Promise.race([call.answer, delay(ctx, ctx.scaled(CALL_MS))]);
+  return within(ctx, call.answer, ctx.scaled(CALL_MS));
 }
 
 /** What a progress (0x01) or log (0x03) payload holds: the params (reading 1) or the whole notification (reading 2). */

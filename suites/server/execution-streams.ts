@@ -10,7 +10,6 @@ import { isRecord, isU32 } from '../../src/wire/index.js';
 import { checkErrorCode, errorOf, openSession, type Message } from './support.js';
 import {
   collectStreams,
-  delay,
   faultsWithCode,
   maybeNext,
   readStream,
@@ -18,6 +17,7 @@ import {
   requiresTools,
   startStreamingCall,
   STREAM_EVENT_MS,
+  within,
   wtFacet,
   type StreamEnd,
 } from './support/streams.js';
@@ -114,8 +114,8 @@ const controlNotBlocked = defineCase({
     const reader = call.stream.readable.getReader();
     try {
       // Take one chunk so the transfer is known to be under way, then leave the rest unread.
-      const first = await Promise.race([reader.read(), delay(ctx, ctx.scaled(STREAM_EVENT_MS)).then(() => 'idle' as const)]);
-      const transferring = first !== 'idle' && !first.done;
+      const first = await within(ctx, reader.read(), ctx.scaled(STREAM_EVENT_MS));
+      const transferring = first !== 'timeout' && !first.done;
       const answer = await ctx.request('WT-EXEC-8', 'ping', undefined, { timeoutMs: STREAM_EVENT_MS, what: 'ping sent while the execution stream is transferring' });
       if (!answer) return;
       if (transferring && call.answered === undefined) {

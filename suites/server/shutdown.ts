@@ -10,11 +10,11 @@ import { openSession, type Message } from './support.js';
 import {
   callTool,
   collectStreams,
-  delay,
   readStream,
   requiresTools,
   startStreamingCall,
   STREAM_EVENT_MS,
+  within,
 } from './support/streams.js';
 
 const SUITE = 'shutdown';
@@ -32,7 +32,8 @@ async function sendShutdown(ctx: CaseContext): Promise<number> {
 
 /** The session's end, or undefined when it is still open after CLOSE_MS. */
 async function sessionEnd(ctx: CaseContext): Promise<CloseInfo | undefined> {
-  return Promise.race([ctx.connection.closed, delay(ctx, ctx.scaled(CLOSE_MS)).then(() => undefined)]);
+  const end = await within(ctx, ctx.connection.closed, ctx.scaled(CLOSE_MS));
+  return end === 'timeout' ? undefined : end;
 }
 
 function checkClosed(ctx: CaseContext, end: CloseInfo | undefined, what: string): void {
@@ -132,7 +133,7 @@ const noNewStreams = defineCase({
     }
     await sendShutdown(ctx);
     const second = await callTool(ctx, first.tool, { bytes: 1024 });
-    const streams = await collectStreams(ctx, second.id, Promise.race([second.answer, delay(ctx, ctx.scaled(STREAM_EVENT_MS))]));
+    const streams = await collectStreams(ctx, second.id, within(ctx, second.answer, ctx.scaled(STREAM_EVENT_MS)));
     for (const stream of streams) await stream.cancel('opened after $/shutdown');
     await first.stream.cancel('case finished');
     ctx.check('WT-SHUT-2', streams.length === 0, {

@@ -236,7 +236,8 @@ export async function startStreamingCall(ctx: CaseContext, hints: ArgumentHints,
       if ('stream' in first) return Object.assign(call, { stream: first.stream });
       // Answered first: a ref/stream answer is delivered only after its streams arrived (or a grace passed).
       if (refStreamItems((first.answer.message as Message).result).length > 0) {
-        const stream = await Promise.race([streamArrival, delay(ctx, ctx.scaled(QUIET_MS)).then(() => undefined)]).catch(() => undefined);
+        const arrived = await within(ctx, streamArrival, ctx.scaled(QUIET_MS)).catch(() => 'timeout' as const);
+        const stream = arrived === 'timeout' ? undefined : arrived;
         if (!stream) ctx.note(`${tool.name} answered with a ref/stream item but no execution stream for request ${call.id} was accepted`);
         return stream ? Object.assign(call, { stream }) : call;
       }
@@ -298,8 +299,8 @@ export async function readStream(ctx: CaseContext, stream: IncomingExecutionStre
         await reader.cancel('read enough').catch(() => undefined);
         return { end: 'cut', bytes };
       }
-      const next = await Promise.race([reader.read(), delay(ctx, idle).then(() => 'idle' as const)]);
-      if (next === 'idle') {
+      const next = await within(ctx, reader.read(), idle);
+      if (next === 'timeout') {
         await reader.cancel('no data before the deadline').catch(() => undefined);
         return { end: 'cut', bytes, error: `no data for ${idle} ms` };
       }
@@ -375,15 +376,35 @@ export function pendingNullIdErrors(ctx: CaseContext): Message[] {
 
 /** Waits `ms` (already scaled), or until the case ends. */
 export function delay(ctx: CaseContext, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
+  return timer(ctx, ms).elapsed;
+}
+
+/** A wait of `ms` (already scaled) that ends early with the case, and can be cancelled (then it never settles). */
+export function timer(ctx: CaseContext, ms: number): { elapsed: Promise<void>; cancel: () => void } {
+  let cancel!: () => void;
+  const elapsed = new Promise<void>((resolve) => {
+    const handle = setTimeout(done, ms);
     function done() {
-      clearTimeout(timer);
-      ctx.signal.removeEventListener('abort', done);
+      cancel();
       resolve();
     }
+    cancel = () => {
+      clearTimeout(handle);
+      ctx.signal.removeEventListener('abort', done);
+    };
     ctx.signal.addEventListener('abort', done, { once: true });
   });
+  return { elapsed, cancel };
+}
+
+/** `promise`, or 'timeout' once `ms` (already scaled) passed; the timer is cleared either way. */
+export async function within<T>(ctx: CaseContext, promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  const wait = timer(ctx, ms);
+  try {
+    return await Promise.race([promise, wait.elapsed.then(() => 'timeout' as const)]);
+  } finally {
+    wait.cancel();
+  }
 }
 
 /** Connection faults (what the client side of the binding refused or dropped) with one of these codes. */

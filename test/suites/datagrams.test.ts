@@ -1,0 +1,75 @@
+// The datagrams suite against the mock server: no problem on the correct server (datagrams
+// advertised with CBOR or JSON, or datagramsSupported: false), not applicable off WebTransport, and
+// every binding fault of WT-DGRAM-* caught by the cases declaring its requirement.
+import { describe, expect, it } from 'vitest';
+import { mockServerFaultCatalog, type StartMockServerOptions } from '../../src/peer/server/index.js';
+import { cases } from '../../suites/server/datagrams.js';
+import { casesFor, runOnMock, type MockRun } from './support.js';
+
+type ServerOptions = Omit<StartMockServerOptions, 'transport' | 'faults'>;
+
+/** Faults that only show on a server configured a certain way, by requirement. */
+const SERVER_FOR: Record<string, ServerOptions> = {
+  'WT-DGRAM-5': { limits: { datagramsSupported: false } },
+};
+
+/** Faults no case can catch from outside, with the reason (expected to stay exact). */
+const UNCATCHABLE: Record<string, string> = {};
+
+const FAULTS = mockServerFaultCatalog().filter((f) => f.requirement.startsWith('WT-DGRAM-'));
+
+function problems(run: MockRun): unknown[] {
+  return run.result.cases.flatMap((c): unknown[] => {
+    if (c.verdict === 'TIMEOUT' || c.verdict === 'ERROR') return [{ id: c.id, verdict: c.verdict, reason: c.reason }];
+    return c.checks.filter((k) => k.verdict === 'FAIL' || k.verdict === 'WARN').map((k) => ({ id: c.id, requirement: k.requirement, message: k.message, actual: k.actual }));
+  });
+}
+
+async function inBatches<T, R>(items: readonly T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(run))));
+  return results;
+}
+
+describe('datagrams suite on the mock server', () => {
+  it('finds no problem on the correct server advertising datagrams (CBOR negotiated)', async () => {
+    const run = await runOnMock(cases, { transport: 'wt' });
+    expect(problems(run)).toEqual([]);
+    expect(run.verdicts['datagrams/progress-datagrams']).toBe('PASS');
+    expect(run.verdicts['datagrams/unknown-channel']).toBe('INFO');
+    expect(run.get('datagrams/unsupported-refused').verdict).toBe('NOT_APPLICABLE');
+  }, 60_000);
+
+  it('finds no problem on the correct server with JSON only', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] } });
+    expect(problems(run)).toEqual([]);
+    expect(run.verdicts['datagrams/progress-datagrams']).toBe('PASS');
+  }, 60_000);
+
+  it('finds no problem on the correct server that does not support datagrams', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { limits: { datagramsSupported: false } } });
+    expect(problems(run)).toEqual([]);
+    expect(run.verdicts['datagrams/unsupported-refused']).toBe('PASS');
+    expect(run.get('datagrams/progress-datagrams').reason).toMatch(/datagramsSupported: false/);
+  }, 60_000);
+
+  it('is not applicable over HTTP and stdio', async () => {
+    for (const transport of ['http', 'stdio'] as const) {
+      const run = await runOnMock(cases, { transport });
+      expect(new Set(Object.values(run.verdicts))).toEqual(new Set(['NOT_APPLICABLE']));
+    }
+  }, 60_000);
+
+  it('catches every datagram fault in the catalog', async () => {
+    expect(FAULTS.length).toBeGreaterThan(0);
+    const catchable = FAULTS.filter((f) => UNCATCHABLE[f.name] === undefined);
+    const outcomes = await inBatches(catchable, 4, async (fault) => {
+      const server = SERVER_FOR[fault.requirement];
+      const run = await runOnMock(casesFor(cases, fault.requirement), { transport: 'wt', faults: [fault.name], ...(server ? { server } : {}) });
+      const caught = run.result.cases.some((c) => c.checks.some((k) => k.requirement === fault.requirement && (k.verdict === 'FAIL' || k.verdict === 'WARN')));
+      return { fault: fault.name, requirement: fault.requirement, caught, ...(caught ? {} : { verdicts: run.verdicts }) };
+    });
+    expect(outcomes.filter((o) => !o.caught)).toEqual([]);
+    expect(Object.keys(UNCATCHABLE).filter((name) => !FAULTS.some((f) => f.name === name))).toEqual([]);
+  }, 120_000);
+});
