@@ -1,4 +1,218 @@
-// Filled in by the suite's author (see suites/server/index.ts).
-import type { ConformanceCase } from '../../src/harness/index.js';
+// Suite `injection`, MCP Flow part: session ids used where they do not belong. A session id of
+// another connection (FLOW-SEC-4, reported), and stateless tokens (000 Appendix B, C-19) that were
+// tampered with (any changed byte refused), left unchanged (served), or expired (-32002).
+import fc from 'fast-check';
+import { defineCase, TargetPreconditionError, type Applicability, type CaseContext, type ConformanceCase, type Discovery } from '../../src/harness/index.js';
+import { FLOW_ERROR, JSONRPC_ERROR } from '../../src/protocol/error-codes.js';
+import { FLOW_METHOD } from '../../src/protocol/methods.js';
+import { isRecord } from '../../src/wire/index.js';
+import { openSideSession } from './fastworkflow/support.js';
+import { errorOf, openSession, requiresInteractiveTool, type Message } from './support.js';
+import { firstPrompt, startInteraction } from './support/flow.js';
 
-export const cases: readonly ConformanceCase[] = [];
+const SUITE = 'injection';
+
+/** The inactivity timeout the expired-token case asks for, in ms (server time). */
+export const TOKEN_TIMEOUT_MS = 1_000;
+
+// ---- another connection's session ---------------------------------------------------------------
+
+const otherConnection = defineCase({
+  id: 'injection/flow-session-of-another-connection',
+  suite: SUITE,
+  title: 'interaction.getState naming a session started on another MCP session (connection) is refused with -32001, or served (reported, FLOW-SEC-4)',
+  requirements: ['FLOW-SEC-4'],
+  transports: ['http'],
+  applies: requiresInteractiveTool,
+  async run(ctx) {
+    await openSession(ctx);
+    const session = await startInteraction(ctx);
+    await firstPrompt(ctx, session);
+    const side = await openSideSession(ctx, 'the other connection');
+    try {
+      const { response } = await side.ask(FLOW_METHOD.getState, { sessionId: session.sessionId });
+      if (response === undefined) throw new TargetPreconditionError('interaction.getState from the other connection was not answered', { requirement: 'FLOW-SEC-4' });
+      const error = errorOf(response);
+      if (error?.code === FLOW_ERROR.SESSION_NOT_FOUND) {
+        ctx.info('FLOW-SEC-4', 'refused from another connection with -32001: sessions are bound to their connection (the safer reading)', response);
+      } else if (isRecord(response.result)) {
+        ctx.info('FLOW-SEC-4', 'served from another connection: a session id alone gives access to the session', response);
+      } else {
+        ctx.info('FLOW-SEC-4', `refused from another connection with error ${String(error?.code)}`, response);
+      }
+    } finally {
+      await side.close();
+    }
+  },
+});
+
+// ---- stateless tokens ----------------------------------------------------------------------------
+
+/** Applicability: MCP Flow with `features.statefulSessions: false` (C-19: how stateless mode is recognised). */
+export function requiresStatelessMode(discovery: Discovery): Applicability {
+  const interactive = requiresInteractiveTool(discovery);
+  if (interactive !== true) return interactive;
+  const features = isRecord(discovery.flowCapabilities?.features) ? discovery.flowCapabilities.features : undefined;
+  return features?.statefulSessions === false
+    ? true
+    : 'the target keeps session state (its capabilities do not say features.statefulSessions: false), so it issues no stateless tokens';
+}
+
+/** A token's base64 form, so that a changed byte can be written back the same way. */
+interface TokenForm {
+  alphabet: 'base64' | 'base64url';
+  padded: boolean;
+}
+
+/** The token's base64 form, or undefined when the session id is not base64 (C-19: the token travels elsewhere). */
+export function tokenForm(token: string): TokenForm | undefined {
+  const padded = /=$/.test(token);
+  let alphabet: TokenForm['alphabet'];
+  if (/^[A-Za-z0-9_-]+={0,2}$/.test(token)) alphabet = 'base64url';
+  else if (/^[A-Za-z0-9+/]+={0,2}$/.test(token)) alphabet = 'base64';
+  else return undefined;
+  const bytes = Buffer.from(token, alphabet);
+  return bytes.length > 0 && encodeToken(bytes, { alphabet, padded }).replace(/=+$/, '') === token.replace(/=+$/, '') ? { alphabet, padded } : undefined;
+}
+
+function encodeToken(bytes: Uint8Array, form: TokenForm): string {
+  const text = Buffer.from(bytes).toString(form.alphabet);
+  if (form.alphabet === 'base64url') return form.padded ? text.padEnd(Math.ceil(text.length / 4) * 4, '=') : text;
+  return form.padded ? text : text.replace(/=+$/, '');
+}
+
+/** One changed token and what was changed. */
+interface Tampered {
+  token: string;
+  change: string;
+}
+
+/** Flips one bit of the decoded token. */
+export function flipBit(token: string, form: TokenForm, byte: number, bit: number): string {
+  const bytes = Buffer.from(token, form.alphabet);
+  const at = byte % bytes.length;
+  bytes[at] = (bytes[at] as number) ^ (1 << (bit % 8));
+  return encodeToken(bytes, form);
+}
+
+/**
+ * Deterministic tamperings: the last byte changed; and, when the token decodes to a JSON object
+ * (the {sessionId, state, signature} of 000 Appendix B), its signature changed and its state
+ * changed with the signature left as it was.
+ */
+export function tamperings(token: string, form: TokenForm): Tampered[] {
+  const bytes = Buffer.from(token, form.alphabet);
+  const out: Tampered[] = [{ token: flipBit(token, form, bytes.length - 1, 0), change: 'the lowest bit of the last byte flipped' }];
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return out;
+  }
+  if (!isRecord(decoded)) return out;
+  const reencode = (value: unknown): string => encodeToken(Buffer.from(JSON.stringify(value), 'utf8'), form);
+  if (typeof decoded.signature === 'string' && decoded.signature.length > 0) {
+    const first = decoded.signature[0] === 'A' ? 'B' : 'A';
+    out.push({ token: reencode({ ...decoded, signature: first + decoded.signature.slice(1) }), change: 'the first character of the signature changed' });
+  }
+  if (isRecord(decoded.state)) {
+    const state = decoded.state;
+    const changed = typeof state.state === 'string' ? { ...state, state: state.state === 'completed' ? 'active' : 'completed' } : { ...state, injected: true };
+    out.push({ token: reencode({ ...decoded, state: changed }), change: 'the state changed, the signature kept' });
+  }
+  return out;
+}
+
+/** What a server answered a tampered token: refused (with the code) or served. */
+function judgeTampered(ctx: CaseContext, tampered: Tampered, answer: Message | undefined, seen: Set<unknown>): boolean {
+  if (answer === undefined) return false;
+  const error = errorOf(answer);
+  const refused = error !== undefined;
+  if (refused && !seen.has(error.code)) {
+    seen.add(error.code);
+    const reading =
+      error.code === FLOW_ERROR.SESSION_NOT_FOUND ? '-32001 SESSION_NOT_FOUND' : error.code === JSONRPC_ERROR.InvalidParams ? '-32602 Invalid params' : `error ${String(error.code)}`;
+    ctx.info('FLOW-STATELESS-4', `a tampered token is refused with ${reading}`, error);
+  }
+  return ctx.check('FLOW-STATELESS-4', refused, {
+    message: `a token with ${tampered.change} is refused, not served`,
+    expected: { error: { code: [FLOW_ERROR.SESSION_NOT_FOUND, JSONRPC_ERROR.InvalidParams] } },
+    actual: { token: tampered.token, answer },
+  });
+}
+
+const tamperedToken = defineCase({
+  id: 'injection/flow-stateless-token-tampered',
+  suite: SUITE,
+  title: 'a stateless session token (the sessionId, base64) is served unchanged, and refused with any changed byte: signature, state, or a random bit',
+  requirements: ['FLOW-STATELESS-1', 'FLOW-STATELESS-2', 'FLOW-STATELESS-5', 'FLOW-STATELESS-4'],
+  applies: requiresStatelessMode,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    await openSession(ctx);
+    ctx.info('FLOW-STATELESS-1', 'the target declares stateless mode (features.statefulSessions: false)');
+    const session = await startInteraction(ctx);
+    await firstPrompt(ctx, session);
+    const token = session.sessionId;
+    const form = tokenForm(token);
+    if (form === undefined) {
+      ctx.info('FLOW-STATELESS-2', 'the sessionId is not base64: the token travels elsewhere (accepted reading 2); the token checks are skipped', token);
+      return;
+    }
+    ctx.info('FLOW-STATELESS-2', `the token travels as the sessionId, ${form.alphabet}${form.padded ? ' with padding' : ''} (accepted reading 1)`);
+    const own = await ctx.request('FLOW-STATELESS-5', FLOW_METHOD.getState, { sessionId: token }, { what: 'interaction.getState with the unchanged token' });
+    if (own === undefined) return;
+    if (
+      !ctx.check('FLOW-STATELESS-5', isRecord(own.result), {
+        message: 'interaction.getState with the token the server issued, unchanged, is served',
+        expected: 'a getState result',
+        actual: own,
+      })
+    ) {
+      return;
+    }
+    const seen = new Set<unknown>();
+    for (const tampered of tamperings(token, form)) {
+      const answer = await ctx.request('FLOW-STATELESS-4', FLOW_METHOD.getState, { sessionId: tampered.token }, { what: `interaction.getState with a token with ${tampered.change}` });
+      judgeTampered(ctx, tampered, answer, seen);
+    }
+    const length = Buffer.from(token, form.alphabet).length;
+    await ctx.property(
+      'FLOW-STATELESS-4',
+      fc.record({ byte: fc.nat({ max: length - 1 }), bit: fc.nat({ max: 7 }) }),
+      async ({ byte, bit }) => {
+        const tampered = { token: flipBit(token, form, byte, bit), change: `bit ${bit} of byte ${byte} flipped` };
+        const answer = await ctx.request('FLOW-STATELESS-4', FLOW_METHOD.getState, { sessionId: tampered.token }, { what: `interaction.getState with a token with ${tampered.change}` });
+        return judgeTampered(ctx, tampered, answer, seen);
+      },
+      { numRuns: 30 },
+    );
+  },
+});
+
+const expiredToken = defineCase({
+  id: 'injection/flow-stateless-token-expired',
+  suite: SUITE,
+  title: `a stateless token of a session started with timeout ${TOKEN_TIMEOUT_MS} ms and left inactive past it is answered -32002 SESSION_EXPIRED`,
+  requirements: ['FLOW-STATELESS-6'],
+  applies: requiresStatelessMode,
+  async run(ctx) {
+    await openSession(ctx);
+    const session = await startInteraction(ctx, { params: { timeout: TOKEN_TIMEOUT_MS } });
+    const first = await firstPrompt(ctx, session);
+    const idleSince = first.event?.received.at ?? Date.now();
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, Math.max(0, idleSince + TOKEN_TIMEOUT_MS - Date.now()) + ctx.scaled(1_000));
+      ctx.signal.addEventListener('abort', () => (clearTimeout(timer), reject(ctx.signal.reason)), { once: true });
+    });
+    const answer = await ctx.request('FLOW-STATELESS-6', FLOW_METHOD.getState, { sessionId: session.sessionId }, { what: 'interaction.getState with the expired token' });
+    if (answer === undefined) return;
+    ctx.check('FLOW-STATELESS-6', errorOf(answer)?.code === FLOW_ERROR.SESSION_EXPIRED, {
+      message: 'the expired token is answered -32002 SESSION_EXPIRED',
+      expected: { error: { code: FLOW_ERROR.SESSION_EXPIRED } },
+      actual: answer,
+    });
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [otherConnection, tamperedToken, expiredToken];

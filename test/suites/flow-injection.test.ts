@@ -1,0 +1,84 @@
+// The Flow part of the injection suite against the mock server: the correct server passes (in
+// stateful and in stateless mode), and every fault of the FLOW-STATELESS requirements and of
+// FLOW-SEC-4 is caught.
+import { describe, expect, it } from 'vitest';
+import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
+import { cases, flipBit, tamperings, tokenForm } from '../../suites/server/flow-injection.js';
+import { casesFor, runOnMock } from './support.js';
+
+const PREFIXES = ['FLOW-STATELESS-', 'FLOW-SEC-4'];
+const STATELESS = { flow: { stateless: { secret: 'a-secret-of-at-least-thirty-two-bytes!' } } };
+const STATELESS_CASES = ['injection/flow-stateless-token-tampered', 'injection/flow-stateless-token-expired'];
+
+describe('stateless token tampering', () => {
+  it('reads a token the way it was written and changes it in every tampering', () => {
+    const token = Buffer.from(JSON.stringify({ sessionId: 's', state: { state: 'waiting_user' }, signature: 'abc' })).toString('base64url');
+    const form = tokenForm(token)!;
+    expect(form).toEqual({ alphabet: 'base64url', padded: false });
+    const changed = tamperings(token, form);
+    expect(changed.map((t) => t.change)).toEqual([
+      'the lowest bit of the last byte flipped',
+      'the first character of the signature changed',
+      'the state changed, the signature kept',
+    ]);
+    for (const t of changed) expect(t.token).not.toBe(token);
+    expect(flipBit(token, form, 3, 2)).not.toBe(token);
+    expect(tokenForm('session_ab/c+d')).toBeUndefined();
+    expect(tokenForm('abd')).toBeUndefined(); // not canonical: the last character carries bits no byte has
+  });
+});
+
+describe('injection (Flow) suite on the correct mock server', () => {
+  it('stateful wt: stateless cases are not applicable, saying why; the connection case needs http', async () => {
+    const run = await runOnMock(cases, { transport: 'wt' });
+    expect(run.problems).toEqual([]);
+    for (const id of STATELESS_CASES) expect(run.get(id).reason).toMatch(/statefulSessions/);
+    expect(run.get('injection/flow-session-of-another-connection').reason).toMatch(/http/);
+  });
+
+  it('stateful http: another connection\'s session is refused with -32001 (reported)', async () => {
+    const run = await runOnMock(cases, { transport: 'http' });
+    expect(run.problems).toEqual([]);
+    expect(run.get('injection/flow-session-of-another-connection').checks.map((c) => c.message).join()).toMatch(/-32001/);
+  });
+
+  it('stateful http with sessions not bound to connections: served (reported, not failed)', async () => {
+    const run = await runOnMock(cases, { transport: 'http', server: { flow: { bindSessionsToConnection: false } } });
+    expect(run.problems).toEqual([]);
+    expect(run.verdicts['injection/flow-session-of-another-connection']).toBe('INFO');
+    expect(run.get('injection/flow-session-of-another-connection').checks.map((c) => c.message).join()).toMatch(/served/);
+  });
+
+  it('stateless wt (default encodings and JSON) and http: the token cases pass', async () => {
+    const runs = await Promise.all([
+      runOnMock(cases, { transport: 'wt', server: STATELESS }),
+      runOnMock(cases, { transport: 'wt', server: { ...STATELESS, encodings: ['json'] } }),
+      runOnMock(cases, { transport: 'http', server: STATELESS }),
+    ]);
+    for (const run of runs) {
+      expect(run.problems).toEqual([]);
+      for (const id of STATELESS_CASES) expect(run.verdicts[id], id).toMatch(/^(PASS|INFO)$/);
+    }
+  });
+
+  // One retry: stdio spawns a process per case, and discovery's own deadline can pass on a loaded machine.
+  it('stdio: no problems', { timeout: 120_000, retry: 1 }, async () => {
+    const run = await runOnMock(cases, { transport: 'stdio' });
+    expect(run.problems).toEqual([]);
+  });
+});
+
+describe('injection (Flow) suite catches every fault of its requirements', () => {
+  const faults = mockServerFaultCatalog().filter((f) => PREFIXES.some((p) => f.requirement.startsWith(p)));
+  it('has faults to catch', () => expect(faults.length).toBeGreaterThan(0));
+  for (const fault of faults) {
+    it(`${fault.name} (${fault.requirement})`, async () => {
+      const selected = casesFor(cases, fault.requirement);
+      expect(selected.length, `a case declares ${fault.requirement}`).toBeGreaterThan(0);
+      const server = fault.requirement.startsWith('FLOW-STATELESS-') ? STATELESS : {};
+      const run = await runOnMock(selected, { transport: 'wt', faults: [fault.name], server });
+      const caught = run.result.cases.some((c) => c.checks.some((k) => k.requirement === fault.requirement && (k.verdict === 'FAIL' || k.verdict === 'WARN')));
+      expect(caught, JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
+    });
+  }
+});
