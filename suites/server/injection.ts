@@ -173,7 +173,7 @@ const streamForServerRequest = defineCase({
   applies: requiresInteractiveTool,
   timeLimitMs: 15_000,
   async run(ctx) {
-    await openSession(ctx, { capabilities: { interaction: {} } });
+    await openSession(ctx);
     // Find a server-to-client request: an interactive tool that prompts with a request after start.
     let serverRequest: (Message & { id: string | number; method: string }) | undefined;
     for (const tool of [interactiveTool(ctx), ...(ctx.discovery.interactiveTools ?? []).slice(1)]) {
@@ -225,6 +225,43 @@ const OUT_OF_RANGE_ID = fc.oneof(
   fc.integer({ min: 2 ** 32, max: Number.MAX_SAFE_INTEGER }),
   fc.double({ min: 0, max: 2 ** 32, noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)),
 );
+
+const rawStreamGarbageHeader = defineCase({
+  id: 'injection/raw-stream-garbage-header',
+  suite: SUITE,
+  title: 'WT-EXEC-1: a unidirectional stream that ends inside its 8-byte header is answered with -32600 (id null) and the session keeps serving',
+  requirements: ['WT-EXEC-1', 'WT-ERR-3'],
+  transports: WT_ONLY,
+  sendsInvalid: true,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    await openSession(ctx);
+    let failed = false;
+    let lastReport: Message | undefined;
+    await ctx.property(
+      'WT-EXEC-1',
+      fc.uint8Array({ minLength: 1, maxLength: 7 }),
+      async (garbage) => {
+        if (failed || ctx.connection.isClosed) return true;
+        const stream = await wt(ctx).openRawStream(garbage);
+        await stream.close().catch(() => undefined); // FIN inside the header
+        const report = await maybeNext(ctx, (r) => isRecord(r.message) && !('method' in r.message) && errorOf(r.message as Message)?.code === INVALID_REQUEST, 3_000);
+        if (report) lastReport = report.message as Message;
+        const ok = report !== undefined && (await pingAnswered(ctx, ctx.nextId()));
+        if (!ok) failed = true;
+        return ok;
+      },
+      { numRuns: 4 },
+    );
+    if (lastReport) {
+      ctx.check('WT-ERR-3', lastReport.id === null, {
+        message: 'the error for a stream with no readable header carries id null',
+        expected: { id: null },
+        actual: { id: lastReport.id },
+      });
+    } else ctx.info('WT-ERR-3', 'no -32600 was sent for the truncated header, so its id could not be checked');
+  },
+});
 
 const requestIdOutOfRange = defineCase({
   id: 'injection/request-id-out-of-range',
@@ -343,6 +380,7 @@ export const cases: readonly ConformanceCase[] = [
   streamForRequestNotInFlight,
   streamForAnotherSessionsRequest,
   streamForServerRequest,
+  rawStreamGarbageHeader,
   requestIdOutOfRange,
   stringRequestId,
   foreignOriginRefused,

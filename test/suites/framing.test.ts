@@ -3,6 +3,7 @@
 // caught by the cases that declare the fault's requirement.
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
+import { requirements } from '../../src/protocol/requirements.js';
 import { cases } from '../../suites/server/framing.js';
 import { cases as injection } from '../../suites/server/injection.js';
 import { cases as streamLimits } from '../../suites/server/stream-limits.js';
@@ -61,4 +62,15 @@ describe('framing suite catches every fault of its areas', () => {
       expect(failuresCiting(run, fault.requirement), JSON.stringify(run.result.cases.map((c) => [c.id, c.verdict, c.reason]))).not.toEqual([]);
     }, 60_000);
   }
+});
+
+describe('the binding suites declare every checkable server requirement of their areas', () => {
+  it('each testable server/both MUST and SHOULD of WT-CONN, -FRAME, -ERR, -ID, -SEC, -LIMIT is declared by a case', () => {
+    const declared = new Set(bindingCases.flatMap((c) => c.requirements));
+    const wanted = requirements()
+      .list({ system: 'WT' })
+      .filter((r) => /^WT-(CONN|FRAME|ERR|ID|SEC|LIMIT)-/.test(r.id) && r.role !== 'client' && r.testable === true && (r.level === 'MUST' || r.level === 'SHOULD'));
+    expect(wanted.length).toBeGreaterThan(15);
+    expect(wanted.map((r) => r.id).filter((id) => !declared.has(id))).toEqual([]);
+  });
 });
