@@ -16,6 +16,7 @@ import { isEncodingName, type EncodingName } from '../../wire/codec.js';
 import { CORE_TOOLS } from './core/tools.js';
 import { MockServerError, UnknownFaultError, closestNames, type ActiveFaults, type FaultDefinition, type ServerExtension } from './extension.js';
 import { FASTWORKFLOW_FAULTS, fastWorkflowExtension } from './fastworkflow/index.js';
+import { withFastWorkflowHttpFaults } from './fastworkflow/http-faults.js';
 import { CORE_FAULTS } from './faults.js';
 import { FLOW_FAULTS, flowExtension, loadShippedWizards, loadWizard, type FlowExtensionOptions, type Wizard } from './flow/index.js';
 import { createMockServer, type MockServerOptions } from './server.js';
@@ -195,7 +196,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
 
   try {
     const extensions: ServerExtension[] = [];
-    const fastworkflow = fastworkflowOn ? fastWorkflowExtension({ storeDir: storeDir! }) : undefined;
+    const fastworkflow = fastworkflowOn ? fastWorkflowExtension({ storeDir: storeDir!, faults: faultNames }) : undefined;
     const plainTools = () => [...CORE_TOOLS.map((tool) => tool.name), ...(fastworkflow?.tools.map((tool) => tool.name) ?? [])];
     const flow = flowExtension({ ...options.flow, wizards, plainTools });
     extensions.push(flow);
@@ -262,8 +263,13 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
         faults: server.faults,
         onSession: serve,
       });
-      url = listener.url;
-      stop = () => listener.close();
+      // FastWorkflow's transport faults sit in front of the listener (the listener itself when none is on).
+      const endpoint = await withFastWorkflowHttpFaults(listener, server.faults).catch(async (error: unknown) => {
+        await listener.close();
+        throw error;
+      });
+      url = endpoint.url;
+      stop = () => endpoint.close();
     } else {
       const connection: StdioServerConnection = serveStdio({
         ...(options.stdio ?? {}),
