@@ -302,7 +302,12 @@ const undeclaredFeatureRefused = defineCase({
       ctx.info('CORE-CAP-4', 'the server declared resources.subscribe: true; subscribing is allowed');
       return;
     }
-    const answer = await ctx.request('CORE-CAP-4', 'resources/subscribe', { uri: 'file:///mcp-flow-conformance/never-subscribed' }, { what: 'resources/subscribe' });
+    // A resource that exists, when the server lists any, so that only the missing capability can refuse it.
+    const listed = declares(capabilities, 'resources') ? await setupRequest(ctx, 'resources/list', {}) : undefined;
+    const resources = isRecord(listed?.result) && Array.isArray(listed.result.resources) ? listed.result.resources : [];
+    const first = resources.find((r): r is Message & { uri: string } => isRecord(r) && typeof r.uri === 'string');
+    const uri = first?.uri ?? 'file:///mcp-flow-conformance/never-subscribed';
+    const answer = await ctx.request('CORE-CAP-4', 'resources/subscribe', { uri }, { what: `resources/subscribe for ${uri}` });
     if (answer) ctx.check('CORE-CAP-4', errorOf(answer) !== undefined, { message: 'resources/subscribe is refused: resources.subscribe was not declared', expected: 'an error', actual: answer });
   },
 });

@@ -284,7 +284,7 @@ const notInteractiveRefuses = defineCase({
     ctx.check('FLOW-CAP-7', started.length === 0, { message: 'interaction.start is refused for every tool', expected: 'an error for each', actual: { started } });
     const others = [
       { method: 'interaction.getState', params: { sessionId: 'conformance-no-session' } },
-      { method: 'interaction.respond', params: { sessionId: 'conformance-no-session', response: 'x' } },
+      { method: 'interaction.respond', params: { sessionId: 'conformance-no-session', response: { value: 'x' } } },
       { method: 'interaction.cancel', params: { sessionId: 'conformance-no-session' } },
     ];
     for (const { method, params } of others) {
@@ -605,11 +605,11 @@ const wtCborInitializeRefused = defineCase({
   },
 });
 
-/** A CBOR map header for `count` pairs followed by a text key (RFC 8949 §3.1), for hand-built bodies. */
+/** A definite CBOR text string of up to 255 bytes (RFC 8949 §3.1), for hand-built bodies. */
 function cborText(text: string): Uint8Array {
   const bytes = new TextEncoder().encode(text);
-  if (bytes.length >= 24) throw new RangeError('cborText is for short keys');
-  return Uint8Array.of(0x60 | bytes.length, ...bytes);
+  if (bytes.length > 255) throw new RangeError('cborText is for keys of up to 255 bytes');
+  return bytes.length < 24 ? Uint8Array.of(0x60 | bytes.length, ...bytes) : Uint8Array.of(0x78, bytes.length, ...bytes);
 }
 
 /** A ping whose params._meta holds one tagged value: tag 1 (epoch time) around 1700000000. */

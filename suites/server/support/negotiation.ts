@@ -180,12 +180,14 @@ export function toolsOf(answer: Message | undefined): { name: string; inputSchem
 
 /**
  * Calls each listed tool (up to SWEEP_MAX_TOOLS) with minimal arguments, all at once, so that a
- * server has every reason its tools give it to send requests of its own. Returns the request ids.
+ * server has every reason its tools give it to send requests of its own. The ids are strings: over
+ * WebTransport a result then travels inline, never as a ref/stream on an execution stream (C-04).
+ * Returns the request ids.
  */
-export async function sweepTools(ctx: CaseContext, tools: readonly { name: string; inputSchema: unknown }[]): Promise<number[]> {
-  const ids: number[] = [];
+export async function sweepTools(ctx: CaseContext, tools: readonly { name: string; inputSchema: unknown }[]): Promise<string[]> {
+  const ids: string[] = [];
   for (const tool of tools.slice(0, SWEEP_MAX_TOOLS)) {
-    const id = ctx.nextId();
+    const id = `sweep-${ctx.nextId()}`;
     ids.push(id);
     await ctx.connection.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool.name, arguments: minimalArguments(tool.inputSchema) } });
   }

@@ -1,0 +1,83 @@
+// Suite `lifecycle` against the mock server: the correct server passes every case on every
+// transport, and each catalog fault of CORE-LIFE-* / CORE-CAP-* is caught by the cases citing it.
+import { describe, expect, it } from 'vitest';
+import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
+import { cases } from '../../suites/server/lifecycle.js';
+import { casesFor, runOnMock, type MockRun, type MockRunOptions } from './support.js';
+
+const AREAS = /^CORE-(LIFE|CAP)-/;
+
+/** Faults that need another transport or mock configuration to show. */
+const FAULT_SETUP: Record<string, Partial<MockRunOptions>> = {
+  // Streamable HTTP refuses a request without a session before the core sees it, and the
+  // WebTransport binding refuses anything before initialize itself (WT-CONN-4): only stdio reaches the core.
+  'accept-request-before-initialize': { transport: 'stdio' },
+  // Over HTTP "before initialization" means in a session; the core only refuses a ping that comes before initialize.
+  'ping-before-initialize-refused': { transport: 'stdio' },
+  // The mock declares every server feature by default: leave some undeclared.
+  'undeclared-capability-served': { server: { server: { core: { prompts: false, resources: false }, logging: false } } },
+  'subscribe-without-capability': { server: { server: { core: { subscribe: false } } } },
+};
+
+/** Faults of these areas that no case can catch from outside, with the reason. */
+const UNCATCHABLE: Record<string, string> = {};
+
+/** Whether some case failed (MUST) or warned (SHOULD) a check of `requirement`. */
+function flagged(run: MockRun, requirement: string): boolean {
+  return run.result.cases.some(
+    (c) => c.checks.some((check) => check.requirement === requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')) ||
+      (c.verdict === 'FAIL' && c.reason?.includes(requirement) === true),
+  );
+}
+
+describe('lifecycle suite on the correct mock server', () => {
+  it('passes on WebTransport (default encodings)', async () => {
+    const run = await runOnMock(cases, { transport: 'wt' });
+    expect(run.problems).toEqual([]);
+    expect(run.verdicts['lifecycle/ping-before-initialization']).toBe('NOT_APPLICABLE');
+    expect(run.verdicts['lifecycle/initialize-result-shape']).toBe('PASS');
+  });
+
+  it('passes on WebTransport with a JSON-only server', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] } });
+    expect(run.problems).toEqual([]);
+  });
+
+  it('passes on Streamable HTTP', async () => {
+    const run = await runOnMock(cases, { transport: 'http' });
+    expect(run.problems).toEqual([]);
+    expect(run.verdicts['lifecycle/ping-before-initialization']).toBe('PASS');
+  });
+
+  it('passes on stdio', async () => {
+    const run = await runOnMock(cases, { transport: 'stdio', run: { timeoutScale: 5 } });
+    expect(run.problems).toEqual([]);
+    expect(['PASS', 'INFO']).toContain(run.verdicts['lifecycle/request-before-initialize-refused']);
+  }, 120_000);
+
+  it('passes with server features left undeclared (the gating cases have something to refuse)', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { server: { core: { prompts: false, resources: false }, logging: false } } });
+    expect(run.problems).toEqual([]);
+    const undeclared = run.get('lifecycle/undeclared-feature-refused');
+    expect(undeclared.checks.filter((c) => c.requirement === 'CORE-CAP-3' && c.verdict === 'PASS').length).toBeGreaterThan(0);
+  });
+});
+
+describe('lifecycle suite catches every fault of its areas', () => {
+  const faults = mockServerFaultCatalog().filter((f) => AREAS.test(f.requirement));
+
+  it('has faults to catch, and the uncatchable list names only catalog faults', () => {
+    expect(faults.length).toBeGreaterThan(0);
+    for (const name of Object.keys(UNCATCHABLE)) expect(faults.map((f) => f.name)).toContain(name);
+  });
+
+  for (const fault of faults.filter((f) => !(f.name in UNCATCHABLE))) {
+    it.concurrent(`${fault.name} (${fault.requirement})`, async () => {
+      const selected = casesFor(cases, fault.requirement);
+      expect(selected.length, `no case declares ${fault.requirement}`).toBeGreaterThan(0);
+      const setup = FAULT_SETUP[fault.name] ?? {};
+      const run = await runOnMock(selected, { transport: fault.layer === 'fastworkflow' ? 'http' : 'wt', ...setup, faults: [fault.name] });
+      expect(flagged(run, fault.requirement), JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
+    }, 120_000);
+  }
+});

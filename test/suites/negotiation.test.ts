@@ -1,0 +1,96 @@
+// Suite `negotiation` against the mock server: the correct server passes every case on every
+// transport (and in the configurations that make the conditional cases apply), and each catalog
+// fault of CORE-VER-* / FLOW-CAP-* / WT-INIT-* / WT-ENC-* is caught by the cases citing it.
+import { describe, expect, it } from 'vitest';
+import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
+import { cases } from '../../suites/server/negotiation.js';
+import { casesFor, runOnMock, type MockRun, type MockRunOptions } from './support.js';
+
+const AREAS = /^(CORE-VER|FLOW-CAP|WT-INIT|WT-ENC)-/;
+
+/** Faults that need another transport or mock configuration to show. */
+const FAULT_SETUP: Record<string, Partial<MockRunOptions>> = {
+  // Which versions a server supports is only visible through the HTTP MCP-Protocol-Version header.
+  'wrong-protocol-version': { transport: 'http' },
+  // The fault only bites a server that speaks no CBOR and is offered only CBOR.
+  'unsupported-encoding-selected': { server: { encodings: ['json'] } },
+  // The fault only bites a server whose interactive mode is off.
+  'not-interactive-served': { server: { flow: { interactive: false } } },
+};
+
+/** Faults of these areas that no case can catch from outside, with the reason. */
+const UNCATCHABLE: Record<string, string> = {
+  'server-to-client-request-served':
+    'the core fault serves a client-sent server-to-client request with {}, but the mock always loads the MCP Flow extension, which answers ' +
+    'interaction.prompt/.continue/.complete itself (-32601); the fault shows only for sampling/createMessage, roots/list and elicitation/create, ' +
+    'which FLOW-CAP-8 does not cover',
+};
+
+function flagged(run: MockRun, requirement: string): boolean {
+  return run.result.cases.some(
+    (c) => c.checks.some((check) => check.requirement === requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')) ||
+      (c.verdict === 'FAIL' && c.reason?.includes(requirement) === true),
+  );
+}
+
+describe('negotiation suite on the correct mock server', () => {
+  it('passes on WebTransport (default encodings)', async () => {
+    const run = await runOnMock(cases, { transport: 'wt' });
+    expect(run.problems).toEqual([]);
+    expect(['PASS', 'INFO']).toContain(run.verdicts['negotiation/wt-cbor-data-model']);
+    expect(run.verdicts['negotiation/protocol-version-header-refused']).toBe('NOT_APPLICABLE');
+    expect(run.verdicts['negotiation/not-interactive-refuses-interaction']).toBe('NOT_APPLICABLE');
+  });
+
+  it('passes on WebTransport with a JSON-only server', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] } });
+    expect(run.problems).toEqual([]);
+    expect(['PASS', 'INFO']).toContain(run.verdicts['negotiation/wt-other-encoding-refused']);
+    expect(run.verdicts['negotiation/wt-cbor-data-model']).toBe('NOT_APPLICABLE');
+  });
+
+  it('passes on Streamable HTTP', async () => {
+    const run = await runOnMock(cases, { transport: 'http' });
+    expect(run.problems).toEqual([]);
+    expect(['PASS', 'INFO']).toContain(run.verdicts['negotiation/protocol-version-header-refused']);
+    expect(run.verdicts['negotiation/wt-initialize-result-transport']).toBe('NOT_APPLICABLE');
+  });
+
+  it('passes on stdio', async () => {
+    const run = await runOnMock(cases, { transport: 'stdio', run: { timeoutScale: 5 } });
+    expect(run.problems).toEqual([]);
+  }, 120_000);
+
+  it('passes against a server with interactive mode off', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { flow: { interactive: false } } });
+    expect(run.problems).toEqual([]);
+    expect(['PASS', 'INFO']).toContain(run.verdicts['negotiation/not-interactive-refuses-interaction']);
+  });
+
+  it('passes against a server that supports only some protocol versions', async () => {
+    // On WebTransport: the mock's HTTP listener accepts the MCP-Protocol-Version header of every
+    // known version whatever its core supports, which the HTTP cross-check would rightly flag.
+    const run = await runOnMock(cases, { transport: 'wt', server: { server: { protocolVersions: ['2025-03-26', '2025-06-18'] } } });
+    expect(run.problems).toEqual([]);
+    expect(run.get('negotiation/version-2024-11-05').checks.some((c) => c.requirement === 'CORE-VER-6' && /does not support 2024-11-05/.test(c.message))).toBe(true);
+  });
+});
+
+describe('negotiation suite catches every fault of its areas', () => {
+  const faults = mockServerFaultCatalog().filter((f) => AREAS.test(f.requirement));
+
+  it('has faults to catch, and the uncatchable list names only catalog faults', () => {
+    expect(faults.length).toBeGreaterThan(0);
+    for (const name of Object.keys(UNCATCHABLE)) expect(faults.map((f) => f.name)).toContain(name);
+  });
+
+  for (const fault of faults.filter((f) => !(f.name in UNCATCHABLE))) {
+    it.concurrent(`${fault.name} (${fault.requirement})`, async () => {
+      const selected = casesFor(cases, fault.requirement);
+      expect(selected.length, `no case declares ${fault.requirement}`).toBeGreaterThan(0);
+      const setup = FAULT_SETUP[fault.name] ?? {};
+      const run = await runOnMock(selected, { transport: fault.layer === 'fastworkflow' ? 'http' : 'wt', ...setup, faults: [fault.name] });
+      expect(flagged(run, fault.requirement), JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
+    }, 120_000);
+  }
+});
