@@ -19,7 +19,7 @@ describe('mcp-flow-conformance front door', () => {
     const io = capture();
     expect(await main(['--help'], io)).toBe(0);
     const help = io.stdout.join('\n');
-    for (const command of ['decode', 'validate', 'self-check']) expect(help).toContain(command);
+    for (const command of ['server', 'self-test', 'decode', 'validate', 'self-check', 'mock-server']) expect(help).toContain(command);
   });
 
   it('exits 2 naming the problem when no command is given', async () => {

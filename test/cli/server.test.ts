@@ -127,6 +127,12 @@ describe('server: usage errors exit 2 with one line naming the option', () => {
     });
   }
 
+  it('--cert-hash is another name for --certificate-hash', async () => {
+    const { code, stderr } = await cli('--url', 'https://a/mcp', '--cert-hash', 'xyz');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^error: --certificate-hash: .*64 hex digits/);
+  });
+
   it('an unknown option is refused by the parser', async () => {
     const { code, stderr } = await cli('--url', 'http://a/mcp', '--no-such-option');
     expect(code).toBe(2);

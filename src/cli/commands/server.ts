@@ -243,7 +243,7 @@ export const serverCommand: CliCommand = {
       .option('timeout-scale', { type: 'number', describe: 'multiply every time limit (slow CI machines), e.g. 3' })
       .option('header', { type: 'string', array: true, describe: '"Name: value" sent with every Streamable HTTP request (repeatable; left out of rerun commands)' })
       .option('ca', { type: 'string', describe: 'PEM CA file to verify the server certificate against' })
-      .option('certificate-hash', { type: 'string', describe: 'pinned SHA-256 of the WebTransport server certificate (64 hex digits)' })
+      .option('certificate-hash', { alias: 'cert-hash', type: 'string', describe: 'pinned SHA-256 of the WebTransport server certificate (64 hex digits)' })
       .option('http', { type: 'number', describe: 'HTTP version under WebTransport: 2 (default) or 3' })
       .option('protocol-version', { type: 'string', describe: 'MCP protocol version to ask for in initialize (default: the latest)' })
       .option('interactive-tool', { type: 'string', array: true, describe: 'an MCP Flow tool to test (repeatable); default: tools that accept interaction.start' })
