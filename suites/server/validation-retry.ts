@@ -14,6 +14,7 @@ import { checkErrorCode, openSession, requiresInteractiveTool, setupRequest, typ
 import {
   checkFlowError,
   checkProblems,
+  FLOW_EVENT_MS,
   getState,
   invalidValues,
   maybeFlowEvent,
@@ -26,6 +27,7 @@ import {
   validValue,
   walkSession,
   type CurrentPrompt,
+  type FlowEvent,
   type FlowSession,
   type InvalidProbe,
 } from './support/flow.js';
@@ -47,10 +49,27 @@ function where(toolName: string, current: CurrentPrompt): string {
 
 /**
  * Takes the re-prompt a rejection may bring (answered {acknowledged: true}); undefined when the
- * target keeps the current prompt without a new request (FLOW-RESPOND-4 reading 2).
+ * target keeps the current prompt without a new request (FLOW-RESPOND-4 reading 2). The first
+ * rejection of a session waits a short while to learn which reading the target follows; later ones
+ * wait only when it re-prompts, so a target that keeps the prompt costs one short wait per session.
  */
-async function takeReprompt(ctx: CaseContext, session: FlowSession) {
-  return maybeFlowEvent(ctx, session.sessionId, { methods: [FLOW_METHOD.prompt, FLOW_METHOD.continue] });
+class Reprompts {
+  #reprompts: boolean | undefined;
+  constructor(
+    private readonly ctx: CaseContext,
+    private readonly session: FlowSession,
+  ) {}
+
+  async take(): Promise<FlowEvent | undefined> {
+    const methods = [FLOW_METHOD.prompt, FLOW_METHOD.continue];
+    if (this.#reprompts === false) return undefined;
+    if (this.#reprompts === undefined) {
+      const event = await maybeFlowEvent(this.ctx, this.session.sessionId, { methods });
+      this.#reprompts = event !== undefined;
+      return event;
+    }
+    return maybeFlowEvent(this.ctx, this.session.sessionId, { methods, timeoutMs: this.ctx.scaled(FLOW_EVENT_MS) });
+  }
 }
 
 /**
@@ -66,6 +85,7 @@ async function probeEveryPrompt(
   let sent = 0;
   for (const toolName of tools(ctx)) {
     const session = await startInteraction(ctx, { toolName });
+    const reprompts = new Reprompts(ctx, session);
     const walk = await walkSession(ctx, session, {
       async visit(current) {
         for (const probe of invalidValues(current.prompt).filter((p) => select(p, current.prompt))) {
@@ -73,7 +93,7 @@ async function probeEveryPrompt(
           const answer = await respond(ctx, session, probe.value, probe.requirement);
           await judge(probe, answer, where(toolName, current), session);
           if (respondOutcome(answer) === 'accepted') return false;
-          await takeReprompt(ctx, session);
+          await reprompts.take();
         }
         return true;
       },
@@ -280,7 +300,7 @@ const rejectionAndRetry = defineCase({
               actual: validation,
             });
           }
-          const reprompt = await takeReprompt(ctx, session);
+          const reprompt = await new Reprompts(ctx, session).take();
           ctx.info('FLOW-RESPOND-4', reprompt ? `${place}: re-prompted with a new ${reprompt.method} (reading 1)` : `${place}: kept the current prompt without a new request (reading 2)`);
           if (reprompt?.prompt !== undefined) {
             ctx.check('FLOW-RESPOND-4', reprompt.prompt.type === current.prompt.type && reprompt.prompt.message === current.prompt.message, {
@@ -332,7 +352,6 @@ const respondInvalidParams = defineCase({
         for (const [what, params] of probes) {
           const answer = await ctx.request('FLOW-RESPOND-7', FLOW_METHOD.respond, params);
           checkErrorCode(ctx, 'FLOW-RESPOND-7', answer, -32602, `interaction.respond with ${what}`);
-          await takeReprompt(ctx, session);
         }
         return false;
       },

@@ -1,0 +1,105 @@
+// Suite `validation-retry` against the mock server: no problem on a correct server (every transport,
+// both encodings on WebTransport, the rejection as -32004 and without re-prompt, C-15), each fault
+// of the catalog that breaks one of the suite's requirements is caught, and together with suite
+// state-machine every fault of the MCP Flow areas both suites own is declared by some case.
+import { describe, expect, it } from 'vitest';
+import type { ConformanceCase } from '../../src/harness/index.js';
+import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
+import { cases } from '../../suites/server/validation-retry.js';
+import { cases as stateMachine } from '../../suites/server/state-machine.js';
+import { casesFor, runOnMock } from './support.js';
+
+const PREFIXES = ['FLOW-START-', 'FLOW-PROMPT-', 'FLOW-RESPOND-', 'FLOW-VALID-', 'FLOW-SM-', 'FLOW-STATE-', 'FLOW-ERR-'];
+
+/**
+ * The areas whose faults this suite must catch. FLOW-ERR faults are state-machine's: here the
+ * Flow error codes only show under the -32004 reading of a rejection (C-15), which the mock does
+ * not use by default.
+ */
+const CAUGHT_HERE = ['FLOW-PROMPT-', 'FLOW-RESPOND-', 'FLOW-VALID-'];
+
+/** Faults of those areas the suite cannot see from outside, with the reason (kept exact). */
+const NOT_CAUGHT: Record<string, string> = {};
+
+/**
+ * Faults of the areas the two suites own that neither declares, with the suite that checks them
+ * instead (kept exact).
+ */
+const OWNED_ELSEWHERE: Record<string, string> = {};
+
+type Fault = ReturnType<typeof mockServerFaultCatalog>[number];
+
+/** The catalog faults that break a requirement of `prefixes` that some case of `cases` declares. */
+function faultsFor(cases: readonly ConformanceCase[], prefixes: readonly string[]): Fault[] {
+  const declared = new Set(cases.flatMap((c) => c.requirements));
+  return mockServerFaultCatalog().filter((f) => prefixes.some((p) => f.requirement.startsWith(p)) && declared.has(f.requirement));
+}
+
+/** Runs the cases declaring the fault's requirement with that fault on; true when one FAILs/WARNs citing it. */
+async function caught(cases: readonly ConformanceCase[], fault: Fault): Promise<{ caught: boolean; verdicts: Record<string, string> }> {
+  const run = await runOnMock(casesFor(cases, fault.requirement), { transport: fault.layer === 'fastworkflow' ? 'http' : 'wt', faults: [fault.name] });
+  const hit = run.result.cases.some((c) => c.checks.some((check) => check.requirement === fault.requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')));
+  return { caught: hit, verdicts: run.verdicts };
+}
+
+/** Every fault of the areas is caught, except the listed ones (which must stay uncaught and exist). */
+async function faultLoop(cases: readonly ConformanceCase[], prefixes: readonly string[], notCaught: Record<string, string>) {
+  const faults = faultsFor(cases, prefixes);
+  expect(faults.length).toBeGreaterThan(0);
+  const uncaught: { fault: string; requirement: string; verdicts: Record<string, string> }[] = [];
+  const caughtAnyway: string[] = [];
+  for (let i = 0; i < faults.length; i += 6) {
+    const batch = faults.slice(i, i + 6);
+    const results = await Promise.all(batch.map((fault) => caught(cases, fault)));
+    batch.forEach((fault, j) => {
+      const r = results[j]!;
+      if (!r.caught && !(fault.name in notCaught)) uncaught.push({ fault: fault.name, requirement: fault.requirement, verdicts: r.verdicts });
+      if (r.caught && fault.name in notCaught) caughtAnyway.push(fault.name);
+    });
+  }
+  const names = new Set(mockServerFaultCatalog().map((f) => f.name));
+  return { uncaught, caughtAnyway, stale: Object.keys(notCaught).filter((n) => !names.has(n)) };
+}
+
+describe('suite validation-retry', () => {
+  it('has no problem on the correct mock over WebTransport (default encodings)', async () => {
+    const run = await runOnMock(cases, { transport: 'wt' });
+    expect(run.problems).toEqual([]);
+    expect(Object.values(run.verdicts).every((v) => v === 'PASS' || v === 'INFO')).toBe(true);
+  }, 60_000);
+
+  it('has no problem over WebTransport with JSON only', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] } });
+    expect(run.problems).toEqual([]);
+  }, 60_000);
+
+  it('has no problem over HTTP', async () => {
+    const run = await runOnMock(cases, { transport: 'http' });
+    expect(run.problems).toEqual([]);
+  }, 60_000);
+
+  it('has no problem over stdio', async () => {
+    const run = await runOnMock(cases, { transport: 'stdio' });
+    expect(run.problems).toEqual([]);
+  }, 120_000);
+
+  it('accepts the other readings: the rejection as -32004 (C-15) and the kept prompt without a re-prompt', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { flow: { rejectWithError: true, reprompt: false } } });
+    expect(run.problems).toEqual([]);
+    const infos = run.get('validation-retry/rejection-and-retry').checks.filter((c) => c.verdict === 'INFO').map((c) => c.message);
+    expect(infos.some((m) => m.includes('-32004'))).toBe(true);
+    expect(infos.some((m) => m.includes('reading 2'))).toBe(true);
+  }, 60_000);
+
+  it('catches every fault of its requirement areas', async () => {
+    expect(await faultLoop(cases, CAUGHT_HERE, NOT_CAUGHT)).toEqual({ uncaught: [], caughtAnyway: [], stale: [] });
+  }, 120_000);
+
+  it('together with suite state-machine, declares the requirement of every fault of the areas', () => {
+    const declared = new Set([...cases, ...stateMachine].flatMap((c) => c.requirements));
+    const undeclared = mockServerFaultCatalog()
+      .filter((f) => PREFIXES.some((p) => f.requirement.startsWith(p)) && !declared.has(f.requirement))
+      .map((f) => f.name);
+    expect(undeclared.sort()).toEqual(Object.keys(OWNED_ELSEWHERE).sort());
+  });
+});
