@@ -2,6 +2,7 @@
 // and every fault of the cancellation requirements is caught.
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
+import { requirements } from '../../src/protocol/requirements.js';
 import { cases } from '../../suites/server/cancellation.js';
 import { casesFor, runOnMock } from './support.js';
 
@@ -53,4 +54,16 @@ describe('cancellation suite catches every fault of its requirements', () => {
       expect(caught, JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
     });
   }
+});
+
+describe('cancellation suite covers its requirements', () => {
+  it('every testable server MUST and SHOULD of its areas is declared by a case', () => {
+    const areas = ['CORE-CANCEL-', 'FLOW-CANCEL-', 'WT-CANCEL-'];
+    const wanted = requirements()
+      .catalog.requirements.filter((r) => areas.some((a) => r.id.startsWith(a)))
+      .filter((r) => (r.level === 'MUST' || r.level === 'SHOULD') && (r.role === 'server' || r.role === 'both') && r.testable === true)
+      .map((r) => r.id);
+    const declared = new Set(cases.flatMap((c) => c.requirements));
+    expect(wanted.filter((id) => !declared.has(id))).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@
 // FLOW-SEC-4 is caught.
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
+import { requirements } from '../../src/protocol/requirements.js';
 import { cases, flipBit, tamperings, tokenForm } from '../../suites/server/flow-injection.js';
 import { casesFor, runOnMock } from './support.js';
 
@@ -81,4 +82,16 @@ describe('injection (Flow) suite catches every fault of its requirements', () =>
       expect(caught, JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
     });
   }
+});
+
+describe('flow-injection suite covers its requirements', () => {
+  it('every testable server MUST and SHOULD of its areas is declared by a case', () => {
+    const areas = ['FLOW-STATELESS-'];
+    const wanted = requirements()
+      .catalog.requirements.filter((r) => areas.some((a) => r.id.startsWith(a)))
+      .filter((r) => (r.level === 'MUST' || r.level === 'SHOULD') && (r.role === 'server' || r.role === 'both') && r.testable === true)
+      .map((r) => r.id);
+    const declared = new Set(cases.flatMap((c) => c.requirements));
+    expect(wanted.filter((id) => !declared.has(id))).toEqual([]);
+  });
 });
