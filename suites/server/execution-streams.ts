@@ -3,11 +3,13 @@
 // stream staying usable during a big transfer, `$/streamError` with a reset for a failed transfer,
 // and the server's side of client-opened streams (truncated headers, injected request ids,
 // references to streams that never came). Streams come from a tool the target lists whose answer
-// travels on one (discovered, never named); without one the stream cases report INFO.
+// travels on one (discovered, never named); without one the stream cases report INFO. An MCP Flow
+// session that ends with a file sends it on a stream of the completing interaction.respond (C-32).
 import { defineCase, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
 import type { IncomingExecutionStream } from '../../src/transport/connection.js';
 import { isRecord, isU32 } from '../../src/wire/index.js';
-import { checkErrorCode, errorOf, openSession, type Message } from './support.js';
+import { checkErrorCode, errorOf, openSession, requiresInteractiveTool, type Message } from './support.js';
+import { runToCompletion, startInteraction } from './support/flow.js';
 import {
   collectStreams,
   faultsWithCode,
@@ -259,4 +261,68 @@ const danglingReference = defineCase({
   },
 });
 
-export const cases: readonly ConformanceCase[] = [headerAndReference, controlNotBlocked, streamError, truncatedHeader, injectedStream, danglingReference];
+/** The file an interaction.complete result carries (C-32: `result.data.file`), if any. */
+function completedFile(params: Message): Message | undefined {
+  const result = isRecord(params.result) ? params.result : undefined;
+  const data = result && isRecord(result.data) ? result.data : undefined;
+  return data && isRecord(data.file) ? data.file : undefined;
+}
+
+const interactiveExport = defineCase({
+  id: `${SUITE}/interactive-export`,
+  suite: SUITE,
+  title: 'an interactive session ending with a file sends it on an execution stream of the completing interaction.respond, named by ref/stream and by interaction.complete',
+  requirements: ['WT-EXEC-10'],
+  transports: WT,
+  applies: requiresInteractiveTool,
+  timeLimitMs: 20_000,
+  async run(ctx) {
+    await openSession(ctx);
+    const wt = wtFacet(ctx);
+    for (const toolName of (ctx.discovery.interactiveTools ?? []).slice(0, 4)) {
+      const session = await startInteraction(ctx, { toolName });
+      const run = await runToCompletion(ctx, session);
+      const file = completedFile(run.complete.params);
+      if (!file) continue;
+      const respond = run.turns.at(-1)!.answer;
+      const items = refStreamItems(respond.result);
+      const named = isRecord(file.stream) ? file.stream : undefined;
+      if (!named) {
+        ctx.info(
+          'WT-EXEC-10',
+          items.length > 0
+            ? `${toolName}: the completing respond names a stream (ref/stream), but interaction.complete carries the file without naming it (accepted reading)`
+            : `${toolName}: the file travels inline in interaction.complete (accepted reading; a stream is recommended on WebTransport)`,
+          { file: { ...file, content: typeof file.content === 'string' ? `${file.content.length} characters` : file.content } },
+        );
+        return;
+      }
+      const stream = await wt
+        .nextExecutionStream((s) => s.header.requestId === named.requestId && s.header.streamTag === named.streamTag, { timeoutMs: ctx.scaled(STREAM_EVENT_MS), signal: ctx.signal })
+        .catch(() => undefined);
+      const payload = stream ? await readStream(ctx, stream) : undefined;
+      const sizeMatches = typeof file.size !== 'number' || payload?.bytes === file.size;
+      ctx.check(
+        'WT-EXEC-10',
+        named.requestId === respond.id && items.some((item) => item.streamTag === named.streamTag) && payload?.end === 'fin' && sizeMatches,
+        {
+          message: `${toolName}: interaction.complete names the stream (requestId, streamTag) of the completing interaction.respond, whose answer has the matching ref/stream item, and the stream carries the file to FIN`,
+          expected: { stream: { requestId: respond.id, streamTag: 'the tag of the ref/stream item' }, end: 'fin', ...(typeof file.size === 'number' ? { bytes: file.size } : {}) },
+          actual: { named, refStream: items, payload: payload ?? 'no such execution stream' },
+        },
+      );
+      return;
+    }
+    ctx.info('WT-EXEC-10', 'no interactive session of the target ended with a file (interaction.complete result.data.file)');
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [
+  headerAndReference,
+  controlNotBlocked,
+  streamError,
+  truncatedHeader,
+  injectedStream,
+  danglingReference,
+  interactiveExport,
+];

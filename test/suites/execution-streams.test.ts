@@ -39,12 +39,18 @@ describe('execution-streams suite on the mock server', () => {
   it('finds no problem on the correct server over WebTransport (CBOR negotiated)', async () => {
     const run = await runOnMock(cases, { transport: 'wt' });
     expect(unexpectedProblems(run)).toEqual([]);
-    expect(Object.values(run.verdicts).filter((v) => v === 'PASS').length).toBeGreaterThanOrEqual(5);
+    expect(run.verdicts['execution-streams/interactive-export']).toBe('PASS');
+    expect(Object.values(run.verdicts).filter((v) => v === 'PASS').length).toBeGreaterThanOrEqual(6);
   }, 60_000);
 
   it('finds no problem on the correct server over WebTransport with JSON only', async () => {
     const run = await runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] } });
     expect(unexpectedProblems(run)).toEqual([]);
+  }, 60_000);
+
+  it('warns on WT-EXEC-10 when the respond names another stream than interaction.complete', async () => {
+    const run = await runOnMock(casesFor(cases, 'WT-EXEC-10'), { transport: 'wt', faults: ['ref-stream-tag-mismatch'] });
+    expect(run.get('execution-streams/interactive-export').checks.find((k) => k.requirement === 'WT-EXEC-10')?.verdict).toBe('WARN');
   }, 60_000);
 
   it('is not applicable over HTTP and stdio', async () => {
