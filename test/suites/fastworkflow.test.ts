@@ -1,19 +1,74 @@
 // The fastworkflow suite against the mock server: the correct mock passes every case on HTTP (the
-// only transport 004 has; elsewhere the cases do not apply), and every FastWorkflow fault in the
-// catalog is caught by the cases that declare its requirement.
+// only transport 004 has; elsewhere every case says why it does not apply), and every FastWorkflow
+// fault in the catalog is caught by the cases that declare its requirement.
 import { describe, expect, it } from 'vitest';
 import { cases } from '../../suites/server/fastworkflow.js';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
-import { casesFor, runOnMock } from './support.js';
+import { casesFor, runOnMock, type MockRunOptions } from './support.js';
 
-/** Faults of FW requirements that no case can observe from outside, with the reason. */
+/** Faults of FW requirements that no case can observe from outside, with the reason (kept exact). */
 const UNCATCHABLE: Record<string, string> = {};
+
+const fwFaults = mockServerFaultCatalog().filter((fault) => fault.requirement.startsWith('FW-'));
 
 describe('fastworkflow suite on the correct mock', () => {
   it('passes every case over http', async () => {
     const run = await runOnMock(cases, { transport: 'http' });
     expect(run.problems).toEqual([]);
-    expect(Object.values(run.verdicts).every((v) => v === 'PASS' || v === 'INFO')).toBe(true);
+    expect(Object.entries(run.verdicts).filter(([, verdict]) => verdict !== 'PASS' && verdict !== 'INFO')).toEqual([]);
   }, 120_000);
+
+  const elsewhere: [string, MockRunOptions][] = [
+    ['wt', { transport: 'wt' }],
+    ['wt with json only', { transport: 'wt', server: { encodings: ['json'] } }],
+    ['stdio', { transport: 'stdio' }],
+  ];
+  for (const [name, options] of elsewhere) {
+    it(`does not apply on ${name}, and says why`, async () => {
+      const run = await runOnMock(cases, options);
+      expect(run.problems).toEqual([]);
+      for (const result of run.result.cases) {
+        expect(result.verdict, result.id).toBe('NOT_APPLICABLE');
+        expect(result.reason, result.id).toMatch(/\S/);
+      }
+    }, 120_000);
+  }
+});
+
+describe('fastworkflow suite coverage', () => {
+  it('declares every testable server MUST and SHOULD of FW-* in some case', () => {
+    const declared = new Set(cases.flatMap((c) => c.requirements));
+    const wanted = requirements()
+      .list({ system: 'FW' })
+      .filter((r) => r.testable === true && r.role !== 'client' && (r.level === 'MUST' || r.level === 'SHOULD'))
+      .map((r) => r.id);
+    expect(wanted.filter((id) => !declared.has(id))).toEqual([]);
+  });
+
+  it('uses stable lower-case ids in the fastworkflow suite, all on Streamable HTTP', () => {
+    for (const c of cases) {
+      expect(c.id).toMatch(/^fastworkflow\/[a-z0-9-]+$/);
+      expect(c.suite).toBe('fastworkflow');
+      expect(c.transports).toEqual(['http']);
+    }
+  });
+});
+
+describe('fastworkflow suite catches every FastWorkflow fault', () => {
+  it('lists the uncatchable faults exactly', () => {
+    for (const name of Object.keys(UNCATCHABLE)) expect(fwFaults.map((f) => f.name)).toContain(name);
+  });
+
+  for (const fault of fwFaults.filter((f) => !(f.name in UNCATCHABLE))) {
+    it.concurrent(`${fault.name} (${fault.requirement})`, async () => {
+      const declaring = casesFor(cases, fault.requirement);
+      expect(declaring.length, `no case declares ${fault.requirement}`).toBeGreaterThan(0);
+      const run = await runOnMock(declaring, { transport: fault.layer === 'webtransport' ? 'wt' : 'http', faults: [fault.name] });
+      const citing = run.result.cases.flatMap((c) =>
+        c.checks.filter((check) => check.requirement === fault.requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')).map(() => c.id),
+      );
+      expect(citing, `no FAIL/WARN of ${fault.requirement} with ${fault.name} on (verdicts: ${JSON.stringify(run.verdicts)})`).not.toEqual([]);
+    }, 90_000);
+  }
 });

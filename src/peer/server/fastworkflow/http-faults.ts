@@ -77,6 +77,7 @@ export async function withFastWorkflowHttpFaults(listener: HttpEndpointHandle, f
         const media = String(upstream.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
         if (ndjson && req.method === 'POST' && media === 'text/event-stream') {
           res.writeHead(status, { ...headers, 'content-type': 'application/x-ndjson' });
+          res.flushHeaders();
           sseToNdjson(upstream, res);
           return;
         }
@@ -89,6 +90,8 @@ export async function withFastWorkflowHttpFaults(listener: HttpEndpointHandle, f
           return;
         }
         res.writeHead(status, headers);
+        // An event stream may stay quiet for long: the client needs the head now.
+        res.flushHeaders();
         upstream.pipe(res);
       },
     );
