@@ -21,8 +21,13 @@ const SUITE = 'shutdown';
 const WT = ['webtransport'] as const;
 /** How long the server may take to close after draining (before --timeout-scale). */
 const CLOSE_MS = 8_000;
-/** A transfer far larger than the client's read-ahead, so it is still under way when $/shutdown goes out. */
-const DRAIN_TRANSFER = 32 * 1024 * 1024;
+/**
+ * A transfer larger than the client's read-ahead, so it is still under way when $/shutdown goes
+ * out, yet small enough to finish well within a server's drain deadline (the mock's is 5 s).
+ */
+const DRAIN_TRANSFER = 4 * 1024 * 1024;
+/** A transfer left unread: the session stays draining while a request sent after $/shutdown arrives. */
+const UNREAD_TRANSFER = 32 * 1024 * 1024;
 
 async function sendShutdown(ctx: CaseContext): Promise<number> {
   const sentAt = Date.now();
@@ -126,7 +131,7 @@ const noNewStreams = defineCase({
   async run(ctx) {
     await openSession(ctx);
     // A transfer left unread keeps the session draining while the second request arrives.
-    const first = await startStreamingCall(ctx, { bytes: DRAIN_TRANSFER });
+    const first = await startStreamingCall(ctx, { bytes: UNREAD_TRANSFER });
     if (!first?.stream) {
       ctx.info('WT-SHUT-2', 'no tool the target lists opened an execution stream, so there was no stream to withhold');
       return;
