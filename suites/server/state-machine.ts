@@ -344,7 +344,7 @@ const respondWrongState = defineCase({
   id: `${SUITE}/respond-when-completed`,
   suite: SUITE,
   title: 'interaction.respond on a completed session is -32003 INVALID_STATE_TRANSITION with data.sessionId',
-  requirements: ['FLOW-RESPOND-5', 'FLOW-SM-4', 'FLOW-ERR-1', 'FLOW-ERR-2', 'FLOW-ERR-3'],
+  requirements: ['FLOW-RESPOND-5', 'FLOW-SM-4', 'FLOW-ERR-1', 'FLOW-ERR-2', 'FLOW-ERR-3', 'FLOW-STATE-6'],
   applies: requiresInteractiveTool,
   async run(ctx) {
     await openSession(ctx);
@@ -352,6 +352,15 @@ const respondWrongState = defineCase({
     const run = await runToCompletion(ctx, session);
     const last = run.turns.at(-1);
     const answer = await ctx.request('FLOW-RESPOND-5', FLOW_METHOD.respond, { sessionId: session.sessionId, response: { value: last?.value ?? true } });
+    if (errorOf(answer)?.code === FLOW_ERROR.SESSION_NOT_FOUND) {
+      // FLOW-STATE-6 reading 2: a finished session may be cleaned up; then it has no state at all.
+      const state = await ctx.request('FLOW-STATE-6', FLOW_METHOD.getState, { sessionId: session.sessionId });
+      if (errorOf(state)?.code === FLOW_ERROR.SESSION_NOT_FOUND) {
+        ctx.info('FLOW-STATE-6', 'the completed session was cleaned up at once (reading 2): respond and getState answer -32001');
+        checkFlowError(ctx, answer, { requirement: 'FLOW-RESPOND-5', codes: [FLOW_ERROR.SESSION_NOT_FOUND], what: 'interaction.respond on a cleaned-up session', sessionId: session.sessionId, also: ['FLOW-ERR-1', 'FLOW-ERR-2', 'FLOW-ERR-3'] });
+        return;
+      }
+    }
     const what = 'interaction.respond on a completed session';
     checkFlowError(ctx, answer, {
       requirement: 'FLOW-RESPOND-5',
@@ -425,6 +434,15 @@ const respondWhenCancelled = defineCase({
       return;
     }
     const answer = await ctx.request('FLOW-RESPOND-6', FLOW_METHOD.respond, { sessionId: session.sessionId, response: { value: validValue(current.prompt) } });
+    if (errorOf(answer)?.code === FLOW_ERROR.SESSION_NOT_FOUND) {
+      // FLOW-STATE-6 reading 2: a finished session may be cleaned up; then it has no state at all.
+      const state = await ctx.request('FLOW-STATE-6', FLOW_METHOD.getState, { sessionId: session.sessionId });
+      if (errorOf(state)?.code === FLOW_ERROR.SESSION_NOT_FOUND) {
+        ctx.info('FLOW-STATE-6', 'the cancelled session was cleaned up at once (reading 2): respond and getState answer -32001');
+        checkFlowError(ctx, answer, { requirement: 'FLOW-RESPOND-6', codes: [FLOW_ERROR.SESSION_NOT_FOUND], what: 'interaction.respond on a cleaned-up session', sessionId: session.sessionId, also: ['FLOW-ERR-1', 'FLOW-ERR-2'] });
+        return;
+      }
+    }
     const ok = checkFlowError(ctx, answer, {
       requirement: 'FLOW-RESPOND-6',
       codes: [FLOW_ERROR.ALREADY_CANCELLED, FLOW_ERROR.INVALID_STATE_TRANSITION],

@@ -68,11 +68,18 @@ describe('suite state-machine', () => {
     expect(run.problems).toEqual([]);
   }, 120_000);
 
-  it('accepts the other readings: idle with an initialPrompt (C-03), the rejection as -32004 (C-15), no re-prompt', async () => {
-    const run = await runOnMock(cases, { transport: 'wt', server: { flow: { initialPromptState: 'idle', rejectWithError: true, reprompt: false } } });
+  it('accepts the other readings: idle with an initialPrompt (C-03), the rejection as -32004 (C-15), no re-prompt, finished sessions cleaned up at once', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { flow: { initialPromptState: 'idle', rejectWithError: true, reprompt: false, retentionMs: 1 } } });
     expect(run.problems).toEqual([]);
+    const cleanedUp = run.get('state-machine/respond-when-completed').checks.find((c) => c.requirement === 'FLOW-STATE-6' && c.verdict === 'INFO');
+    expect(cleanedUp?.message).toMatch(/cleaned up/);
     const start = run.get('state-machine/start-result').checks.find((c) => c.requirement === 'FLOW-START-5' && c.verdict === 'INFO');
     expect(start?.message).toMatch(/reports idle/);
+  }, 60_000);
+
+  it('does not apply to a server with interactive mode off, and says why', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { flow: { interactive: false } } });
+    expect(run.result.cases.every((c) => c.verdict === 'NOT_APPLICABLE' && /interactive/.test(c.reason ?? ''))).toBe(true);
   }, 60_000);
 
   it('catches every fault of its requirement areas', async () => {

@@ -91,6 +91,11 @@ describe('suite validation-retry', () => {
     expect(infos.some((m) => m.includes('reading 2'))).toBe(true);
   }, 60_000);
 
+  it('does not apply to a server with interactive mode off, and says why', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { flow: { interactive: false } } });
+    expect(run.result.cases.every((c) => c.verdict === 'NOT_APPLICABLE' && /interactive/.test(c.reason ?? ''))).toBe(true);
+  }, 60_000);
+
   it('catches every fault of its requirement areas', async () => {
     expect(await faultLoop(cases, CAUGHT_HERE, NOT_CAUGHT)).toEqual({ uncaught: [], caughtAnyway: [], stale: [] });
   }, 120_000);

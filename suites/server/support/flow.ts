@@ -293,7 +293,7 @@ function lengthen(s: string, length: number, accept: (s: string) => boolean): st
 /** Strings the prompt's pattern matches (fixed candidates first, then fast-check's stringMatching with a fixed seed). */
 function textsMatching(prompt: Message): string[] {
   const re = patternOf(prompt);
-  const hints = [prompt.defaultValue, prompt.placeholder, typeof prompt.placeholder === 'string' ? prompt.placeholder.replace(/^(e\.g\.|eg|for example)[:\s]*/i, '') : undefined];
+  const hints = [prompt.defaultValue, typeof prompt.placeholder === 'string' ? prompt.placeholder.replace(/^(e\.g\.|eg|for example)[:\s]*/i, '') : undefined, prompt.placeholder];
   const candidates = [...hints.filter((h): h is string => typeof h === 'string' && h !== ''), ...TEXT_CANDIDATES];
   if (re === undefined) return candidates;
   const matching = candidates.filter((c) => re.test(c));
