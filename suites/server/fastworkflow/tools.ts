@@ -234,16 +234,18 @@ export const toolCases = [
     applies: requiresFastWorkflow,
     async run(ctx) {
       const session = await openMainSession(ctx);
+      const initialize = checkPayload(ctx, 'initialize', (await callTool(session, 'initialize', { user_id: uniqueUser(ctx) })).response);
+      if (initialize === undefined) return;
+      // A turn first, so that feedback has a turn to attach to.
+      await useTool(session, 'invoke_assistant', { user_query: harmlessCommand(await workflowCommands(session)) });
       for (const [tool, args] of [
-        ['initialize', { user_id: uniqueUser(ctx) }],
+        ['post_feedback', { binary_or_numeric_score: 1, nl_feedback: 'conformance check' }],
         ['list_conversations', {}],
         ['new_conversation', {}],
-        ['post_feedback', { binary_or_numeric_score: 1, nl_feedback: 'conformance check' }],
       ] as const) {
         const value = checkPayload(ctx, tool, (await callTool(session, tool, args)).response);
         if (value !== undefined) ctx.check('FW-TOOL-3', isRecord(value), { message: `${tool}'s JSON is an object`, actual: value });
       }
-      await useTool(session, 'list_conversations');
     },
   }),
 ];
