@@ -58,7 +58,8 @@ async function injectStream(ctx: CaseContext, header: { requestId: number; strea
   const reportWait = maybeNext(ctx, (r) => namesStream(r.message, header.requestId), REJECTION_WAIT_MS);
   let stopped = false;
   let reported: Message | undefined;
-  void reportWait.then((r) => (reported = r?.message as Message | undefined));
+  // Settles by itself (report, deadline or close); a case aborted meanwhile must not leave it unhandled.
+  void reportWait.then((r) => (reported = r?.message as Message | undefined)).catch(() => undefined);
   const deadline = Date.now() + ctx.scaled(REJECTION_WAIT_MS);
   const chunk = new Uint8Array(1024).fill(0x5a);
   while (!stopped && reported === undefined && Date.now() < deadline && !ctx.connection.isClosed) {
@@ -245,7 +246,7 @@ const rawStreamGarbageHeader = defineCase({
         if (failed || ctx.connection.isClosed) return true;
         const stream = await wt(ctx).openRawStream(garbage);
         await stream.close().catch(() => undefined); // FIN inside the header
-        const report = await maybeNext(ctx, (r) => isRecord(r.message) && !('method' in r.message) && errorOf(r.message as Message)?.code === INVALID_REQUEST, 3_000);
+        const report = await maybeNext(ctx, (r) => isRecord(r.message) && !('method' in r.message) && errorOf(r.message as Message)?.code === INVALID_REQUEST, 5_000);
         if (report) lastReport = report.message as Message;
         const ok = report !== undefined && (await pingAnswered(ctx, ctx.nextId()));
         if (!ok) failed = true;
@@ -283,7 +284,7 @@ const requestIdOutOfRange = defineCase({
         const answer = await maybeNext(
           ctx,
           (r) => isRecord(r.message) && !('method' in r.message) && (r.message.id === id || (r.message.id === null && errorOf(r.message as Message)?.code === INVALID_REQUEST)),
-          3_000,
+          5_000,
         );
         const message = answer?.message as Message | undefined;
         const ok = message !== undefined && message.id === null && errorOf(message)?.code === INVALID_REQUEST;
@@ -312,7 +313,7 @@ const stringRequestId = defineCase({
     await openSession(ctx);
     const id = 'conformance-string-id';
     await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
-    const answer = await maybeNext(ctx, (r) => isResponseTo(r.message, id) || (isRecord(r.message) && r.message.id === null && 'error' in r.message), 3_000);
+    const answer = await maybeNext(ctx, (r) => isResponseTo(r.message, id) || (isRecord(r.message) && r.message.id === null && 'error' in r.message), 5_000);
     const message = answer?.message as Message | undefined;
     if (message && 'result' in message) ctx.info('WT-ID-2', 'reading: served without execution streams or datagrams', message);
     else if (message && errorOf(message)?.code === INVALID_REQUEST) ctx.info('WT-ID-2', 'reading: -32600 Invalid Request', message);
