@@ -22,7 +22,7 @@ const SUITE = 'lifecycle';
 /** How long "nothing happens" is watched (before --timeout-scale). */
 const QUIET_MS = 500;
 /** How long a tool sweep may take to be answered (before --timeout-scale). */
-const SWEEP_MS = 3_000;
+const SWEEP_MS = 6_000;
 
 const isEmptyObject = (value: unknown): boolean => isRecord(value) && Object.keys(value).length === 0;
 
@@ -104,6 +104,25 @@ const requestBeforeInitializeRefused = defineCase({
     const { method, params } = requestBeforeInitialize(ctx);
     const id = ctx.nextId();
     ctx.note(`sending ${method} before initialize on purpose`);
+    const http = ctx.connection.http;
+    if (http) {
+      // Streamable HTTP: no session exists yet, so the refusal may be an HTTP status without a JSON-RPC body.
+      const response = await http.request(
+        { headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) },
+        { signal: ctx.signal, timeoutMs: ctx.scaled(5_000) },
+      );
+      const served = response.messages.find((m) => isResponseTo(m, id) && isRecord(m) && 'result' in m);
+      const refused = response.status >= 400 || response.messages.some((m) => isRecord(m) && 'error' in m);
+      if (ctx.check('CORE-LIFE-5', served === undefined && refused, {
+        message: `${method} before initialize is not served`,
+        expected: 'an HTTP error status or a JSON-RPC error',
+        actual: { status: response.status, messages: response.messages },
+      })) {
+        const error = response.messages.map((m) => errorOf(m as Message)).find((e) => e !== undefined);
+        ctx.info('CORE-LIFE-5', `reading chosen: ${error?.code === -32600 ? 'error -32600 Invalid Request (recommended)' : `another JSON-RPC error code (${String(error?.code ?? 'none')})`}, with HTTP status ${response.status}`, error);
+      }
+      return;
+    }
     await ctx.connection.send({ jsonrpc: '2.0', id, method, params });
     const seen = await refusalOf(ctx, id);
     if (seen.kind === 'closed') {
@@ -197,7 +216,12 @@ const quietBeforeInitialized = defineCase({
     // Give the server every reason to ask something (its tools), before initialized on purpose.
     ctx.note('calling the tools before notifications/initialized, so that the server has reasons to send requests');
     const calls = await sweepTools(ctx, await listedTools(ctx, result.capabilities));
-    const early = await watchTarget(ctx, { ms: QUIET_MS, onTarget: async () => undefined });
+    // A ping behind the calls: once it is answered the server has taken every call up; then a short quiet time.
+    const barrier = `barrier-${ctx.nextId()}`;
+    await ctx.connection.send({ jsonrpc: '2.0', id: barrier, method: 'ping' });
+    const upToBarrier = await watchTarget(ctx, { ms: SWEEP_MS, awaiting: [barrier], onTarget: async () => undefined });
+    const afterBarrier = await watchTarget(ctx, { ms: QUIET_MS, onTarget: async () => undefined });
+    const early = { initiated: [...upToBarrier.initiated, ...afterBarrier.initiated], answered: new Set([...upToBarrier.answered, ...afterBarrier.answered]) };
     const forbidden = early.initiated.filter((m) => ('id' in m ? m.method !== 'ping' : m.method !== 'notifications/message'));
     ctx.check('CORE-LIFE-7', forbidden.length === 0, {
       message: `nothing but ping requests and logging notifications arrive before notifications/initialized (${calls.length} tools called)`,

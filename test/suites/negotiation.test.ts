@@ -3,6 +3,7 @@
 // fault of CORE-VER-* / FLOW-CAP-* / WT-INIT-* / WT-ENC-* is caught by the cases citing it.
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
+import { readCatalog } from '../../src/protocol/requirements.js';
 import { cases } from '../../suites/server/negotiation.js';
 import { casesFor, runOnMock, type MockRun, type MockRunOptions } from './support.js';
 
@@ -33,7 +34,7 @@ function flagged(run: MockRun, requirement: string): boolean {
   );
 }
 
-describe('negotiation suite on the correct mock server', () => {
+describe.concurrent('negotiation suite on the correct mock server', () => {
   it('passes on WebTransport (default encodings)', async () => {
     const run = await runOnMock(cases, { transport: 'wt' });
     expect(run.problems).toEqual([]);
@@ -57,7 +58,7 @@ describe('negotiation suite on the correct mock server', () => {
   });
 
   it('passes on stdio', async () => {
-    const run = await runOnMock(cases, { transport: 'stdio', run: { timeoutScale: 5 } });
+    const run = await runOnMock(cases, { transport: 'stdio', run: { timeoutScale: 5, workers: 6 } });
     expect(run.problems).toEqual([]);
   }, 120_000);
 
@@ -76,7 +77,7 @@ describe('negotiation suite on the correct mock server', () => {
   });
 });
 
-describe('negotiation suite catches every fault of its areas', () => {
+describe.concurrent('negotiation suite catches every fault of its areas', () => {
   const faults = mockServerFaultCatalog().filter((f) => AREAS.test(f.requirement));
 
   it('has faults to catch, and the uncatchable list names only catalog faults', () => {
@@ -85,7 +86,7 @@ describe('negotiation suite catches every fault of its areas', () => {
   });
 
   for (const fault of faults.filter((f) => !(f.name in UNCATCHABLE))) {
-    it.concurrent(`${fault.name} (${fault.requirement})`, async () => {
+    it(`${fault.name} (${fault.requirement})`, async () => {
       const selected = casesFor(cases, fault.requirement);
       expect(selected.length, `no case declares ${fault.requirement}`).toBeGreaterThan(0);
       const setup = FAULT_SETUP[fault.name] ?? {};
@@ -93,4 +94,15 @@ describe('negotiation suite catches every fault of its areas', () => {
       expect(flagged(run, fault.requirement), JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
     }, 120_000);
   }
+});
+
+describe('negotiation suite covers its areas', () => {
+  it('declares every testable server-side MUST and SHOULD of its areas in some case', () => {
+    const declared = new Set(cases.flatMap((c) => c.requirements));
+    const wanted = readCatalog().requirements.filter(
+      (r) => AREAS.test(r.id) && r.role !== 'client' && r.testable === true && !r.withdrawn && (r.level === 'MUST' || r.level === 'SHOULD'),
+    );
+    expect(wanted.length).toBeGreaterThan(0);
+    expect(wanted.map((r) => r.id).filter((id) => !declared.has(id))).toEqual([]);
+  });
 });

@@ -196,7 +196,8 @@ export async function sweepTools(ctx: CaseContext, tools: readonly { name: strin
 
 /**
  * Watches the target for up to `ms` (scaled) or until every id in `awaiting` was answered, handing
- * each message the target initiated to `onTarget` (which answers requests). Returns what it saw.
+ * each message the target initiated to `onTarget` (which answers requests). Returns what it saw:
+ * the messages the target initiated and the ids of every response that arrived.
  */
 export async function watchTarget(
   ctx: CaseContext,
@@ -206,7 +207,8 @@ export async function watchTarget(
   const answered = new Set<string | number>();
   const initiated: (Message & { method: string })[] = [];
   const deadline = Date.now() + ctx.scaled(options.ms);
-  while (options.awaiting === undefined || answered.size < awaiting.size) {
+  const done = () => options.awaiting !== undefined && [...awaiting].every((id) => answered.has(id));
+  while (!done()) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) break;
     let received: ReceivedMessage;
@@ -220,7 +222,7 @@ export async function watchTarget(
     if (isTargetInitiated(message)) {
       initiated.push(message);
       await options.onTarget(message);
-    } else if (isRecord(message) && (typeof message.id === 'string' || typeof message.id === 'number') && awaiting.has(message.id)) {
+    } else if (isRecord(message) && (typeof message.id === 'string' || typeof message.id === 'number')) {
       answered.add(message.id);
     }
   }
