@@ -1,11 +1,11 @@
 // mcp-core: JSON-RPC rules every MCP server keeps (CORE-RPC, CORE-ERR): ids echoed with their type,
 // notifications never answered, unknown members ignored, batches under 2025-03-26, error objects,
 // exactly one answer per request, results that are objects, error codes that keep their meaning.
-import { defineCase, type CaseContext, type ConformanceCase } from '../../../src/harness/index.js';
+import { TargetPreconditionError, defineCase, type CaseContext, type ConformanceCase } from '../../../src/harness/index.js';
 import type { ReceivedMessage } from '../../../src/transport/connection.js';
 import { ConnectionClosedError, ConnectionTimeoutError } from '../../../src/transport/errors.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { checkErrorCode, errorOf, isResponseTo, openSession, setupRequest, type Message } from '../support.js';
+import { checkErrorCode, errorOf, initializeParams, isResponseTo, openSession, setupRequest, type Message } from '../support.js';
 import { checkNoLeaks, isErrorCode, randomName } from '../support/core.js';
 
 const SUITE = 'mcp-core';
@@ -44,24 +44,37 @@ async function looseAnswer(ctx: CaseContext, id: string | number): Promise<Messa
   }
 }
 
+/** Checks that `answer` echoes `id` with its JSON type (CORE-RPC-5; CORE-RPC-12 outside WebTransport). */
+function checkEcho(ctx: CaseContext, id: string | number, answer: Message, what: string): void {
+  const details = { expected: id, actual: answer.id };
+  ctx.check('CORE-RPC-5', answer.id === id, { message: `the response to ${what} echoes id ${JSON.stringify(id)} as a ${typeof id}`, ...details });
+  if (ctx.connection.kind !== 'webtransport') {
+    ctx.check('CORE-RPC-12', answer.id === id, { message: `the ${typeof id} id ${JSON.stringify(id)} of ${what} is accepted and echoed unchanged`, ...details });
+  }
+}
+
 const idsEchoed = defineCase({
   id: `${SUITE}/ids-echoed-with-their-type`,
   suite: SUITE,
   title: 'a response carries the request id with the same JSON type: integer ids everywhere, string ids (also numeric strings) outside WebTransport',
   requirements: ['CORE-RPC-5', 'CORE-RPC-12', 'CORE-RPC-16'],
   async run(ctx) {
-    await openSession(ctx);
+    // initialize by hand: an echo of the wrong type must be seen here, not lost as an unanswered set-up step.
+    const initId = ctx.nextId() + 500;
+    await ctx.connection.send({ jsonrpc: '2.0', id: initId, method: 'initialize', params: initializeParams(ctx) });
+    const init = await looseAnswer(ctx, initId);
+    if (!init || !isRecord(init.result)) {
+      throw new TargetPreconditionError('initialize was not answered with a result', { requirement: 'CORE-LIFE-3', actual: init?.error ?? 'no answer' });
+    }
+    checkEcho(ctx, initId, init, 'initialize');
+    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const ids: Array<string | number> = [ctx.nextId() + 1_000];
     if (ctx.connection.kind !== 'webtransport') ids.push(String(ctx.nextId() + 2_000), `conformance-${ctx.nextId()}`);
     else ctx.info('CORE-RPC-12', 'string ids are not sent over WebTransport (C-04); only integer ids are checked there');
     for (const id of ids) {
       await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
       const answer = await looseAnswer(ctx, id);
-      if (!ctx.check('CORE-RPC-16', answer !== undefined, { message: `ping with id ${JSON.stringify(id)} is answered`, expected: 'one response' })) continue;
-      const requirement = typeof id === 'string' ? 'CORE-RPC-12' : 'CORE-RPC-5';
-      ctx.check('CORE-RPC-5', answer!.id === id, { message: `the response echoes id ${JSON.stringify(id)} as a ${typeof id}`, expected: id, actual: answer!.id });
-      if (requirement === 'CORE-RPC-12') ctx.check('CORE-RPC-12', answer!.id === id, { message: `the string id ${JSON.stringify(id)} is accepted and echoed unchanged`, expected: id, actual: answer!.id });
-      else if (ctx.connection.kind !== 'webtransport') ctx.check('CORE-RPC-12', answer!.id === id, { message: `the integer id ${id} is accepted and echoed unchanged`, expected: id, actual: answer!.id });
+      if (ctx.check('CORE-RPC-16', answer !== undefined, { message: `ping with id ${JSON.stringify(id)} is answered`, expected: 'one response' })) checkEcho(ctx, id, answer!, 'ping');
     }
   },
 });
