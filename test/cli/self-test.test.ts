@@ -47,4 +47,15 @@ describe('self-test', () => {
     // The exit code follows the run: 0 exactly when nothing failed.
     expect(code).toBe(Number(failed) === 0 ? 0 : 1);
   });
+
+  it('runs the self-check first and shows only its failures and total', async () => {
+    const io = recordingIo();
+    const first = serverRegistry().list()[0]!;
+    await main(['self-test', '--transport', 'http', '--case', first.id, '--reports', join(dir, 'with-check')], io);
+    const lines = io.stdout.split('\n');
+    const header = lines.findIndex((line) => line.startsWith('== self-check'));
+    expect(header).toBeGreaterThan(0);
+    expect(lines[header + 1]).toMatch(/^self-check: \d+ passed, 0 failed$/);
+    expect(io.stdout).not.toContain('vectors/control.json');
+  });
 });

@@ -84,8 +84,12 @@ export async function runSelfTest(args: Record<string, unknown>, io: CliIo): Pro
   );
   let worst: number = ExitCode.ok;
   if (args['self-check'] !== false) {
-    io.out('\n== self-check: test vectors and schema examples ==');
-    const code = await selfCheckCommand.run({}, io);
+    io.out('\n== self-check: test vectors and schema examples (failures and the total; run `self-check` for every file) ==');
+    // Only what needs attention: the per-file lines of a passing self-check are noise here.
+    const lines: string[] = [];
+    const code = await selfCheckCommand.run({}, { ...io, terminal: undefined, out: (text) => void lines.push(...text.replace(/\n$/, '').split('\n')) });
+    for (const line of lines.slice(1, -1)) if (/FAIL/.test(line)) io.out(line);
+    io.out(`self-check: ${lines.at(-1) ?? 'no result'}`);
     worst = Math.max(worst, code);
   }
   const summaries: { run: SelfTestRun; result?: RunResult; code: number }[] = [];
