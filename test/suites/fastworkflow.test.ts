@@ -1,9 +1,14 @@
 // The fastworkflow suite against the mock server: the correct mock passes every case on HTTP (the
 // only transport 004 has; elsewhere every case says why it does not apply), and every FastWorkflow
 // fault in the catalog is caught by the cases that declare its requirement.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cases } from '../../suites/server/fastworkflow.js';
-import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
+import { CaseRegistry, httpTarget, runConformance } from '../../src/harness/index.js';
+import { createMockServer, fastWorkflowExtension, mockServerFaultCatalog, type FastWorkflowOptions } from '../../src/peer/server/index.js';
+import { listenHttp } from '../../src/transport/http/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
 import { casesFor, runOnMock, type MockRunOptions } from './support.js';
 
@@ -32,6 +37,39 @@ describe('fastworkflow suite on the correct mock', () => {
         expect(result.verdict, result.id).toBe('NOT_APPLICABLE');
         expect(result.reason, result.id).toMatch(/\S/);
       }
+    }, 120_000);
+  }
+});
+
+/** The suite against a FastWorkflow-only server built with these profile options (no faults). */
+async function runOnProfile(options: Omit<FastWorkflowOptions, 'storeDir'>) {
+  const storeDir = mkdtempSync(join(tmpdir(), 'fw-suite-'));
+  const server = createMockServer({ core: { prompts: false, resources: false }, extensions: [fastWorkflowExtension({ storeDir, ...options })] });
+  const listener = await listenHttp({ onSession: (connection) => void server.serve(connection) });
+  try {
+    const registry = new CaseRegistry();
+    registry.registerAll(cases);
+    return await runConformance({ registry, target: httpTarget(listener.url), workers: 4 });
+  } finally {
+    await listener.close();
+    rmSync(storeDir, { recursive: true, force: true });
+  }
+}
+
+describe('fastworkflow suite accepts every reading the profile accepts', () => {
+  const readings: [string, Omit<FastWorkflowOptions, 'storeDir'>][] = [
+    ['failures as JSON-RPC errors whose code is the status', { failureStyle: 'code' }],
+    ['failures as isError results', { failureStyle: 'isError' }],
+    ['traces as notifications/message', { traceDelivery: 'notifications/message' }],
+    ['traces always attached', { traceDelivery: 'attached' }],
+  ];
+  for (const [name, options] of readings) {
+    it(name, async () => {
+      const result = await runOnProfile(options);
+      const problems = result.cases.filter((c) => !['PASS', 'INFO'].includes(c.verdict)).map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason }));
+      // A SHOULD that only one style meets (FW-ERR-4: the recommended JSON-RPC codes) may warn.
+      const expectedWarnings = options.failureStyle === 'code' ? ['fastworkflow/failure-data'] : [];
+      expect(problems.filter((p) => !(p.verdict === 'WARN' && expectedWarnings.includes(p.id)))).toEqual([]);
     }, 120_000);
   }
 });
