@@ -129,6 +129,36 @@ const startUnknownTool = defineCase({
   },
 });
 
+/** The tools tools/list named that interaction.start refused in discovery (plain MCP tools). */
+function plainTools(ctx: { discovery: { tools?: string[]; interactiveTools?: string[] } }): string[] {
+  const interactive = new Set(ctx.discovery.interactiveTools ?? []);
+  return (ctx.discovery.tools ?? []).filter((t) => !interactive.has(t));
+}
+
+const startPlainTool = defineCase({
+  id: `${SUITE}/start-plain-tool`,
+  suite: SUITE,
+  title: 'interaction.start for a tool that exists but is not interactive is an error (-32007 NOT_INTERACTIVE, or -32602 / -32601)',
+  requirements: ['FLOW-START-4', 'FLOW-ERR-1'],
+  applies: (discovery) => {
+    const interactive = requiresInteractiveTool(discovery);
+    if (interactive !== true) return interactive;
+    return plainTools({ discovery }).length > 0 ? true : 'every tool tools/list names is interactive';
+  },
+  async run(ctx) {
+    await openSession(ctx);
+    const toolName = plainTools(ctx)[0] as string;
+    const answer = await ctx.request('FLOW-START-4', FLOW_METHOD.start, { toolName });
+    const accepted = [FLOW_ERROR.NOT_INTERACTIVE, -32602, -32601];
+    if (checkFlowError(ctx, answer, { requirement: 'FLOW-START-4', codes: accepted, what: `interaction.start for the plain tool ${toolName}`, also: ['FLOW-ERR-1'] })) {
+      const code = errorOf(answer)?.code;
+      ctx.info('FLOW-START-4', `a tool that is not interactive is answered with ${String(code)} (${code === FLOW_ERROR.NOT_INTERACTIVE ? 'reading 3, NOT_INTERACTIVE' : code === -32602 ? 'reading 1' : 'reading 2'})`);
+    }
+    const sessionId = isRecord(answer?.result) ? answer.result.sessionId : undefined;
+    if (typeof sessionId === 'string') await cancelQuietly(ctx, sessionId);
+  },
+});
+
 const sessionIdsUnique = defineCase({
   id: `${SUITE}/session-ids-unique`,
   suite: SUITE,
@@ -648,6 +678,7 @@ export const cases: readonly ConformanceCase[] = [
   startResult,
   startInvalidParams,
   startUnknownTool,
+  startPlainTool,
   sessionIdsUnique,
   initialPromptCurrent,
   firstPromptRequest,
