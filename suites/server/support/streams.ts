@@ -155,12 +155,24 @@ export function argumentsFor(tool: ListedTool, hints: ArgumentHints = {}): { arg
   return bytes !== undefined ? { arguments: args, bytes } : { arguments: args };
 }
 
-/** Tools whose name or description say they stream (001 §5's read_file is the model), interactive tools left out. */
+/** Names of tools that change something: never called with made-up arguments. */
+const CHANGES_THINGS = /delete|remove|erase|drop|destroy|kill|write|update|create|upload|send|post|move|rename|exec|run_|shell/i;
+
+/** Tools the helpers may call: not interactive (MCP Flow), not named for changing something. */
+function callable(ctx: CaseContext, tool: ListedTool): boolean {
+  return !(ctx.discovery.interactiveTools ?? []).includes(tool.name) && !CHANGES_THINGS.test(tool.name);
+}
+
+/** The first tool discovery listed that the helpers may call with made-up arguments, if any. */
+export function firstCallableTool(ctx: CaseContext): string | undefined {
+  return (ctx.discovery.tools ?? []).find((name) => callable(ctx, { name, description: '', inputSchema: {} }));
+}
+
+/** Tools whose name or description say they stream (001 §5's read_file is the model). */
 export function streamCandidates(ctx: CaseContext, tools: readonly ListedTool[], hint?: keyof ArgumentHints): ListedTool[] {
-  const interactive = new Set(ctx.discovery.interactiveTools ?? []);
   const pattern = /ref\/stream|execution stream|download|stream|read_file|file/i;
   return tools
-    .filter((t) => !interactive.has(t.name) && (pattern.test(t.name) || pattern.test(t.description)))
+    .filter((t) => callable(ctx, t) && (pattern.test(t.name) || pattern.test(t.description)))
     .filter((t) => hint === undefined || acceptsHint(t, hint))
     .sort((a, b) => rank(b) - rank(a));
   function rank(tool: ListedTool): number {
@@ -168,10 +180,9 @@ export function streamCandidates(ctx: CaseContext, tools: readonly ListedTool[],
   }
 }
 
-/** Tools whose name or description mention progress, interactive tools left out. */
+/** Tools whose name or description mention progress. */
 export function progressCandidates(ctx: CaseContext, tools: readonly ListedTool[]): ListedTool[] {
-  const interactive = new Set(ctx.discovery.interactiveTools ?? []);
-  return tools.filter((t) => !interactive.has(t.name) && (/progress/i.test(t.description) || /progress/i.test(t.name)));
+  return tools.filter((t) => callable(ctx, t) && (/progress/i.test(t.description) || /progress/i.test(t.name)));
 }
 
 /** `ref/stream` content items anywhere in a result (001 §5: in `content`). */
