@@ -7,6 +7,7 @@ import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
 import { cases as badInput } from '../../suites/server/bad-input.js';
 import { cases } from '../../suites/server/mcp-core.js';
+import { argumentsFor, leakIn, validatorFor, wrongArgumentsFor } from '../../suites/server/support/core.js';
 import { casesFor, runOnMock, type MockRun, type MockRunOptions, type SuiteTransport } from './support.js';
 
 /** The requirement areas of suites mcp-core and bad-input. */
@@ -51,6 +52,37 @@ function refStreamSchemaGap(c: MockRun['result']['cases'][number]): boolean {
     })
   );
 }
+
+describe('mcp-core support', () => {
+  it('finds stack traces and file-system paths in error messages, and nothing in plain ones', () => {
+    expect(leakIn('TypeError: x is undefined\n    at handle (/srv/app/server.js:10:5)')).toBe('a stack trace');
+    expect(leakIn("ENOENT: no such file or directory, open '/home/alice/app/config.json'")).toBe('a file-system path');
+    expect(leakIn('Traceback (most recent call last):')).toBe('a Python traceback');
+    expect(leakIn('Invalid params: unknown tool "x-conformance-no-such-tool"')).toBeUndefined();
+    expect(leakIn('Resource not found: mock://docs/readme.md')).toBeUndefined();
+  });
+
+  it('builds arguments that satisfy an inputSchema and arguments that break it', () => {
+    const schemas = [
+      { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+      { type: 'object', properties: { bytes: { type: 'integer', minimum: 0 }, when: { type: 'string', format: 'date' } }, required: ['bytes', 'when'] },
+      { type: 'object', properties: { level: { enum: ['debug', 'info'] }, n: { type: 'number', exclusiveMinimum: 0 } }, required: ['level', 'n'] },
+      { type: 'object', properties: { id: { type: ['string', 'null'], minLength: 3 } }, required: ['id'] },
+    ];
+    for (const schema of schemas) {
+      const validate = validatorFor(schema)!;
+      const good = argumentsFor(schema);
+      expect(good, JSON.stringify(schema)).toBeDefined();
+      expect(validate(good)).toBe(true);
+      const bad = wrongArgumentsFor(schema);
+      expect(bad, JSON.stringify(schema)).toBeDefined();
+      expect(validate(bad!.args)).toBe(false);
+    }
+    // A pattern the builder cannot satisfy gives no arguments rather than wrong ones.
+    expect(argumentsFor({ type: 'object', properties: { code: { type: 'string', pattern: '^[0-9]{4}$' } }, required: ['code'] })).toBeUndefined();
+    expect(argumentsFor({ type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] }, { uris: ['mock://a'] })).toEqual({ uri: 'mock://a' });
+  });
+});
 
 describe('suite mcp-core on the correct mock server', () => {
   const runs: Array<[string, MockRunOptions]> = [

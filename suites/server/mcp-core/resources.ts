@@ -97,7 +97,7 @@ const readListed = defineCase({
       const problem = contentsProblem(isRecord(answer.result) ? answer.result : {});
       ctx.check('CORE-RES-3', problem === undefined, { message: `resources/read of ${uri} gives well-formed contents${problem ? ` (${problem})` : ''}`, actual: answer.result });
     }
-    checkNoLeaks(ctx, answers);
+    checkNoLeaks(ctx, answers, uris);
   },
 });
 
@@ -123,7 +123,7 @@ const readUnknown = defineCase({
       const reading = readings[error!.code as number];
       ctx.info('CORE-RES-2', reading ? `reading: ${reading}` : `error code ${String(error!.code)}, none of the accepted readings (-32002, -32001, -32602)`, error);
     }
-    checkNoLeaks(ctx, [answer]);
+    checkNoLeaks(ctx, [answer], [uri]);
   },
 });
 

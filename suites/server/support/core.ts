@@ -246,12 +246,17 @@ export function leakIn(text: string): string | undefined {
   return LEAKS.find(([pattern]) => pattern.test(text))?.[1];
 }
 
-/** Records CORE-ERR-3 for the error objects of `answers` (nothing when none is an error). */
-export function checkNoLeaks(ctx: CaseContext, answers: ReadonlyArray<Message | undefined>, requirement = 'CORE-ERR-3'): void {
+/**
+ * Records CORE-ERR-3 for the error objects of `answers` (nothing when none is an error). Strings
+ * the client itself sent (`echoed`, e.g. the URI it asked for) are taken out first: echoing them
+ * back leaks nothing.
+ */
+export function checkNoLeaks(ctx: CaseContext, answers: ReadonlyArray<Message | undefined>, echoed: readonly string[] = [], requirement = 'CORE-ERR-3'): void {
   const errors = answers.map((a) => errorOf(a)).filter((e): e is NonNullable<typeof e> => e !== undefined);
   if (errors.length === 0) return;
+  const scrub = (text: string) => echoed.filter((e) => e.length > 0).reduce((t, e) => t.split(e).join('<sent>'), text);
   const leaking = errors
-    .map((e) => ({ error: e, leak: leakIn(`${typeof e.message === 'string' ? e.message : ''}\n${e.data === undefined ? '' : JSON.stringify(e.data)}`) }))
+    .map((e) => ({ error: e, leak: leakIn(scrub(`${typeof e.message === 'string' ? e.message : ''}\n${e.data === undefined ? '' : JSON.stringify(e.data)}`)) }))
     .filter((x) => x.leak !== undefined);
   ctx.check(requirement, leaking.length === 0, {
     message: `${errors.length} error message(s) carry no stack trace or file-system path`,
