@@ -81,9 +81,13 @@ function cancelledNotificationCase(id: string, requirement: 'CORE-CANCEL-2' | 'W
         return;
       }
       await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call.id, reason: 'cancelled by the conformance suite' } });
-      // A target that ignored the cancel could finish now.
-      await releaseHeld(ctx, call);
-      const answer = await unlessQuiet(ctx, (m) => isResponseTo(m, call.id));
+      // Nothing may answer the call, neither now nor once its client request is answered (a
+      // target that ignored the cancel could finish then).
+      let answer = await unlessQuiet(ctx, (m) => isResponseTo(m, call.id));
+      if (answer === undefined && call.heldRequest !== undefined) {
+        await releaseHeld(ctx, call);
+        answer = await unlessQuiet(ctx, (m) => isResponseTo(m, call.id));
+      }
       if (answer !== undefined && call.how === 'progress' && 'result' in answer) {
         ctx.info(requirement, 'the progress-reporting call was answered with a result after the cancel; it may have finished before the cancel arrived', answer);
       } else {
@@ -174,13 +178,22 @@ const dollarCancelAnswered = defineCase({
     const isMore = (m: unknown): boolean =>
       isResponseTo(m, call.id) || (isRecord(m) && m.method === 'notifications/progress' && isRecord(m.params) && m.params.progressToken === call.progressToken);
     const more = await unlessQuiet(ctx, isMore);
-    if (answer === undefined && more !== undefined && isResponseTo(more, call.id)) {
-      // Answered only once the held request was: the request ran on to its normal end.
+    if (answer === undefined && more !== undefined && isResponseTo(more, call.id) && 'result' in more) {
+      // A result once the held request was answered: the request ran on to its normal end.
       answer = more;
       ctx.check('WT-CANCEL-1', false, {
-        message: `$/cancel did not abort the ${call.tool} call: it was answered only after its client request was, as if never cancelled`,
-        expected: 'an error answer right after $/cancel',
+        message: `$/cancel did not abort the ${call.tool} call: it was answered with its result once its client request was, as if never cancelled`,
+        expected: 'an error answer after $/cancel, and the work stopped',
         actual: more,
+      });
+    } else if (answer === undefined && more !== undefined && isResponseTo(more, call.id)) {
+      // A late error answer to the cancel; what matters next is that nothing else follows.
+      answer = more;
+      const after = await unlessQuiet(ctx, isMore);
+      ctx.check('WT-CANCEL-1', after === undefined, {
+        message: `after $/cancel the ${call.tool} call's work stops: no second answer and no more progress for it`,
+        expected: 'nothing more about the call',
+        actual: after,
       });
     } else {
       ctx.check('WT-CANCEL-1', more === undefined, {
