@@ -4,7 +4,7 @@
 // as it is.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FW_FAULT as F } from './faults.js';
+import { FW_FAULT as F, FW_HTTP_FAULTS } from './faults.js';
 import { FastWorkflowOptionsError } from './errors.js';
 
 /** What the front needs of the listener: where it is and how to stop it. */
@@ -51,9 +51,9 @@ function sseToNdjson(upstream: http.IncomingMessage, res: http.ServerResponse): 
  * none is on. Closing the returned handle closes the front and the listener.
  */
 export async function withFastWorkflowHttpFaults(listener: HttpEndpointHandle, faults: { has(name: string): boolean }): Promise<HttpEndpointHandle> {
+  if (!FW_HTTP_FAULTS.some((name) => faults.has(name))) return listener;
   const ndjson = faults.has(F.answersAsNdjson);
   const unknownSession400 = faults.has(F.unknownSessionNot404);
-  if (!ndjson && !unknownSession400) return listener;
   let upstreamUrl: URL;
   try {
     upstreamUrl = new URL(listener.url);
