@@ -213,16 +213,17 @@ const injectedStream = defineCase({
     let written = 0;
     let stopped: string | undefined;
     let stalled = false;
-    while (stopped === undefined && Date.now() < deadline && !ctx.signal.aborted) {
-      const outcome = await Promise.race([
+    while (stopped === undefined && !stalled && Date.now() < deadline && !ctx.signal.aborted) {
+      const outcome = await within(
+        ctx,
         stream.write(chunk).then(
           () => 'written' as const,
           (error: unknown) => (error instanceof Error ? error.message : String(error)),
         ),
-        new Promise<'stalled'>((resolve) => setTimeout(() => resolve('stalled'), Math.max(0, deadline - Date.now()))),
-      ]);
+        Math.max(0, deadline - Date.now()),
+      );
       if (outcome === 'written') written += chunk.byteLength;
-      else if (outcome === 'stalled') stalled = true;
+      else if (outcome === 'timeout') stalled = true;
       else stopped = outcome;
     }
     await stream.abort('case finished').catch(() => undefined);
