@@ -81,8 +81,10 @@ async function probeEveryPrompt(
   ctx: CaseContext,
   select: (probe: InvalidProbe, prompt: Message) => boolean,
   judge: (probe: InvalidProbe, answer: Message, place: string, session: FlowSession) => Promise<void> | void,
+  reading?: ReadingProbe,
 ): Promise<number> {
   let sent = 0;
+  let readingSeen = false;
   for (const toolName of tools(ctx)) {
     const session = await startInteraction(ctx, { toolName });
     const reprompts = new Reprompts(ctx, session);
@@ -95,12 +97,36 @@ async function probeEveryPrompt(
           if (respondOutcome(answer) === 'accepted') return false;
           await reprompts.take();
         }
+        const probe = readingSeen ? undefined : reading?.valueFor(current.prompt);
+        if (reading && probe !== undefined) {
+          readingSeen = true;
+          const answer = await respond(ctx, session, probe, reading.requirement);
+          const outcome = respondOutcome(answer);
+          const place = where(toolName, current);
+          if (outcome === 'accepted') {
+            ctx.info(reading.requirement, `${place}: ${JSON.stringify(probe)} is accepted: ${reading.ifAccepted}`);
+            return false; // the session moved on
+          }
+          if (outcome === 'rejected' || outcome === 'rejected-with-error') {
+            ctx.info(reading.requirement, `${place}: ${JSON.stringify(probe)} is rejected: ${reading.ifRejected}`);
+            await reprompts.take();
+          }
+        }
         return true;
       },
     });
     if (walk.complete === undefined) await cancelQuietly(ctx, session.sessionId);
   }
   return sent;
+}
+
+/** A value whose fate only tells which accepted reading (C-31) the target follows; reported as INFO. */
+interface ReadingProbe {
+  requirement: string;
+  /** The value to send at this prompt, or undefined when the prompt cannot tell the readings apart. */
+  valueFor: (prompt: Message) => unknown;
+  ifAccepted: string;
+  ifRejected: string;
 }
 
 /** Checks that an invalid value was refused, in either accepted form (C-15). */
@@ -114,7 +140,7 @@ function checkRejected(ctx: CaseContext, requirement: string, probe: InvalidProb
 }
 
 /** One case per validation rule: every prompt showing the rule gets its probes. */
-function ruleCase(options: { name: string; title: string; requirement: string; rule: string }): ConformanceCase {
+function ruleCase(options: { name: string; title: string; requirement: string; rule: string; reading?: ReadingProbe }): ConformanceCase {
   const { requirement } = options;
   return defineCase({
     id: `${SUITE}/${options.name}`,
@@ -131,6 +157,7 @@ function ruleCase(options: { name: string; title: string; requirement: string; r
         (probe, answer, place) => {
           checkRejected(ctx, requirement, probe, answer, place);
         },
+        options.reading,
       );
       if (sent === 0) ctx.info(requirement, `no prompt of the target's interactive tools shows ${options.rule}; nothing to check`);
     },
@@ -154,6 +181,26 @@ const textLength = ruleCase({
   title: 'a text value shorter than validation.min or longer than validation.max (code points) is rejected',
   requirement: 'FLOW-VALID-4',
   rule: 'text length bounds (validation.min/max on a text prompt)',
+  reading: {
+    requirement: 'FLOW-VALID-4',
+    // max characters outside the BMP: max code points, but 2 * max UTF-16 code units.
+    valueFor(prompt) {
+      const rules = isRecord(prompt.validation) ? prompt.validation : {};
+      if (prompt.type !== 'text' || typeof rules.max !== 'number' || !Number.isInteger(rules.max) || rules.max < 1 || rules.max > 500) return undefined;
+      if (typeof rules.min === 'number' && rules.min > rules.max) return undefined;
+      const value = '\u{1F600}'.repeat(rules.max);
+      if (typeof rules.pattern === 'string') {
+        try {
+          if (!new RegExp(rules.pattern, 'u').test(value)) return undefined;
+        } catch {
+          return undefined;
+        }
+      }
+      return value;
+    },
+    ifAccepted: 'text length counts Unicode code points (reading 1, recommended)',
+    ifRejected: 'text length counts UTF-16 code units (reading 2), or the target refuses these characters',
+  },
 });
 const numberRange = ruleCase({
   name: 'number-range',
@@ -166,6 +213,12 @@ const numberType = ruleCase({
   title: 'a number prompt rejects a value that is not a number',
   requirement: 'FLOW-VALID-6',
   rule: 'a number prompt',
+  reading: {
+    requirement: 'FLOW-VALID-6',
+    valueFor: (prompt) => (prompt.type === 'number' && typeof validValue(prompt) === 'number' ? String(validValue(prompt)) : undefined),
+    ifAccepted: 'numeric strings are accepted as numbers (reading 2)',
+    ifRejected: 'only JSON numbers are accepted (reading 1, recommended)',
+  },
 });
 const choice = ruleCase({
   name: 'choice',

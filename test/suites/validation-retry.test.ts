@@ -91,6 +91,20 @@ describe('suite validation-retry', () => {
     expect(infos.some((m) => m.includes('reading 2'))).toBe(true);
   }, 60_000);
 
+  it('reports the C-31 readings: code points and JSON numbers by default, UTF-16 units and numeric strings when the mock is switched', async () => {
+    const infos = (run: Awaited<ReturnType<typeof runOnMock>>, id: string) => run.get(id).checks.filter((c) => c.verdict === 'INFO').map((c) => c.message).join('\n');
+    const byDefault = await runOnMock(casesFor(cases, 'FLOW-VALID-4').concat(casesFor(cases, 'FLOW-VALID-6')), { transport: 'wt' });
+    expect(infos(byDefault, 'validation-retry/text-length')).toMatch(/code points \(reading 1/);
+    expect(infos(byDefault, 'validation-retry/number-type')).toMatch(/only JSON numbers are accepted \(reading 1/);
+    const other = await runOnMock(casesFor(cases, 'FLOW-VALID-4').concat(casesFor(cases, 'FLOW-VALID-6')), {
+      transport: 'wt',
+      server: { flow: { validation: { lengthUnit: 'utf16', numericStrings: true } } },
+    });
+    expect(other.problems).toEqual([]);
+    expect(infos(other, 'validation-retry/text-length')).toMatch(/UTF-16 code units \(reading 2\)/);
+    expect(infos(other, 'validation-retry/number-type')).toMatch(/numeric strings are accepted as numbers \(reading 2/);
+  }, 60_000);
+
   it('does not apply to a server with interactive mode off, and says why', async () => {
     const run = await runOnMock(cases, { transport: 'wt', server: { flow: { interactive: false } } });
     expect(run.result.cases.every((c) => c.verdict === 'NOT_APPLICABLE' && /interactive/.test(c.reason ?? ''))).toBe(true);
