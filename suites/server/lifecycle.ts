@@ -10,6 +10,7 @@ import { errorOf, initializeParams, isResponseTo, openSession, setupRequest, typ
 import {
   ALL_CLIENT_CAPABILITIES,
   answerGenerically,
+  caseDeadline,
   collectFor,
   isTargetInitiated,
   sweepTools,
@@ -23,6 +24,8 @@ const SUITE = 'lifecycle';
 const QUIET_MS = 500;
 /** How long a tool sweep may take to be answered (before --timeout-scale). */
 const SWEEP_MS = 6_000;
+/** Limit of a case that sweeps the tools (before --timeout-scale). */
+const SWEEP_CASE_MS = 18_000;
 
 const isEmptyObject = (value: unknown): boolean => isRecord(value) && Object.keys(value).length === 0;
 
@@ -210,8 +213,9 @@ const quietBeforeInitialized = defineCase({
   suite: SUITE,
   title: 'before notifications/initialized a server sends no request but ping and no notification but logging',
   requirements: ['CORE-LIFE-7'],
-  timeLimitMs: 15_000,
+  timeLimitMs: SWEEP_CASE_MS,
   async run(ctx) {
+    const until = caseDeadline(ctx);
     const result = await openSession(ctx, { initialized: false, capabilities: { ...ALL_CLIENT_CAPABILITIES } });
     // Give the server every reason to ask something (its tools), before initialized on purpose.
     ctx.note('calling the tools before notifications/initialized, so that the server has reasons to send requests');
@@ -219,7 +223,7 @@ const quietBeforeInitialized = defineCase({
     // A ping behind the calls: once it is answered the server has taken every call up; then a short quiet time.
     const barrier = `barrier-${ctx.nextId()}`;
     await ctx.connection.send({ jsonrpc: '2.0', id: barrier, method: 'ping' });
-    const upToBarrier = await watchTarget(ctx, { ms: SWEEP_MS, awaiting: [barrier], onTarget: async () => undefined });
+    const upToBarrier = await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: [barrier], onTarget: async () => undefined });
     const afterBarrier = await watchTarget(ctx, { ms: QUIET_MS, onTarget: async () => undefined });
     const early = { initiated: [...upToBarrier.initiated, ...afterBarrier.initiated], answered: new Set([...upToBarrier.answered, ...afterBarrier.answered]) };
     const forbidden = early.initiated.filter((m) => ('id' in m ? m.method !== 'ping' : m.method !== 'notifications/message'));
@@ -231,7 +235,7 @@ const quietBeforeInitialized = defineCase({
     // Answer what arrived early, then let the session go on.
     for (const message of early.initiated) await answerGenerically(ctx, message, ALL_CLIENT_CAPABILITIES);
     await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    await watchTarget(ctx, { ms: SWEEP_MS, awaiting: calls.filter((id) => !early.answered.has(id)), onTarget: (m) => answerGenerically(ctx, m, ALL_CLIENT_CAPABILITIES) });
+    await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls.filter((id) => !early.answered.has(id)), onTarget: (m) => answerGenerically(ctx, m, ALL_CLIENT_CAPABILITIES) });
   },
 });
 
@@ -251,8 +255,9 @@ function methodsWithinVersion(version: ProtocolVersion): ConformanceCase {
     suite: SUITE,
     title: `after negotiating ${version} (or the version offered instead) the server sends no method that version does not define`,
     requirements: ['CORE-LIFE-11'],
-    timeLimitMs: 15_000,
+    timeLimitMs: SWEEP_CASE_MS,
     async run(ctx) {
+      const until = caseDeadline(ctx);
       const result = await openSession(ctx, { protocolVersion: version, capabilities: { ...ALL_CLIENT_CAPABILITIES } });
       const negotiated = result.protocolVersion;
       if (typeof negotiated !== 'string' || !(PROTOCOL_VERSIONS as readonly string[]).includes(negotiated)) {
@@ -262,7 +267,7 @@ function methodsWithinVersion(version: ProtocolVersion): ConformanceCase {
       }
       const effective = (PROTOCOL_VERSIONS as readonly string[]).includes(negotiated as string) ? (negotiated as ProtocolVersion) : version;
       const calls = await sweepTools(ctx, await listedTools(ctx, result.capabilities));
-      const seen = await watchTarget(ctx, { ms: SWEEP_MS, awaiting: calls, onTarget: (m) => answerGenerically(ctx, m, ALL_CLIENT_CAPABILITIES) });
+      const seen = await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls, onTarget: (m) => answerGenerically(ctx, m, ALL_CLIENT_CAPABILITIES) });
       checkMethodsDefined(ctx, effective, seen.initiated.map((m) => m.method));
     },
   });
@@ -273,11 +278,12 @@ const clientFeaturesOnlyWhenDeclared = defineCase({
   suite: SUITE,
   title: 'a server sends sampling/createMessage, roots/list or elicitation/create only to a client that declared the feature',
   requirements: ['CORE-CAP-2'],
-  timeLimitMs: 15_000,
+  timeLimitMs: SWEEP_CASE_MS,
   async run(ctx) {
+    const until = caseDeadline(ctx);
     const result = await openSession(ctx, { capabilities: {} });
     const calls = await sweepTools(ctx, await listedTools(ctx, result.capabilities));
-    const seen = await watchTarget(ctx, { ms: SWEEP_MS, awaiting: calls, onTarget: (m) => answerGenerically(ctx, m, {}) });
+    const seen = await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls, onTarget: (m) => answerGenerically(ctx, m, {}) });
     const gated = seen.initiated.filter((m) => {
       const definition = findMethod(m.method);
       return definition?.system === 'core' && capabilityGate(m.method)?.declaredBy === 'client';

@@ -124,6 +124,11 @@ export async function answerGenerically(ctx: CaseContext, request: Message & { m
 
 // ---- tool sweep ----------------------------------------------------------------------------------
 
+/** When a case that started now must stop watching: its limit less a margin to check and close. */
+export function caseDeadline(ctx: CaseContext, marginMs = 2_000): number {
+  return Date.now() + ctx.timeLimitMs - ctx.scaled(marginMs);
+}
+
 /** At most this many tools are called by a sweep. */
 export const SWEEP_MAX_TOOLS = 24;
 
@@ -185,13 +190,11 @@ export function toolsOf(answer: Message | undefined): { name: string; inputSchem
  * Returns the request ids.
  */
 export async function sweepTools(ctx: CaseContext, tools: readonly { name: string; inputSchema: unknown }[]): Promise<string[]> {
-  const ids: string[] = [];
-  for (const tool of tools.slice(0, SWEEP_MAX_TOOLS)) {
-    const id = `sweep-${ctx.nextId()}`;
-    ids.push(id);
-    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool.name, arguments: minimalArguments(tool.inputSchema) } });
-  }
-  return ids;
+  const calls = tools.slice(0, SWEEP_MAX_TOOLS).map((tool) => ({ id: `sweep-${ctx.nextId()}`, tool }));
+  await Promise.all(
+    calls.map(({ id, tool }) => ctx.connection.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool.name, arguments: minimalArguments(tool.inputSchema) } })),
+  );
+  return calls.map((call) => call.id);
 }
 
 /**
@@ -201,12 +204,18 @@ export async function sweepTools(ctx: CaseContext, tools: readonly { name: strin
  */
 export async function watchTarget(
   ctx: CaseContext,
-  options: { ms: number; awaiting?: readonly (string | number)[]; onTarget: (message: Message & { method: string }) => Promise<void> },
+  options: {
+    ms: number;
+    /** An absolute deadline (Date.now() scale) the watch never passes, e.g. the case's own end. */
+    until?: number;
+    awaiting?: readonly (string | number)[];
+    onTarget: (message: Message & { method: string }) => Promise<void>;
+  },
 ): Promise<{ initiated: (Message & { method: string })[]; answered: Set<string | number> }> {
   const awaiting = new Set(options.awaiting ?? []);
   const answered = new Set<string | number>();
   const initiated: (Message & { method: string })[] = [];
-  const deadline = Date.now() + ctx.scaled(options.ms);
+  const deadline = Math.min(Date.now() + ctx.scaled(options.ms), options.until ?? Number.POSITIVE_INFINITY);
   const done = () => options.awaiting !== undefined && [...awaiting].every((id) => answered.has(id));
   while (!done()) {
     const remaining = deadline - Date.now();
