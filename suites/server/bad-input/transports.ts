@@ -117,7 +117,7 @@ function bodyError(messages: readonly unknown[]): Message | undefined {
 const httpBodies = defineCase({
   id: `${SUITE}/http-unparsable-bodies`,
   suite: SUITE,
-  title: 'a POST body that is not JSON is refused with a 4xx status and a -32700 error with id null, and ping still works',
+  title: 'a POST body that is not JSON is answered with a -32700 error with id null (or refused with a bare 4xx), and ping still works',
   requirements: ['CORE-RPC-8', 'CORE-RPC-16'],
   transports: ['http'],
   sendsInvalid: true,
@@ -127,6 +127,7 @@ const httpBodies = defineCase({
     const http = ctx.connection.http!;
     const pings = new PingTally();
     const statuses = new Set<number>();
+    const bare = new Set<number>();
     const body = fc.oneof(notJsonText.map((t) => utf8.encode(t)), fc.constant(Uint8Array.from([0x7b, 0xff, 0xfe, 0x7d])));
     await ctx.property(
       'CORE-RPC-8',
@@ -143,15 +144,17 @@ const httpBodies = defineCase({
         pings.record(outcome, what);
         if (!response) throw new BadInputMismatch(`${what} got no HTTP answer`);
         statuses.add(response.status);
-        if (response.status < 400 || response.status > 499) throw new BadInputMismatch(`${what} was answered with HTTP ${response.status}, expected a 4xx refusal`, response.text);
         const error = bodyError(response.messages);
         if (error) expectError({ errors: [error], results: [], pingAnswered: true, closed: false }, what, [-32700], [null]);
-        else if (response.text.trim() !== '') throw new BadInputMismatch(`${what} was refused with a body that holds no JSON-RPC error`, response.text);
+        else if (response.status >= 400 && response.status <= 499 && response.text.trim() === '') bare.add(response.status);
+        else throw new BadInputMismatch(`${what} was answered with HTTP ${response.status} and no -32700 error`, response.text);
         return true;
       },
       { numRuns: RUNS },
     );
-    if (statuses.size > 0) ctx.info('CORE-RPC-8', `unparsable POST bodies were refused with HTTP ${[...statuses].join(', ')}`);
+    // The profile fixes the JSON-RPC answer, not the HTTP status (MCP Streamable HTTP uses 400): both are reported.
+    if (statuses.size > 0) ctx.info('CORE-RPC-8', `unparsable POST bodies were answered with HTTP ${[...statuses].join(', ')}`);
+    if (bare.size > 0) ctx.info('CORE-RPC-8', `some were refused with HTTP ${[...bare].join(', ')} and an empty body (a transport-level refusal, no JSON-RPC error)`);
     pings.check(ctx);
   },
 });
