@@ -165,7 +165,8 @@ function schemaChecks(c: RegisteredCase, env: Env, connection: Connection): { ch
   if (!env.schemas) return [];
   const catalog = env.options.registry.requirements;
   const directions: ('sent' | 'received')[] = c.sendsInvalid ? ['received'] : ['sent', 'received'];
-  return validateTranscript(env.schemas, connection.transcript.entries(), { directions }).map((violation) => {
+  const webTransport = env.target.transport === 'webtransport';
+  return validateTranscript(env.schemas, connection.transcript.entries(), { directions, webTransport }).map((violation) => {
     const requirement = violation.requirements.find((id) => catalog.has(id)) ?? SCHEMA_FALLBACK_REQUIREMENT;
     const level = catalog.get(requirement).level;
     const issue = violation.issues[0];

@@ -30,6 +30,32 @@ function messagesOf(entry: TranscriptEntry): Record<string, unknown>[] {
 
 const idKey = (id: unknown) => `${typeof id}:${String(id)}`;
 
+/** The WebTransport binding's tool-result content item pointing at an execution stream (001 §5, WT-EXEC-4). */
+export const REF_STREAM_SCHEMA = 'binding/ref-stream.payload.schema.json';
+
+/**
+ * On WebTransport a tools/call result may carry `ref/stream` content items, which the core result
+ * schema does not know: each is validated against the binding's own schema, and the core schema
+ * sees the rest of the message (the item replaced by an empty text item).
+ */
+function splitBindingContent(
+  registry: SchemaRegistry,
+  message: Record<string, unknown>,
+): { core: Record<string, unknown>; items: { pointer: string; issues: ValidationIssue[]; index: number }[] } {
+  const result = message.result;
+  if (!isRecord(result) || !Array.isArray(result.content)) return { core: message, items: [] };
+  const content = result.content as unknown[];
+  if (!content.some((item) => isRecord(item) && item.type === 'ref/stream')) return { core: message, items: [] };
+  const items: { pointer: string; issues: ValidationIssue[]; index: number }[] = [];
+  const replaced = content.map((item, index) => {
+    if (!isRecord(item) || item.type !== 'ref/stream') return item;
+    const issues = registry.validate(REF_STREAM_SCHEMA, item).map((issue) => ({ ...issue, instancePath: `/result/content/${index}${issue.instancePath}` }));
+    if (issues.length > 0) items.push({ pointer: issues[0]!.instancePath, issues, index });
+    return { type: 'text', text: '' };
+  });
+  return { core: { ...message, result: { ...result, content: replaced } }, items };
+}
+
 /**
  * Walks the entries in order and returns the messages that break their best-matching schema.
  * Messages no schema describes (unknown methods, responses to unknown ids with no fitting schema)
@@ -38,7 +64,12 @@ const idKey = (id: unknown) => `${typeof id}:${String(id)}`;
 export function validateTranscript(
   registry: SchemaRegistry,
   entries: readonly TranscriptEntry[],
-  options: { directions?: readonly ('sent' | 'received')[]; protocolVersion?: string } = {},
+  options: {
+    directions?: readonly ('sent' | 'received')[];
+    protocolVersion?: string;
+    /** The transcript is of a WebTransport session: binding content items are allowed where the binding puts them. */
+    webTransport?: boolean;
+  } = {},
 ): SchemaViolation[] {
   const directions = new Set(options.directions ?? ['sent', 'received']);
   const requested = { sent: new Map<string, string>(), received: new Map<string, string>() };
@@ -67,7 +98,24 @@ export function validateTranscript(
         }
       }
       if (!directions.has(direction)) continue;
-      const candidates = registry.identify(message, {
+      let judged = message;
+      if (options.webTransport && requestMethod === 'tools/call') {
+        const split = splitBindingContent(registry, message);
+        judged = split.core;
+        const itemSchema = split.items.length > 0 ? registry.get(REF_STREAM_SCHEMA) : undefined;
+        for (const item of split.items) {
+          violations.push({
+            direction,
+            seq: entry.seq,
+            message,
+            schema: itemSchema!.file,
+            requirements: [...(itemSchema!.meta.requirements ?? [])],
+            issues: item.issues,
+            pointer: item.pointer,
+          });
+        }
+      }
+      const candidates = registry.identify(judged, {
         ...(versionForMessage !== undefined ? { protocolVersion: versionForMessage } : {}),
         ...(requestMethod !== undefined ? { requestMethod } : {}),
       });

@@ -105,6 +105,30 @@ describe('schema validation of every message', () => {
     expect(violations[0]!.schema).toMatch(/^core\/2025-03-26\/tools-list\.result\.schema\.json$/);
     expect(validateTranscript(registry, transcript.entries(), { directions: ['sent'] })).toEqual([]);
   });
+
+  it('on WebTransport a ref/stream content item is judged by the binding schema, the rest by the core schema', () => {
+    const registry = SchemaRegistry.load();
+    const transcript = new Transcript();
+    const sent = (decoded: unknown) => transcript.record({ direction: 'sent', channel: { kind: 'control' }, decoded });
+    const received = (decoded: unknown) => transcript.record({ direction: 'received', channel: { kind: 'control' }, decoded });
+    sent({ jsonrpc: '2.0', id: 1, method: 'initialize', params: INIT });
+    received({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } });
+    sent({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'download', arguments: {} } });
+    received({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'file follows' }, { type: 'ref/stream', streamTag: 1, mimeType: 'text/plain' }] } });
+    sent({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'download', arguments: {} } });
+    received({ jsonrpc: '2.0', id: 3, result: { content: [{ type: 'ref/stream', streamTag: -1 }] } });
+    sent({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+    received({ jsonrpc: '2.0', id: 4, result: { content: [{ type: 'text' }] } });
+    const onWt = validateTranscript(registry, transcript.entries(), { webTransport: true });
+    expect(onWt.map((v) => [v.seq, v.schema, v.pointer])).toEqual([
+      [5, 'binding/ref-stream.payload.schema.json', '/result/content/0/streamTag'],
+      [7, expect.stringMatching(/^core\/2025-06-18\/tools-call\.result\.schema\.json$/), '/result/content/0'],
+    ]);
+    expect(onWt[0]!.requirements).toContain('WT-EXEC-4');
+    // Elsewhere ref/stream is no content item at all.
+    const elsewhere = validateTranscript(registry, transcript.entries());
+    expect(elsewhere.map((v) => v.seq)).toEqual([3, 5, 7]);
+  });
 });
 
 describe('fast-check properties inside a case', () => {
