@@ -20,17 +20,13 @@ describe('cancellation suite on the correct mock server', () => {
     for (const c of cases) expect(run.verdicts[c.id], c.id).toMatch(/^(PASS|INFO)$/);
   });
 
-  it('wt with JSON only: no problems', async () => {
-    const run = await runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] } });
-    expect(run.problems).toEqual([]);
-  });
-
-  it('http: no problems; WebTransport-only cases say why they do not apply', async () => {
-    const run = await runOnMock(cases, { transport: 'http' });
-    expect(run.problems).toEqual([]);
+  it('wt with JSON only, and http: no problems; WebTransport-only cases say why they do not apply on http', async () => {
+    const [json, http] = await Promise.all([runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] } }), runOnMock(cases, { transport: 'http' })]);
+    expect(json.problems).toEqual([]);
+    expect(http.problems).toEqual([]);
     for (const id of WT_ONLY) {
-      expect(run.verdicts[id]).toBe('NOT_APPLICABLE');
-      expect(run.get(id).reason).toMatch(/webtransport/);
+      expect(http.verdicts[id]).toBe('NOT_APPLICABLE');
+      expect(http.get(id).reason).toMatch(/webtransport/);
     }
   });
 
