@@ -8,6 +8,9 @@ import { casesFor, runOnMock, type MockRun, type MockRunOptions } from './suppor
 
 const AREAS = /^CORE-(LIFE|CAP)-/;
 
+/** Generous deadlines for the correct-server runs: the machine running the tests may be busy. */
+const LIVENESS = { timeoutScale: 2 } as const;
+
 /** Faults that need another transport or mock configuration to show. */
 const FAULT_SETUP: Record<string, Partial<MockRunOptions>> = {
   // Streamable HTTP refuses a request without a session before the core sees it, and the
@@ -33,19 +36,19 @@ function flagged(run: MockRun, requirement: string): boolean {
 
 describe.concurrent('lifecycle suite on the correct mock server', () => {
   it('passes on WebTransport (default encodings)', async () => {
-    const run = await runOnMock(cases, { transport: 'wt' });
+    const run = await runOnMock(cases, { transport: 'wt', run: LIVENESS });
     expect(run.problems).toEqual([]);
     expect(run.verdicts['lifecycle/ping-before-initialization']).toBe('NOT_APPLICABLE');
     expect(run.verdicts['lifecycle/initialize-result-shape']).toBe('PASS');
   });
 
   it('passes on WebTransport with a JSON-only server', async () => {
-    const run = await runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] } });
+    const run = await runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] }, run: LIVENESS });
     expect(run.problems).toEqual([]);
   });
 
   it('passes on Streamable HTTP', async () => {
-    const run = await runOnMock(cases, { transport: 'http' });
+    const run = await runOnMock(cases, { transport: 'http', run: LIVENESS });
     expect(run.problems).toEqual([]);
     expect(run.verdicts['lifecycle/ping-before-initialization']).toBe('PASS');
   });
@@ -57,7 +60,7 @@ describe.concurrent('lifecycle suite on the correct mock server', () => {
   }, 120_000);
 
   it('passes with server features left undeclared (the gating cases have something to refuse)', async () => {
-    const run = await runOnMock(cases, { transport: 'wt', server: { server: { core: { prompts: false, resources: false }, logging: false } } });
+    const run = await runOnMock(cases, { transport: 'wt', server: { server: { core: { prompts: false, resources: false }, logging: false } }, run: LIVENESS });
     expect(run.problems).toEqual([]);
     const undeclared = run.get('lifecycle/undeclared-feature-refused');
     expect(undeclared.checks.filter((c) => c.requirement === 'CORE-CAP-3' && c.verdict === 'PASS').length).toBeGreaterThan(0);

@@ -9,6 +9,9 @@ import { casesFor, runOnMock, type MockRun, type MockRunOptions } from './suppor
 
 const AREAS = /^(CORE-VER|FLOW-CAP|WT-INIT|WT-ENC)-/;
 
+/** Generous deadlines for the correct-server runs: the machine running the tests may be busy. */
+const LIVENESS = { timeoutScale: 2 } as const;
+
 /** Faults that need another transport or mock configuration to show. */
 const FAULT_SETUP: Record<string, Partial<MockRunOptions>> = {
   // Which versions a server supports is only visible through the HTTP MCP-Protocol-Version header.
@@ -36,7 +39,7 @@ function flagged(run: MockRun, requirement: string): boolean {
 
 describe.concurrent('negotiation suite on the correct mock server', () => {
   it('passes on WebTransport (default encodings)', async () => {
-    const run = await runOnMock(cases, { transport: 'wt' });
+    const run = await runOnMock(cases, { transport: 'wt', run: LIVENESS });
     expect(run.problems).toEqual([]);
     expect(['PASS', 'INFO']).toContain(run.verdicts['negotiation/wt-cbor-data-model']);
     expect(run.verdicts['negotiation/protocol-version-header-refused']).toBe('NOT_APPLICABLE');
@@ -44,14 +47,14 @@ describe.concurrent('negotiation suite on the correct mock server', () => {
   });
 
   it('passes on WebTransport with a JSON-only server', async () => {
-    const run = await runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] } });
+    const run = await runOnMock(cases, { transport: 'wt', server: { encodings: ['json'] }, run: LIVENESS });
     expect(run.problems).toEqual([]);
     expect(['PASS', 'INFO']).toContain(run.verdicts['negotiation/wt-other-encoding-refused']);
     expect(run.verdicts['negotiation/wt-cbor-data-model']).toBe('NOT_APPLICABLE');
   });
 
   it('passes on Streamable HTTP', async () => {
-    const run = await runOnMock(cases, { transport: 'http' });
+    const run = await runOnMock(cases, { transport: 'http', run: LIVENESS });
     expect(run.problems).toEqual([]);
     expect(['PASS', 'INFO']).toContain(run.verdicts['negotiation/protocol-version-header-refused']);
     expect(run.verdicts['negotiation/wt-initialize-result-transport']).toBe('NOT_APPLICABLE');
@@ -63,7 +66,7 @@ describe.concurrent('negotiation suite on the correct mock server', () => {
   }, 120_000);
 
   it('passes against a server with interactive mode off', async () => {
-    const run = await runOnMock(cases, { transport: 'wt', server: { flow: { interactive: false } } });
+    const run = await runOnMock(cases, { transport: 'wt', server: { flow: { interactive: false } }, run: LIVENESS });
     expect(run.problems).toEqual([]);
     expect(['PASS', 'INFO']).toContain(run.verdicts['negotiation/not-interactive-refuses-interaction']);
   });
@@ -71,7 +74,7 @@ describe.concurrent('negotiation suite on the correct mock server', () => {
   it('passes against a server that supports only some protocol versions', async () => {
     // On WebTransport: the mock's HTTP listener accepts the MCP-Protocol-Version header of every
     // known version whatever its core supports, which the HTTP cross-check would rightly flag.
-    const run = await runOnMock(cases, { transport: 'wt', server: { server: { protocolVersions: ['2025-03-26', '2025-06-18'] } } });
+    const run = await runOnMock(cases, { transport: 'wt', server: { server: { protocolVersions: ['2025-03-26', '2025-06-18'] } }, run: LIVENESS });
     expect(run.problems).toEqual([]);
     expect(run.get('negotiation/version-2024-11-05').checks.some((c) => c.requirement === 'CORE-VER-6' && /does not support 2024-11-05/.test(c.message))).toBe(true);
   });
