@@ -4,13 +4,16 @@
 // server's requests the way the profile says (FLOW-PROMPT-12, FLOW-SM-8), build valid and invalid
 // values for any prompt from its own rules, and run a session to its `interaction.complete`.
 //
-// Nothing here records a check: the helpers return what they saw and the cases judge it. A step
-// the target breaks while a case is still setting up throws TargetPreconditionError.
+// The driving helpers record no check: they return what they saw and the cases judge it. A step
+// the target breaks while a case is still setting up throws TargetPreconditionError. The judging
+// helpers at the end (checkProblems, checkFlowError) record checks only of the requirements the
+// caller names, so a case passes only requirements it declares.
 //
 //   const session = await startInteraction(ctx);                  // interaction.start on interactiveTool(ctx)
 //   const first = await firstPrompt(ctx, session);                // initialPrompt or interaction.prompt
 //   const answer = await respond(ctx, session, validValue(first.prompt));
 //   const run = await runToCompletion(ctx, session);              // every prompt answered, complete acknowledged
+//   await walkSession(ctx, session, { visit: (current) => ... }); // the same, with a hook per prompt that may stop
 import fc from 'fast-check';
 import { TargetPreconditionError, type CaseContext } from '../../../src/harness/index.js';
 import { FLOW_ERROR } from '../../../src/protocol/error-codes.js';
