@@ -17,7 +17,6 @@ import {
 import { ConsoleReporter, ReportError, writeReports, type ReportPaths } from '../../report/index.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import { ConnectionError } from '../../transport/errors.js';
-import { serverRegistry } from '../../../suites/server/index.js';
 import { CliUsageError } from '../errors.js';
 import { consoleOutput, ExitCode, type CliCommand, type CliIo } from '../io.js';
 import { parseServerTarget, serverTarget, type ServerTargetSpec } from '../server-target.js';
@@ -140,6 +139,15 @@ export function listCases(registry: CaseRegistry, filters: CaseFilters): string 
   return lines.join('\n');
 }
 
+/**
+ * Every server case, loaded on first use: the suites are a large module graph that the other
+ * commands (a stdio mock server started once per case, above all) should not pay for.
+ */
+export async function loadServerRegistry(): Promise<CaseRegistry> {
+  const { serverRegistry } = await import('../../../suites/server/index.js');
+  return serverRegistry();
+}
+
 /** Errors that are the user's or the harness's, never the target's: one line, exit 2. */
 function isUsageOrHarnessError(error: unknown): error is Error {
   return error instanceof CliUsageError || error instanceof HarnessError || error instanceof ReportError || error instanceof ProtocolError || error instanceof ConnectionError;
@@ -159,7 +167,7 @@ export async function runServer(args: Record<string, unknown>, io: CliIo, hooks:
   let baseline: Baseline | undefined;
   try {
     plan = parseServerArgs(args);
-    registry = hooks.registry ?? serverRegistry();
+    registry = hooks.registry ?? (await loadServerRegistry());
     if (plan.list) {
       io.out(listCases(registry, plan.filters));
       return ExitCode.ok;

@@ -9,6 +9,9 @@ import { casesFor, runOnMock, type MockRunOptions, type SuiteTransport } from '.
 /** Liveness bound for one self-test file (never a timing assertion: a loaded machine is slow). */
 export const SELF_TEST_TIMEOUT_MS = 15 * 60_000;
 
+/** Time limits over stdio, where every case starts a node process (tsx) first. */
+export const STDIO_TIMEOUT_SCALE = 5;
+
 /** Verdicts the correct mock server must never get. */
 const BAD = new Set(['FAIL', 'WARN', 'TIMEOUT', 'ERROR']);
 
@@ -33,7 +36,11 @@ export async function correctMockProblems(
   const run = await runOnMock(serverCases(), {
     transport,
     ...(options.server ? { server: options.server } : {}),
-    ...(options.shard ? { run: { filters: { shard: options.shard } } } : {}),
+    run: {
+      ...(options.shard ? { filters: { shard: options.shard } } : {}),
+      // A node process per case: on a loaded machine its start alone can take seconds.
+      ...(transport === 'stdio' ? { timeoutScale: STDIO_TIMEOUT_SCALE } : {}),
+    },
   });
   const cases = run.result.cases.filter((c) => c.verdict !== 'SKIPPED');
   return { problems: problemLines(cases), applied: cases.filter((c) => c.verdict !== 'NOT_APPLICABLE').length, total: cases.length };
