@@ -7,6 +7,10 @@ import type { ConformanceCase } from '../../src/harness/index.js';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { cases } from '../../suites/server/validation-retry.js';
 import { cases as stateMachine } from '../../suites/server/state-machine.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { validatePromptValue } from '../../src/protocol/prompt-validation.js';
+import { asFlowPrompt, invalidValues, promptProblems, satisfies, validValue } from '../../suites/server/support/flow.js';
 import { casesFor, runOnMock } from './support.js';
 
 const PREFIXES = ['FLOW-START-', 'FLOW-PROMPT-', 'FLOW-RESPOND-', 'FLOW-VALID-', 'FLOW-SM-', 'FLOW-STATE-', 'FLOW-ERR-'];
@@ -60,6 +64,48 @@ async function faultLoop(cases: readonly ConformanceCase[], prefixes: readonly s
   const names = new Set(mockServerFaultCatalog().map((f) => f.name));
   return { uncaught, caughtAnyway, stale: Object.keys(notCaught).filter((n) => !names.has(n)) };
 }
+
+/** Every prompt of the shipped wizards (wizards/*.json), as the mock sends them (templates aside). */
+function shippedPrompts(): { where: string; prompt: Record<string, unknown> }[] {
+  const dir = new URL('../../wizards/', import.meta.url);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .flatMap((file) => {
+      const wizard = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as { steps: { id: string; prompt: Record<string, unknown> }[] };
+      return wizard.steps.map((step) => ({ where: `${file}#${step.id}`, prompt: step.prompt }));
+    });
+}
+
+describe('flow support values', () => {
+  it('builds a valid value for every shipped prompt, and invalid ones that break exactly their rule', () => {
+    const prompts = shippedPrompts();
+    expect(prompts.length).toBeGreaterThan(10);
+    for (const { where, prompt } of prompts) {
+      expect(promptProblems(prompt), where).toEqual([]);
+      expect(satisfies(prompt, validValue(prompt)), `${where}: ${JSON.stringify(validValue(prompt))}`).toBe(true);
+      for (const probe of invalidValues(prompt)) {
+        const outcome = validatePromptValue(asFlowPrompt(prompt), probe.value);
+        expect(outcome.valid, `${where}: ${probe.description}`).toBe(false);
+        if (!outcome.valid) expect(outcome.requirement, `${where}: ${probe.description}`).toBe(probe.requirement);
+      }
+    }
+  });
+
+  it('text values fit any pattern, min and max they can fit (property)', () => {
+    const patterns = ['^[A-Za-z]+$', '^[0-9]{3,}$', '^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$', '^[a-z][a-z0-9_-]*$', 'x', '^(yes|no)$'];
+    fc.assert(
+      fc.property(fc.constantFrom(...patterns), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 40 }), (pattern, min, extra) => {
+        const prompt = { type: 'text', message: 'm', validation: { required: true, pattern, min, max: min + extra } };
+        const value = validValue(prompt);
+        if (value !== undefined) expect(satisfies(prompt, value), JSON.stringify({ prompt, value })).toBe(true);
+        for (const probe of invalidValues(prompt)) {
+          const outcome = validatePromptValue(asFlowPrompt(prompt), probe.value);
+          expect(outcome.valid ? undefined : outcome.requirement, JSON.stringify({ prompt, probe })).toBe(probe.requirement);
+        }
+      }),
+    );
+  });
+});
 
 describe('suite validation-retry', () => {
   it('has no problem on the correct mock over WebTransport (default encodings)', async () => {
