@@ -46,8 +46,8 @@ export async function correctMockProblems(
   return { problems: problemLines(cases), applied: cases.filter((c) => c.verdict !== 'NOT_APPLICABLE').length, total: cases.length };
 }
 
-/** Where a fault of each layer is run: core/flow/webtransport over WebTransport, fastworkflow over HTTP. */
-export const FAULT_TRANSPORT: Record<FaultLayer, SuiteTransport> = { core: 'wt', flow: 'wt', webtransport: 'wt', fastworkflow: 'http' };
+/** Where a fault of each layer is run: core/flow/webtransport over WebTransport, fastworkflow and http (Streamable HTTP transport) over HTTP. */
+export const FAULT_TRANSPORT: Record<FaultLayer, SuiteTransport> = { core: 'wt', flow: 'wt', webtransport: 'wt', fastworkflow: 'http', http: 'http' };
 
 /** The faults of `layer`, part `part` of `parts` (every `parts`-th entry), so the files split the work. */
 export function faultsOf(layer: FaultLayer, part = 1, parts = 1): CatalogEntry[] {

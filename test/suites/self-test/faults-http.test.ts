@@ -1,0 +1,16 @@
+// Self-test: every http (Streamable HTTP transport) fault of the mock server's catalog (part 1 of 1) is caught by a case that
+// declares the fault's requirement, run against the mock with only that fault on.
+import { describe, expect, it } from 'vitest';
+import { faultsOf, listed, SELF_TEST_TIMEOUT_MS, uncaughtFaults } from './support.js';
+
+describe('http faults, part 1 of 1', () => {
+  const faults = faultsOf('http', 1, 1);
+  it(
+    `each of ${faults.length} faults is caught (a FAIL or WARN citing its requirement)`,
+    async () => {
+      const uncaught = await uncaughtFaults(faults);
+      expect(uncaught, listed('fault(s) caught by no case', uncaught)).toEqual([]);
+    },
+    SELF_TEST_TIMEOUT_MS,
+  );
+});
