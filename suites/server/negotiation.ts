@@ -85,17 +85,21 @@ const unknownVersionOffered = defineCase({
   id: 'negotiation/unknown-version-answered',
   suite: SUITE,
   title: 'initialize asking for an unknown version is answered (not refused) with a version the server supports, its latest',
-  requirements: ['CORE-VER-3', 'CORE-VER-4', 'CORE-VER-6'],
+  requirements: ['CORE-VER-3', 'CORE-VER-4', 'CORE-VER-6', 'WT-INIT-7'],
   async run(ctx) {
     const answer = await ctx.request('CORE-VER-3', 'initialize', initializeParams(ctx, { protocolVersion: UNKNOWN_VERSION }), { what: `initialize for ${UNKNOWN_VERSION}` });
     if (!answer) return;
     const result = answer.result;
     const offered = isRecord(result) ? result.protocolVersion : undefined;
-    if (!ctx.check('CORE-VER-3', typeof offered === 'string' && offered !== UNKNOWN_VERSION, {
+    const good = typeof offered === 'string' && offered !== UNKNOWN_VERSION;
+    const details = {
       message: `initialize for the unknown version ${UNKNOWN_VERSION} gets a result offering another version`,
       expected: { result: { protocolVersion: 'a version the server supports' } },
       actual: answer,
-    })) return;
+    };
+    // Over WebTransport the binding's initialize follows the core version rules unchanged (WT-INIT-7).
+    if (ctx.connection.kind === 'webtransport') ctx.check('WT-INIT-7', good, details);
+    if (!ctx.check('CORE-VER-3', good, details)) return;
     const version = offered as string;
     ctx.info('CORE-VER-6', `the server offers ${version} for a version it does not know`, version);
     await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -356,10 +360,7 @@ const wtTransportResult = defineCase({
       expected: { type: 'mcp-flow', version: '0.1' },
       actual: { type: transport.type, version: transport.version },
     });
-    ctx.check('WT-ENC-9', transport.encoding === 'json' || transport.encoding === 'cbor', {
-      message: 'transport.encoding is "json" or "cbor" (both were offered)',
-      actual: transport.encoding,
-    });
+    checkSelectionOffered(ctx, transport.encoding, DEFAULT_BINDING_TRANSPORT.encodings);
   },
 });
 
@@ -428,6 +429,16 @@ function selectedEncoding(answer: Message | undefined): unknown {
   return answer && isRecord(answer.result) && isRecord(answer.result.transport) ? answer.result.transport.encoding : undefined;
 }
 
+/** WT-ENC-9: the selection is "json" or "cbor", and one the client offered or "json". */
+function checkSelectionOffered(ctx: CaseContext, selected: unknown, offered: readonly string[] | undefined): void {
+  const allowed = ['json', ...(offered ?? []).filter((e) => e === 'cbor')];
+  ctx.check('WT-ENC-9', typeof selected === 'string' && allowed.includes(selected), {
+    message: `transport.encoding is "json" or "cbor" and one the client offered or "json" (offered: ${JSON.stringify(offered ?? null)})`,
+    expected: allowed,
+    actual: selected,
+  });
+}
+
 /** Whether discovery's initialize (which offered cbor first) shows the server cannot speak CBOR. */
 function discoveryLacksCbor(discovery: Discovery): boolean {
   return isRecord(discovery.transport) && discovery.transport.encoding === 'json';
@@ -477,6 +488,18 @@ const wtJsonFirst = encodingCase({
   },
 });
 
+const wtJsonOnly = encodingCase({
+  id: 'negotiation/wt-json-only-offered',
+  title: 'offered only ["json"], the server serves initialize and selects "json" (every implementation speaks json)',
+  requirements: ['WT-ENC-8', 'WT-ENC-9', 'WT-ENC-6'],
+  encodings: ['json'],
+  check(ctx, selected, answer) {
+    ctx.check('WT-ENC-8', isRecord(answer.result), { message: 'an initialize offering only "json" is served', expected: 'a result', actual: answer });
+    checkSelectionOffered(ctx, selected ?? answer, ['json']);
+    ctx.check('WT-ENC-6', selected === 'json', { message: '"json", the only offered encoding, is selected', expected: 'json', actual: selected ?? answer });
+  },
+});
+
 const wtUnknownOnly = encodingCase({
   id: 'negotiation/wt-unknown-encodings-only',
   title: 'offered only encodings it does not know, the server selects "json" (or refuses with -32602, reported)',
@@ -493,7 +516,7 @@ const wtUnknownOnly = encodingCase({
     ctx.check('WT-ENC-7', selected === 'json', { message: 'no supported encoding offered: "json" is selected', expected: 'json', actual: selected ?? answer });
     ctx.info('WT-ENC-7', 'reading chosen: select "json" (recommended)');
     ctx.check('WT-ENC-11', selected !== 'x-conformance-unknown' && selected !== 'msgpack', { message: 'unknown encoding names never win the selection', actual: selected });
-    ctx.check('WT-ENC-9', selected === 'json' || selected === 'cbor', { message: 'transport.encoding is "json" or "cbor"', actual: selected });
+    checkSelectionOffered(ctx, selected, ['x-conformance-unknown', 'msgpack']);
   },
 });
 
@@ -504,7 +527,7 @@ const wtUnknownIgnored = encodingCase({
   encodings: ['x-conformance-unknown', 'json'],
   check(ctx, selected, answer) {
     ctx.check('WT-ENC-11', selected === 'json', { message: 'offered [unknown, "json"]: the unknown name is skipped and "json" is selected', expected: 'json', actual: selected ?? answer });
-    ctx.check('WT-ENC-9', selected === 'json' || selected === 'cbor', { message: 'transport.encoding is "json" or "cbor"', actual: selected });
+    checkSelectionOffered(ctx, selected, ['x-conformance-unknown', 'json']);
     ctx.check('WT-ENC-6', selected === 'json', { message: '"json" is the first offered encoding the server supports', actual: selected });
   },
 });
@@ -515,7 +538,7 @@ const wtCborOnly = encodingCase({
   requirements: ['WT-ENC-7', 'WT-ENC-9'],
   encodings: ['cbor'],
   check(ctx, selected, answer) {
-    ctx.check('WT-ENC-9', selected === 'cbor' || selected === 'json', { message: 'transport.encoding is the offered "cbor" or "json"', actual: selected ?? answer });
+    checkSelectionOffered(ctx, selected ?? answer, ['cbor']);
     if (discoveryLacksCbor(ctx.discovery)) {
       // Discovery offered ["cbor", "json"] and got json: this server does not speak CBOR.
       ctx.check('WT-ENC-7', selected === 'json', {
@@ -686,6 +709,7 @@ export const cases: readonly ConformanceCase[] = [
   wtTransportOmitted,
   wtEncodingsOmitted,
   wtJsonFirst,
+  wtJsonOnly,
   wtUnknownOnly,
   wtUnknownIgnored,
   wtCborOnly,

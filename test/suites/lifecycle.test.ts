@@ -80,7 +80,7 @@ describe.concurrent('lifecycle suite catches every fault of its areas', () => {
       const selected = casesFor(cases, fault.requirement);
       expect(selected.length, `no case declares ${fault.requirement}`).toBeGreaterThan(0);
       const setup = FAULT_SETUP[fault.name] ?? {};
-      const run = await runOnMock(selected, { transport: fault.layer === 'fastworkflow' ? 'http' : 'wt', ...setup, faults: [fault.name] });
+      const run = await runOnMock(selected, { transport: fault.layer === 'fastworkflow' || fault.layer === 'http' ? 'http' : 'wt', ...setup, faults: [fault.name] });
       expect(flagged(run, fault.requirement), JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
     }, 120_000);
   }
