@@ -110,7 +110,8 @@ const unknownMembersIgnored = defineCase({
   requirements: ['CORE-RPC-15'],
   sendsInvalid: true,
   async run(ctx) {
-    await openSession(ctx, { capabilities: { 'x-conformance-capability': { enabled: true } } });
+    // An initialize refused over the unknown capability is this requirement's failure, not a set-up one.
+    await openSession(ctx, { capabilities: { 'x-conformance-capability': { enabled: true } }, requirement: 'CORE-RPC-15' });
     const extra = { 'x-conformance-extension': { nested: [1, 'two', null] } };
     const tools = ctx.discovery.capabilities?.tools !== undefined;
     const method = tools ? 'tools/list' : 'ping';
