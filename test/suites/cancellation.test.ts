@@ -3,7 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
+import { defineCase } from '../../src/harness/index.js';
 import { cases } from '../../suites/server/cancellation.js';
+import { openSession } from '../../suites/server/support.js';
+import { argumentsFor, LARGE_INTEGER_CAP, openAskingSession, startInFlightCall } from '../../suites/server/support/in-flight.js';
 import { casesFor, runOnMock } from './support.js';
 
 const PREFIXES = ['CORE-CANCEL-', 'FLOW-CANCEL-', 'WT-CANCEL-'];
@@ -12,6 +15,50 @@ const PREFIXES = ['CORE-CANCEL-', 'FLOW-CANCEL-', 'WT-CANCEL-'];
 const NOT_CATCHABLE: Record<string, string> = {};
 
 const WT_ONLY = new Set(cases.filter((c) => c.transports?.length === 1 && c.transports[0] === 'webtransport').map((c) => c.id));
+
+describe('the in-flight rule', () => {
+  it('derives arguments from the required properties of an input schema', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        text: { type: 'string', minLength: 2, maxLength: 5 },
+        bytes: { type: 'integer', minimum: 0, maximum: 1073741824 },
+        kind: { enum: ['a', 'b'] },
+        nested: { type: 'object', properties: { flag: { type: 'boolean' } }, required: ['flag'] },
+        optional: { type: 'string' },
+      },
+      required: ['text', 'bytes', 'kind', 'nested'],
+    };
+    expect(argumentsFor(schema)).toEqual({ text: 'confo', bytes: 1, kind: 'a', nested: { flag: true } });
+    expect(argumentsFor(schema, 'large')).toEqual({ text: 'confo', bytes: LARGE_INTEGER_CAP, kind: 'a', nested: { flag: true } });
+    expect(argumentsFor({ type: 'object', properties: { n: { type: 'number', maximum: 10 } }, required: ['n'] }, 'large')).toEqual({ n: 10 });
+    expect(argumentsFor(undefined)).toEqual({});
+  });
+
+  /** Reports, as an INFO, which tool the rule picked and how it knows the call is in flight. */
+  const probe = (asking: boolean) =>
+    defineCase({
+      id: `in-flight/${asking ? 'asking' : 'progress'}`,
+      suite: 'in-flight',
+      title: 'the in-flight rule finds a call',
+      requirements: ['CORE-CANCEL-2'],
+      async run(ctx) {
+        if (asking) await openAskingSession(ctx);
+        else await openSession(ctx);
+        const call = await startInFlightCall(ctx);
+        ctx.info('CORE-CANCEL-2', JSON.stringify({ tool: call?.tool, how: call?.how }));
+      },
+    });
+
+  it('prefers a call that asked the client, and falls back to one reporting progress (datagram on wt, notification on http)', async () => {
+    const runs = await Promise.all((['wt', 'http'] as const).map((transport) => runOnMock([probe(true), probe(false)], { transport })));
+    for (const run of runs) {
+      expect(run.get('in-flight/asking').checks[0]?.message).toBe(JSON.stringify({ tool: 'sample', how: 'asked-client' }));
+      // Without the sampling and elicitation capabilities the mock's asking tools answer at once.
+      expect(run.get('in-flight/progress').checks[0]?.message).toBe(JSON.stringify({ tool: 'slow', how: 'progress' }));
+    }
+  });
+});
 
 describe('cancellation suite on the correct mock server', () => {
   it('wt (default encodings): no problems', async () => {

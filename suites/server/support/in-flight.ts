@@ -4,15 +4,16 @@
 // schema-derived arguments and a progress token, until one of them
 //   1. asks the client something (a request from the target while the call is unanswered): the
 //      harness holds its answer back, so the call stays in flight for as long as the case needs;
-//   2. or else (second choice) reports progress before answering: the call is re-issued and is in
-//      flight from its first progress notification (the target may still finish before a cancel
-//      arrives, which the cases then report rather than fail).
+//   2. or else (second choice) reports progress before answering (notifications/progress, or over
+//      WebTransport a progress datagram): the call is re-issued and is in flight from its first
+//      progress (the target may still finish before a cancel arrives, which the cases then report
+//      rather than fail).
 // Calls that answer at once are simply done; a call that does neither within the probe window is
 // cancelled and the next tool is tried.
 import type { CaseContext } from '../../../src/harness/index.js';
-import type { IncomingExecutionStream, ReceivedMessage } from '../../../src/transport/connection.js';
+import type { IncomingExecutionStream, ReceivedDatagram, ReceivedMessage } from '../../../src/transport/connection.js';
 import { ConnectionTimeoutError } from '../../../src/transport/errors.js';
-import { isRecord } from '../../../src/wire/index.js';
+import { DatagramChannel, isRecord } from '../../../src/wire/index.js';
 import { isResponseTo, openSession, setupResult, type Message } from '../support.js';
 
 /** Capabilities the cancellation cases declare so that tools may ask the client. */
@@ -94,7 +95,7 @@ export async function callableTools(ctx: CaseContext): Promise<ListedTool[]> {
 export type CallEvent =
   | { kind: 'answered'; answer: Message }
   | { kind: 'asked-client'; request: Message & { id: string | number; method: string } }
-  | { kind: 'progress'; notification: Message }
+  | { kind: 'progress'; notification: Message | { datagram: ReceivedDatagram } }
   | { kind: 'stream'; stream: IncomingExecutionStream }
   | { kind: 'quiet' };
 
@@ -155,6 +156,14 @@ export async function firstEvent(ctx: CaseContext, call: ToolCall, options: { wi
       }),
   ];
   const wt = ctx.connection.webtransport;
+  // Over WebTransport progress may travel as a datagram on the progress channel naming the request.
+  if (watchProgress && wt) {
+    waits.push(
+      wt
+        .nextDatagram((d) => d.channel === DatagramChannel.progress && d.requestId === call.id, { timeoutMs, signal })
+        .then((datagram): CallEvent => ({ kind: 'progress', notification: { datagram } })),
+    );
+  }
   if (options.streams && wt) {
     waits.push(wt.nextExecutionStream((s) => s.header.requestId === call.id, { timeoutMs, signal }).then((stream): CallEvent => ({ kind: 'stream', stream })));
   }
