@@ -4,7 +4,7 @@
 // the server, and the Flow error codes -32001..-32007 where the profile puts them (FLOW-ERR).
 // Every case drives whatever interactive tools discovery found, answering prompts generically.
 import { randomBytes } from 'node:crypto';
-import { defineCase, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
+import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
 import { FLOW_ERROR } from '../../src/protocol/error-codes.js';
 import { findIllegalObservation, INTERACTION_STATES, isInteractionState, type InteractionState } from '../../src/protocol/flow-session.js';
 import { FLOW_METHOD } from '../../src/protocol/methods.js';
@@ -43,9 +43,16 @@ function unknownSessionId(): string {
 
 const stateList = INTERACTION_STATES.join(', ');
 
-/** Cancels a session the case no longer needs; the answer is not judged here (suite cancellation does). */
-async function cancelQuietly(ctx: CaseContext, sessionId: string): Promise<Message> {
-  return setupRequest(ctx, FLOW_METHOD.cancel, { sessionId, reason: 'conformance case cleanup' });
+/**
+ * Cancels a session the case no longer needs. The answer is not judged here (suite cancellation
+ * does), and a missing one does not fail this case.
+ */
+async function cancelQuietly(ctx: CaseContext, sessionId: string): Promise<void> {
+  try {
+    await setupRequest(ctx, FLOW_METHOD.cancel, { sessionId, reason: 'conformance case cleanup' });
+  } catch (error) {
+    if (ctx.signal.aborted || !(error instanceof TargetPreconditionError)) throw error;
+  }
 }
 
 const startResult = defineCase({

@@ -6,7 +6,7 @@
 // leave alone (history, accumulatedData, the current prompt). The cases walk every interactive
 // tool discovery found and can only test the prompt types and rules those wizards reach; a rule
 // no prompt shows is reported as INFO.
-import { defineCase, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
+import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
 import { FLOW_ERROR } from '../../src/protocol/error-codes.js';
 import { FLOW_METHOD } from '../../src/protocol/methods.js';
 import { isRecord } from '../../src/wire/index.js';
@@ -38,8 +38,13 @@ function tools(ctx: CaseContext): string[] {
   return ctx.discovery.interactiveTools ?? [];
 }
 
+/** Cancels a session the case is done with; the answer is suite cancellation's to judge, not this case's. */
 async function cancelQuietly(ctx: CaseContext, sessionId: string): Promise<void> {
-  await setupRequest(ctx, FLOW_METHOD.cancel, { sessionId, reason: 'conformance case cleanup' });
+  try {
+    await setupRequest(ctx, FLOW_METHOD.cancel, { sessionId, reason: 'conformance case cleanup' });
+  } catch (error) {
+    if (ctx.signal.aborted || !(error instanceof TargetPreconditionError)) throw error;
+  }
 }
 
 /** Where a prompt sits, for messages. */
