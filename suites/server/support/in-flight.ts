@@ -22,6 +22,9 @@ export const ASKING_CLIENT_CAPABILITIES = { sampling: {}, elicitation: {} } as c
 /** How long one probed call may stay silent before it is cancelled (before --timeout-scale). */
 export const PROBE_WINDOW_MS = 1_500;
 
+/** Most tools probed in one case, so that a target with many tools keeps the case within its limit. */
+export const MAX_PROBED_TOOLS = 12;
+
 /** Quiet period used to conclude that something did NOT happen (before --timeout-scale). */
 export const QUIET_MS = 500;
 
@@ -81,14 +84,15 @@ export interface ListedTool {
   inputSchema: unknown;
 }
 
-/** The first page of tools/list minus the interactive tools (those are started, not called). */
+/** The first page of tools/list minus the interactive tools (those are started, not called), at most MAX_PROBED_TOOLS. */
 export async function callableTools(ctx: CaseContext): Promise<ListedTool[]> {
   const result = await setupResult(ctx, 'tools/list', {}, 'CORE-TOOLS-1');
   const interactive = new Set(ctx.discovery.interactiveTools ?? []);
   const tools = Array.isArray(result.tools) ? result.tools : [];
   return tools
     .filter((t): t is Message => isRecord(t) && typeof t.name === 'string' && !interactive.has(t.name))
-    .map((t) => ({ name: t.name as string, inputSchema: t.inputSchema }));
+    .map((t) => ({ name: t.name as string, inputSchema: t.inputSchema }))
+    .slice(0, MAX_PROBED_TOOLS);
 }
 
 /** What a probed call did first. */
