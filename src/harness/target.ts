@@ -4,7 +4,7 @@
 import { findInteractiveAdvertisements } from '../protocol/flow-capability.js';
 import { LATEST_PROTOCOL_VERSION } from '../protocol/methods.js';
 import type { Connection, TransportKind } from '../transport/connection.js';
-import { ConnectionError } from '../transport/errors.js';
+import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
 import type { Discovery, Target, TargetDescription } from './case.js';
 import { TargetUnreachableError } from './errors.js';
 import { isRecord } from '../wire/index.js';
@@ -157,6 +157,8 @@ export function connectionTarget(options: ConnectionTargetOptions): Target {
           ...(options.interactiveTools !== undefined ? { interactiveTools: options.interactiveTools } : {}),
         });
       } catch (error) {
+        // Transports that connect lazily (Streamable HTTP) only find out here that nothing answers at that address.
+        if (error instanceof ConnectFailedError) throw new TargetUnreachableError(options.description, { cause: error });
         if (error instanceof ConnectionError) return { error: { code: error.code, message: error.message } };
         throw error;
       } finally {

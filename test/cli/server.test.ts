@@ -109,6 +109,7 @@ describe('server: usage errors exit 2 with one line naming the option', () => {
     [['--url', 'http://a/mcp', '--workers', '0'], /^error: --workers: must be an integer from 1 to 256/],
     [['--url', 'http://a/mcp', '--workers', 'many'], /^error: --workers: /],
     [['--url', 'http://a/mcp', '--timeout-scale', '-1'], /^error: --timeout-scale: must be a positive number/],
+    [['--url', 'http://a/mcp', '--timeout-scale', 'abc'], /^error: --timeout-scale: must be a positive number \(e\.g\. 2\.5\), got something else/],
     [['--url', 'http://a/mcp', '--shard', '3/2'], /^error: --shard: "3\/2" is not of the form i\/n/],
     [['--url', 'http://a/mcp', '--seed', '1.5'], /^error: --seed: must be an integer/],
     [['--url', 'http://a/mcp', '--path', '0:1'], /^error: --path: .*needs --seed/],
@@ -270,6 +271,14 @@ describe('server against the mock server over WebTransport and stdio', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('a Streamable HTTP endpoint nobody listens on is unreachable: exit 2, not a failure per case', async () => {
+    const { code, stdout, stderr } = await runWith(registryOf(ping, fails), '--url', 'http://127.0.0.1:9/mcp');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^error: cannot connect to http:\/\/127\.0\.0\.1:9\/mcp: cannot reach POST/);
+    expect(stdout).not.toContain('FAIL');
+    expect(lastLine(stdout)).toMatch(/\[TARGET_UNREACHABLE\]$/);
   });
 
   it('stdio: the command is spawned per case', async () => {

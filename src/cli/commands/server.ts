@@ -61,7 +61,7 @@ function oneNumber(value: unknown, option: string, check: (n: number) => boolean
   if (value === undefined) return undefined;
   if (Array.isArray(value)) throw new CliUsageError(option, `given ${value.length} times; give it once`);
   const n = typeof value === 'number' ? value : Number(value);
-  if (!check(n)) throw new CliUsageError(option, `must be ${what}, got ${JSON.stringify(value)}`);
+  if (!check(n)) throw new CliUsageError(option, `must be ${what}, got ${typeof value === 'number' && Number.isNaN(value) ? 'something else' : JSON.stringify(value)}`);
   return n;
 }
 
