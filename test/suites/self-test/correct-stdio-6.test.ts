@@ -1,0 +1,15 @@
+// Self-test: the correct mock server passes every applicable server case over stdio (shard 6 of 6: a process per case).
+import { describe, expect, it } from 'vitest';
+import { correctMockProblems, listed, SELF_TEST_TIMEOUT_MS } from './support.js';
+
+describe('the correct mock server over stdio (shard 6 of 6: a process per case)', () => {
+  it(
+    'gets no FAIL, WARN, TIMEOUT or ERROR from any case',
+    async () => {
+      const { problems, applied } = await correctMockProblems('stdio', { shard: { index: 6, count: 6 } });
+      expect(problems, listed('case(s) failed the correct mock server', problems)).toEqual([]);
+      expect(applied).toBeGreaterThan(0);
+    },
+    SELF_TEST_TIMEOUT_MS,
+  );
+});
