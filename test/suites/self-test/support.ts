@@ -56,18 +56,33 @@ export function faultsOf(layer: FaultLayer, part = 1, parts = 1): CatalogEntry[]
     .filter((_, index) => index % parts === part - 1);
 }
 
-/** Why a fault was not caught, or undefined when a case declaring its requirement FAILed/WARNed citing it. */
+/**
+ * Why a fault was not caught, or undefined when a case declaring its requirement FAILed/WARNed
+ * citing it on one of the fault's transports.
+ */
 export async function faultNotCaught(entry: CatalogEntry): Promise<string | undefined> {
   const declaring = casesFor(serverCases(), entry.requirement);
   const label = `${entry.name} (${entry.requirement}, ${entry.layer})`;
   if (declaring.length === 0) return `${label}: no case declares ${entry.requirement}`;
-  const run = await runOnMock(declaring, { transport: FAULT_TRANSPORT[entry.layer], faults: [entry.name] });
-  const caught = run.result.cases.some((c) =>
-    c.checks.some((check) => check.requirement === entry.requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')),
-  );
-  if (caught) return undefined;
-  const verdicts = run.result.cases.map((c) => `${c.id} ${c.verdict}${c.reason ? ` (${oneLine(c.reason, 160)})` : ''}`).join('; ');
-  return `${label}: not caught by ${declaring.length} case(s): ${verdicts}`;
+  const outcomes: string[] = [];
+  for (const transport of faultTransports(entry.layer)) {
+    const run = await runOnMock(declaring, { transport, faults: [entry.name] });
+    const caught = run.result.cases.some((c) =>
+      c.checks.some((check) => check.requirement === entry.requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')),
+    );
+    if (caught) return undefined;
+    outcomes.push(`on ${transport}: ${run.result.cases.map((c) => `${c.id} ${c.verdict}${c.reason ? ` (${oneLine(c.reason, 160)})` : ''}`).join('; ')}`);
+  }
+  return `${label}: not caught by ${declaring.length} case(s): ${outcomes.join(' | ')}`;
+}
+
+/**
+ * The transports a fault is tried on, first the layer's own. A core or Flow fault may only show
+ * where the binding differs (a rule outside WebTransport, string ids...): those get Streamable HTTP too.
+ */
+export function faultTransports(layer: FaultLayer): SuiteTransport[] {
+  const first = FAULT_TRANSPORT[layer];
+  return layer === 'core' || layer === 'flow' ? [first, 'http'] : [first];
 }
 
 /** Runs `faultNotCaught` over `entries`, `concurrency` at a time; returns the uncaught ones' lines. */
