@@ -78,11 +78,12 @@ export async function faultNotCaught(entry: CatalogEntry): Promise<string | unde
 
 /**
  * The transports a fault is tried on, first the layer's own. A core or Flow fault may only show
- * where the binding differs (a rule outside WebTransport, string ids...): those get Streamable HTTP too.
+ * where the binding differs (a rule outside WebTransport, string ids...): those get Streamable HTTP,
+ * then stdio (a process per case, so only for the few faults still uncaught).
  */
 export function faultTransports(layer: FaultLayer): SuiteTransport[] {
   const first = FAULT_TRANSPORT[layer];
-  return layer === 'core' || layer === 'flow' ? [first, 'http'] : [first];
+  return layer === 'core' || layer === 'flow' ? [first, 'http', 'stdio'] : [first];
 }
 
 /** Runs `faultNotCaught` over `entries`, `concurrency` at a time; returns the uncaught ones' lines. */
