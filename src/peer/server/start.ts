@@ -260,6 +260,8 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
         host,
         port,
         ...(limits.maxMessageSize !== undefined ? { maxBodyBytes: limits.maxMessageSize } : {}),
+        // The MCP-Protocol-Version header is judged by the versions the server core speaks (CORE-VER-8).
+        ...(options.server?.protocolVersions !== undefined ? { supportedProtocolVersions: options.server.protocolVersions } : {}),
         faults: server.faults,
         onSession: serve,
       });

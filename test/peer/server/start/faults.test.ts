@@ -116,3 +116,20 @@ describe('faults through startMockServer', () => {
     expect(new Set(catalog.map((entry) => entry.layer))).toEqual(new Set(['core', 'flow', 'fastworkflow', 'webtransport', 'http']));
   });
 });
+
+describe('the Streamable HTTP listener speaks the versions the server core speaks', () => {
+  it('an MCP-Protocol-Version the core was narrowed away from is a 400', async () => {
+    const server = await start({ transport: 'http', server: { protocolVersions: ['2025-06-18', '2025-11-25'] } });
+    const client = await openRaw(server);
+    const status = async (version: string) =>
+      (
+        await client.connection.http!.request({
+          headers: { 'MCP-Protocol-Version': version, Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 98, method: 'ping' }),
+        })
+      ).status;
+    expect(await status('2025-06-18')).toBe(200);
+    expect(await status('2024-11-05')).toBe(400);
+    await client.connection.close();
+  });
+});
