@@ -46,6 +46,19 @@ export async function correctMockProblems(
   return { problems: problemLines(cases), applied: cases.filter((c) => c.verdict !== 'NOT_APPLICABLE').length, total: cases.length };
 }
 
+/**
+ * Faults that only show when the mock serves a particular configuration (interactive mode off,
+ * stateless sessions, a capability not declared...): the mock runs with it for that fault.
+ */
+export const FAULT_SERVER_OPTIONS: Readonly<Record<string, NonNullable<MockRunOptions['server']>>> = {
+  'not-interactive-served': { flow: { interactive: false } },
+  'accept-tampered-token': { flow: { stateless: { secret: 'self-test stateless token signing secret, 32+ bytes' } } },
+  'reject-own-token': { flow: { stateless: { secret: 'self-test stateless token signing secret, 32+ bytes' } } },
+  'datagram-when-unsupported-ignored': { limits: { datagramsSupported: false } },
+  'subscribe-without-capability': { server: { core: { subscribe: false } } },
+  'log-without-capability': { server: { logging: false } },
+};
+
 /** Where a fault of each layer is run: core/flow/webtransport over WebTransport, fastworkflow and http (Streamable HTTP transport) over HTTP. */
 export const FAULT_TRANSPORT: Record<FaultLayer, SuiteTransport> = { core: 'wt', flow: 'wt', webtransport: 'wt', fastworkflow: 'http', http: 'http' };
 
@@ -65,12 +78,20 @@ export async function faultNotCaught(entry: CatalogEntry): Promise<string | unde
   const label = `${entry.name} (${entry.requirement}, ${entry.layer})`;
   if (declaring.length === 0) return `${label}: no case declares ${entry.requirement}`;
   const outcomes: string[] = [];
-  for (const transport of faultTransports(entry.layer)) {
-    const run = await runOnMock(declaring, { transport, faults: [entry.name] });
-    const caught = run.result.cases.some((c) =>
-      c.checks.some((check) => check.requirement === entry.requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')),
-    );
-    if (caught) return undefined;
+  const server = FAULT_SERVER_OPTIONS[entry.name];
+  // A configured mock is started in-process only: stdio spawns the command-line mock, which has no such options.
+  const transports = faultTransports(entry.layer).filter((transport) => server === undefined || transport !== 'stdio');
+  const cites = (cases: readonly CaseResult[]) =>
+    cases.some((c) => c.checks.some((check) => check.requirement === entry.requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')));
+  for (const transport of transports) {
+    const run = await runOnMock(declaring, { transport, faults: [entry.name], ...(server ? { server } : {}) });
+    if (cites(run.result.cases)) {
+      if (server === undefined) return undefined;
+      // Only a catch if the configured mock without the fault passes the same cases.
+      const control = await runOnMock(declaring, { transport, server });
+      if (!cites(control.result.cases)) return undefined;
+      return `${label}: on ${transport} the mock configured ${JSON.stringify(server)} fails ${entry.requirement} without the fault too: ${problemLines(control.result.cases).join('; ')}`;
+    }
     outcomes.push(`on ${transport}: ${run.result.cases.map((c) => `${c.id} ${c.verdict}${c.reason ? ` (${oneLine(c.reason, 160)})` : ''}`).join('; ')}`);
   }
   return `${label}: not caught by ${declaring.length} case(s): ${outcomes.join(' | ')}`;
