@@ -61,6 +61,16 @@ function warningReading(message: Message): string {
   return `another server message carrying the sessionId (${String(message.method ?? 'a response')})`;
 }
 
+/** The first message the target sent that names `sessionId` without being a response (a C-22 warning reading), if any. */
+function receivedNaming(ctx: CaseContext, sessionId: string): Message | undefined {
+  for (const entry of ctx.connection.transcript.entries()) {
+    const message = entry.decoded;
+    if (entry.direction !== 'received' || !isRecord(message) || typeof message.method !== 'string') continue;
+    if (message.method === 'notifications/message' && JSON.stringify(message.params ?? null).includes(sessionId)) return message;
+  }
+  return undefined;
+}
+
 const expires = defineCase({
   id: 'timeouts/session-expires-after-timeout',
   suite: SUITE,
@@ -80,6 +90,16 @@ const expires = defineCase({
       actual: state,
     });
     if (survived) {
+      // A server that announced the expiry (C-22 warning naming the session) has shown its timeout ran out.
+      const warning = receivedNaming(ctx, session.sessionId);
+      if (warning !== undefined) {
+        ctx.check('FLOW-TIMEOUT-1', false, {
+          message: 'the server warned that the session would expire, yet after the timeout interaction.getState answers it as alive',
+          expected: { error: { code: FLOW_ERROR.SESSION_EXPIRED, data: { sessionId: session.sessionId } } },
+          actual: { warning, getState: state },
+        });
+        return;
+      }
       // The target may apply its own (longer, e.g. the default 5 minutes) timeout; FLOW-TIMEOUT-1 cannot be judged in a short case.
       ctx.info('FLOW-TIMEOUT-1', 'not judged: the session did not take the requested timeout (FLOW-TIMEOUT-2), and its own timeout is unknown', state);
       return;

@@ -24,10 +24,6 @@ const FAULT_SETUP: Record<string, Partial<MockRunOptions>> = {
 
 /** Faults of these areas that no case can catch from outside, with the reason. */
 const UNCATCHABLE: Record<string, string> = {
-  'server-to-client-request-served':
-    'the core fault serves a client-sent server-to-client request with {}, but the mock always loads the MCP Flow extension, which answers ' +
-    'interaction.prompt/.continue/.complete itself (-32601); the fault shows only for sampling/createMessage, roots/list and elicitation/create, ' +
-    'which FLOW-CAP-8 does not cover',
 };
 
 function flagged(run: MockRun, requirement: string): boolean {

@@ -13,12 +13,6 @@ const PREFIXES = ['FLOW-TIMEOUT-'];
  * reason and what the suite reports instead (keep exact).
  */
 const NOT_CATCHABLE: Record<string, { reason: string; instead: string }> = {
-  'no-expiry': {
-    reason:
-      'a session that outlives the short timeout it asked for only shows that the timeout was not taken (FLOW-TIMEOUT-2, a SHOULD): ' +
-      'the server may apply its own longer timeout, and waiting the default five minutes is a --slow check',
-    instead: 'FLOW-TIMEOUT-2',
-  },
 };
 
 describe('timeouts suite on the correct mock server', () => {

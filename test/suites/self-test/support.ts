@@ -55,6 +55,8 @@ export const FAULT_SERVER_OPTIONS: Readonly<Record<string, NonNullable<MockRunOp
   'accept-tampered-token': { flow: { stateless: { secret: 'self-test stateless token signing secret, 32+ bytes' } } },
   'reject-own-token': { flow: { stateless: { secret: 'self-test stateless token signing secret, 32+ bytes' } } },
   'datagram-when-unsupported-ignored': { limits: { datagramsSupported: false } },
+  // A server that does not speak CBOR: only there does selecting an unsupported encoding show.
+  'unsupported-encoding-selected': { encodings: ['json'] },
   'subscribe-without-capability': { server: { core: { subscribe: false } } },
   'log-without-capability': { server: { logging: false } },
 };

@@ -222,7 +222,7 @@ export class FlowEngine {
     record.lastActivityAt = Math.max(record.lastActivityAt, this.#now());
     if (this.options.stateless !== undefined) return;
     this.#clearTimers(live);
-    if (isTerminal(record.state) || live.ctx.faults.has('no-expiry')) return;
+    if (isTerminal(record.state)) return;
     const { clock, limits } = this.options;
     const idleLeft = record.timeoutMs - (this.#now() - record.lastActivityAt);
     const durationLeft = limits.maxDurationMs - (this.#now() - record.createdAt);
@@ -231,6 +231,8 @@ export class FlowEngine {
     if (lead > 0 && left - lead > 0) {
       live.timers.push(clock.setTimer(left - lead, () => this.#warn(live, lead)));
     }
+    // FAULT no-expiry: the warning still announces the expiry, which never comes.
+    if (live.ctx.faults.has('no-expiry')) return;
     live.timers.push(clock.setTimer(left, () => this.#expire(live)));
   }
 
@@ -817,8 +819,11 @@ export class FlowEngine {
 
   /** interaction.prompt/.continue/.complete sent by a client: the wrong direction (FLOW-CAP-9). */
   wrongDirection(method: string, ctx: RequestContext): Record<string, unknown> {
-    if (ctx.faults.has('serve-client-methods')) return { acknowledged: true };
-    throw new RpcError(JSONRPC_ERROR.MethodNotFound, `Method not found: ${method} is a server-to-client request`, { method });
+    // FAULT server-to-client-request-served (core, FLOW-CAP-8): served as if it travelled the right way.
+    if (ctx.faults.has('server-to-client-request-served')) return {};
+    // FAULT serve-client-methods (FLOW-CAP-9): refused, but with -32600 instead of -32601.
+    const code = ctx.faults.has('serve-client-methods') ? JSONRPC_ERROR.InvalidRequest : JSONRPC_ERROR.MethodNotFound;
+    throw new RpcError(code, `Method not found: ${method} is a server-to-client request`, { method });
   }
 
   /** The connection ended: its sessions end with it. */
