@@ -1,7 +1,8 @@
 // Self-test: every webtransport fault of the mock server's catalog (part 1 of 2) is caught by a case that
 // declares the fault's requirement, run against the mock with only that fault on.
 import { describe, expect, it } from 'vitest';
-import { faultsOf, listed, SELF_TEST_TIMEOUT_MS, uncaughtFaults } from './support.js';
+import { mockServerFaultCatalog } from '../../../src/peer/server/index.js';
+import { faultsOf, listed, NOT_CATCHABLE_FROM_OUTSIDE, SELF_TEST_TIMEOUT_MS, uncaughtFaults } from './support.js';
 
 describe('webtransport faults, part 1 of 2', () => {
   const faults = faultsOf('webtransport', 1, 2);
@@ -13,4 +14,11 @@ describe('webtransport faults, part 1 of 2', () => {
     },
     SELF_TEST_TIMEOUT_MS,
   );
+});
+
+describe('faults listed as not catchable from outside', () => {
+  it('each is a fault of the catalog', () => {
+    const names = new Set(mockServerFaultCatalog().map((fault) => fault.name));
+    expect(Object.keys(NOT_CATCHABLE_FROM_OUTSIDE).filter((name) => !names.has(name))).toEqual([]);
+  });
 });
