@@ -27,7 +27,11 @@ function unexpectedProblems(run: MockRun): unknown[] {
 const PREFIXES = ['WT-EXEC-', 'WT-STREAMERR-'];
 const FAULTS = mockServerFaultCatalog().filter((f) => PREFIXES.some((p) => f.requirement.startsWith(p)));
 /** Faults no case can catch from outside, with the reason (expected to stay exact). */
-const UNCATCHABLE: Record<string, string> = {};
+const UNCATCHABLE: Record<string, string> = {
+  'control-blocked-by-streams':
+    'not reliably: over in-process HTTP/2 the WebTransport library takes execution-stream writes without backpressure, so even a ' +
+    '256 MiB stream ends within moments and the held ping is answered before its deadline; caught only when the transfer outlasts it',
+};
 
 async function inBatches<T, R>(items: readonly T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
