@@ -48,21 +48,24 @@ export async function discoverOver(
 ): Promise<Discovery> {
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
   let id = 0;
-  const call = async (method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {
+  /** `unbounded`: only the signal ends the wait (a target that starts slowly, e.g. a process on a loaded machine). */
+  const call = async (method: string, params: Record<string, unknown>, unbounded = false): Promise<Record<string, unknown>> => {
     const requestId = `discover-${++id}`;
     await connection.send({ jsonrpc: '2.0', id: requestId, method, params });
     const received = await connection.next((r) => isRecord(r.message) && r.message.id === requestId && !('method' in r.message), {
-      timeoutMs,
+      ...(unbounded && options.signal ? {} : { timeoutMs }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     return received.message as Record<string, unknown>;
   };
+  // The initialize answer waits as long as discovery may take (the runner's limit, stretched by
+  // --timeout-scale); later requests each get their own deadline.
   const init = await call('initialize', {
     protocolVersion: options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
     capabilities: {},
     clientInfo: HARNESS_CLIENT_INFO,
     ...options.initializeParams,
-  });
+  }, options.requestTimeoutMs === undefined);
   if (!isRecord(init.result)) {
     const error = isRecord(init.error) ? init.error : {};
     return { error: { code: 'INITIALIZE_FAILED', message: `initialize was answered without a result: ${JSON.stringify(error).slice(0, 300)}` } };
