@@ -27,7 +27,6 @@ describe('suite bad-input on the correct mock server', () => {
     ['wt (default encodings)', { transport: 'wt', run: { timeoutScale: 2 } }],
     ['wt (json only)', { transport: 'wt', server: { encodings: ['json'] }, run: { timeoutScale: 2 } }],
     ['http', { transport: 'http', run: { timeoutScale: 2 } }],
-    ['stdio', { transport: 'stdio', run: { timeoutScale: 6 } }],
   ];
   for (const [name, options] of runs) {
     it(name, async () => {

@@ -53,12 +53,6 @@ describe.concurrent('lifecycle suite on the correct mock server', () => {
     expect(run.verdicts['lifecycle/ping-before-initialization']).toBe('PASS');
   });
 
-  it('passes on stdio', async () => {
-    const run = await runOnMock(cases, { transport: 'stdio', run: { timeoutScale: 5, workers: 6 } });
-    expect(run.problems).toEqual([]);
-    expect(['PASS', 'INFO']).toContain(run.verdicts['lifecycle/request-before-initialize-refused']);
-  }, 120_000);
-
   it('passes with server features left undeclared (the gating cases have something to refuse)', async () => {
     const run = await runOnMock(cases, { transport: 'wt', server: { server: { core: { prompts: false, resources: false }, logging: false } }, run: LIVENESS });
     expect(run.problems).toEqual([]);

@@ -56,11 +56,6 @@ describe.concurrent('negotiation suite on the correct mock server', () => {
     expect(run.verdicts['negotiation/wt-initialize-result-transport']).toBe('NOT_APPLICABLE');
   });
 
-  it('passes on stdio', async () => {
-    const run = await runOnMock(cases, { transport: 'stdio', run: { timeoutScale: 5, workers: 6 } });
-    expect(run.problems).toEqual([]);
-  }, 120_000);
-
   it('passes against a server with interactive mode off', async () => {
     const run = await runOnMock(cases, { transport: 'wt', server: { flow: { interactive: false } }, run: LIVENESS });
     expect(run.problems).toEqual([]);

@@ -63,11 +63,6 @@ describe('suite state-machine', () => {
     expect(run.problems).toEqual([]);
   }, 60_000);
 
-  it('has no problem over stdio', async () => {
-    const run = await runOnMock(cases, { transport: 'stdio' });
-    expect(run.problems).toEqual([]);
-  }, 120_000);
-
   it('accepts the other readings: idle with an initialPrompt (C-03), the rejection as -32004 (C-15), no re-prompt, finished sessions cleaned up at once', async () => {
     const run = await runOnMock(cases, { transport: 'wt', server: { flow: { initialPromptState: 'idle', rejectWithError: true, reprompt: false, retentionMs: 1 } } });
     expect(run.problems).toEqual([]);

@@ -28,12 +28,6 @@ describe('timeouts suite on the correct mock server', () => {
     expect(http.problems).toEqual([]);
   });
 
-  // One retry: stdio spawns a process per case, and discovery's own deadline can pass on a loaded machine.
-  it('stdio: no problems', { timeout: 120_000, retry: 1 }, async () => {
-    const run = await runOnMock(cases, { transport: 'stdio' });
-    expect(run.problems).toEqual([]);
-  });
-
   it('a target without interactive tools: every case is not applicable, saying why', async () => {
     const run = await runOnMock(cases, { transport: 'http', server: { shippedWizards: false } });
     for (const c of cases) {

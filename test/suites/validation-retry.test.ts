@@ -124,11 +124,6 @@ describe('suite validation-retry', () => {
     expect(run.problems).toEqual([]);
   }, 60_000);
 
-  it('has no problem over stdio', async () => {
-    const run = await runOnMock(cases, { transport: 'stdio' });
-    expect(run.problems).toEqual([]);
-  }, 120_000);
-
   it('accepts the other readings: the rejection as -32004 (C-15) and the kept prompt without a re-prompt', async () => {
     const run = await runOnMock(cases, { transport: 'wt', server: { flow: { rejectWithError: true, reprompt: false } } });
     expect(run.problems).toEqual([]);
