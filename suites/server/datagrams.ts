@@ -235,6 +235,9 @@ const notInFlightDropped = defineCase({
       async (datagrams) => {
         // A request in flight while the stray datagrams arrive must be answered as usual.
         const call = progressTool ? await callTool(ctx, progressTool, {}, `stray-${ctx.nextId()}`) : undefined;
+        // Datagrams overtake the control stream: the stray ones go out once the call is known to be
+        // in flight at the server (its first progress datagram arrived), so they meet a running request.
+        if (call) await wt.nextDatagram((d) => d.requestId === call.id, { timeoutMs: ctx.scaled(2_000), signal: ctx.signal }).catch(() => undefined);
         for (const bytes of datagrams) await wt.sendRawDatagram(bytes);
         if (call) {
           await answerWithin(ctx, call);

@@ -118,6 +118,8 @@ export class WebTransportSessionConnection implements Connection {
   #controlFailure: WireError | undefined;
   #controlWriter: WritableStreamDefaultWriter<Uint8Array> | undefined;
   #writeChain: Promise<void> = Promise.resolve();
+  /** False once our side of the control stream is closed or errored (writing then trips Node's stream internals). */
+  #controlWritable = true;
   /** Server role: the protocolVersion the client's initialize asked for (fault initialize-version-echoed). */
   #requestedVersion: unknown;
   /** Server role: the last datagram sent per request id (faults datagram-after-result, result-only-in-datagram). */
@@ -389,7 +391,8 @@ export class WebTransportSessionConnection implements Connection {
   #attachControl(stream: BidiStream, streamId: number): void {
     this.#control = stream;
     this.#controlWriter = stream.writable.getWriter();
-    this.#controlWriter.closed.catch(() => undefined);
+    const ended = () => void (this.#controlWritable = false);
+    this.#controlWriter.closed.then(ended, ended);
     this.#machine.transition('CONTROL_STREAM_OPENED', `bidirectional stream ${streamId} is the control stream`);
     void this.#readControl(stream.readable);
   }
@@ -712,8 +715,17 @@ export class WebTransportSessionConnection implements Connection {
 
   #write(writer: WritableStreamDefaultWriter<Uint8Array>, bytes: Uint8Array): Promise<void> {
     const write = this.#writeChain.then(async () => {
+      if (!this.#controlWritable) throw new ConnectionClosedError('the control stream is closed');
       await writer.ready;
-      await writer.write(bytes);
+      try {
+        await writer.write(bytes);
+      } catch (error) {
+        // A write racing the stream's end can fail inside Node (ERR_INTERNAL_ASSERTION): the stream is gone either way.
+        if (!this.#controlWritable || (error as { code?: unknown }).code === 'ERR_INTERNAL_ASSERTION') {
+          throw new ConnectionClosedError('the control stream closed while writing', { cause: error });
+        }
+        throw error;
+      }
     });
     this.#writeChain = write.catch(() => undefined);
     return write.catch((error: unknown) => {

@@ -29,8 +29,8 @@ export function respond(connection: WebTransportSessionConnection): void {
       } catch {
         return;
       }
-      const message = received.message as { id?: unknown; method?: unknown };
-      if (message.id === undefined || typeof message.method !== 'string' || message.method === HOLD) continue;
+      const message = received.message as { id?: unknown; method?: unknown } | null;
+      if (message === null || typeof message !== 'object' || message.id === undefined || typeof message.method !== 'string' || message.method === HOLD) continue;
       const result =
         message.method === 'initialize'
           ? { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'test', version: '1' }, transport: connection.negotiate() }
