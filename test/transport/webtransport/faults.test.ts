@@ -488,7 +488,11 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
       await client.webtransport.endControlStream();
       return Promise.race([
         client.closed.then(() => 'closed'),
-        until(() => peer.transcript.entries().some((entry) => entry.note?.includes('session kept open')), 'the kept-open note', peer).then(() => 'kept open'),
+        // The server closing first ends this wait too: that is the 'closed' observation.
+        until(() => peer.transcript.entries().some((entry) => entry.note?.includes('session kept open')), 'the kept-open note', peer).then(
+          () => 'kept open',
+          () => 'closed',
+        ),
       ]);
     },
     correct: 'closed',
