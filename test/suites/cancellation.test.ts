@@ -7,7 +7,7 @@ import { defineCase } from '../../src/harness/index.js';
 import { cases } from '../../suites/server/cancellation.js';
 import { openSession } from '../../suites/server/support.js';
 import { argumentsFor, LARGE_INTEGER_CAP, openAskingSession, startInFlightCall } from '../../suites/server/support/in-flight.js';
-import { casesFor, runOnMock } from './support.js';
+import { casesFlagging, casesFor, runOnMock } from './support.js';
 
 const PREFIXES = ['CORE-CANCEL-', 'FLOW-CANCEL-', 'WT-CANCEL-'];
 
@@ -88,7 +88,7 @@ describe('cancellation suite catches every fault of its requirements', () => {
       const selected = casesFor(cases, fault.requirement);
       expect(selected.length, `a case declares ${fault.requirement}`).toBeGreaterThan(0);
       const run = await runOnMock(selected, { transport: 'wt', faults: [fault.name] });
-      const caught = run.result.cases.some((c) => c.checks.some((k) => k.requirement === fault.requirement && (k.verdict === 'FAIL' || k.verdict === 'WARN')));
+      const caught = casesFlagging(run, fault.requirement).length > 0;
       expect(caught, JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
     });
   }

@@ -4,22 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { cases } from '../../suites/server/execution-streams.js';
-import { casesFor, runOnMock, type MockRun } from './support.js';
+import { casesFlagging, casesFor, type MockRun, runOnMock } from './support.js';
 
-/** Failing checks on the correct mock that are known not to be the cases' fault: case -> requirement -> why. */
-const KNOWN_ISSUES: Record<string, Record<string, string>> = {
-  'execution-streams/header-reference-payload': {
-    'CORE-RPC-1':
-      'the core tools/call result schemas reject the binding\'s ref/stream content item (001 §5), so the schema check fails the answer that names the stream',
-  },
-};
-
-/** Failing checks (FAIL/WARN/TIMEOUT/ERROR) of a run, known issues left out. */
+/** Failing checks (FAIL/WARN/TIMEOUT/ERROR) of a run. */
 function unexpectedProblems(run: MockRun): unknown[] {
   return run.result.cases.flatMap((c): unknown[] => {
     if (c.verdict === 'TIMEOUT' || c.verdict === 'ERROR') return [{ id: c.id, verdict: c.verdict, reason: c.reason }];
     return c.checks
-      .filter((k) => (k.verdict === 'FAIL' || k.verdict === 'WARN') && KNOWN_ISSUES[c.id]?.[k.requirement] === undefined)
+      .filter((k) => (k.verdict === 'FAIL' || k.verdict === 'WARN'))
       .map((k) => ({ id: c.id, requirement: k.requirement, verdict: k.verdict, message: k.message, actual: k.actual }));
   });
 }
@@ -69,7 +61,7 @@ describe('execution-streams suite on the mock server', () => {
     const catchable = FAULTS.filter((f) => UNCATCHABLE[f.name] === undefined);
     const outcomes = await inBatches(catchable, 4, async (fault) => {
       const run = await runOnMock(casesFor(cases, fault.requirement), { transport: 'wt', faults: [fault.name], run: { workers: 4 } });
-      const caught = run.result.cases.some((c) => c.checks.some((k) => k.requirement === fault.requirement && (k.verdict === 'FAIL' || k.verdict === 'WARN')));
+      const caught = casesFlagging(run, fault.requirement).length > 0;
       return { fault: fault.name, requirement: fault.requirement, caught, ...(caught ? {} : { verdicts: run.verdicts }) };
     });
     expect(outcomes.filter((o) => !o.caught)).toEqual([]);

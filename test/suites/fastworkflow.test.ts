@@ -10,7 +10,7 @@ import { CaseRegistry, httpTarget, runConformance } from '../../src/harness/inde
 import { createMockServer, fastWorkflowExtension, mockServerFaultCatalog, type FastWorkflowOptions } from '../../src/peer/server/index.js';
 import { listenHttp } from '../../src/transport/http/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
-import { casesFor, runOnMock, type MockRunOptions } from './support.js';
+import { casesFlagging, casesFor, type MockRunOptions, runOnMock } from './support.js';
 
 /** Faults of FW requirements that no case can observe from outside, with the reason (kept exact). */
 const UNCATCHABLE: Record<string, string> = {};
@@ -103,9 +103,7 @@ describe('fastworkflow suite catches every FastWorkflow fault', () => {
       const declaring = casesFor(cases, fault.requirement);
       expect(declaring.length, `no case declares ${fault.requirement}`).toBeGreaterThan(0);
       const run = await runOnMock(declaring, { transport: fault.layer === 'webtransport' ? 'wt' : 'http', faults: [fault.name] });
-      const citing = run.result.cases.flatMap((c) =>
-        c.checks.filter((check) => check.requirement === fault.requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')).map(() => c.id),
-      );
+      const citing = casesFlagging(run, fault.requirement);
       expect(citing, `no FAIL/WARN of ${fault.requirement} with ${fault.name} on (verdicts: ${JSON.stringify(run.verdicts)})`).not.toEqual([]);
     }, 90_000);
   }

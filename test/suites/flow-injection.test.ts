@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
 import { cases, flipBit, tamperings, tokenForm } from '../../suites/server/flow-injection.js';
-import { casesFor, runOnMock } from './support.js';
+import { casesFlagging, casesFor, runOnMock } from './support.js';
 
 const PREFIXES = ['FLOW-STATELESS-', 'FLOW-SEC-4'];
 const STATELESS = { flow: { stateless: { secret: 'a-secret-of-at-least-thirty-two-bytes!' } } };
@@ -73,7 +73,7 @@ describe('injection (Flow) suite catches every fault of its requirements', () =>
       expect(selected.length, `a case declares ${fault.requirement}`).toBeGreaterThan(0);
       const server = fault.requirement.startsWith('FLOW-STATELESS-') ? STATELESS : {};
       const run = await runOnMock(selected, { transport: 'wt', faults: [fault.name], server });
-      const caught = run.result.cases.some((c) => c.checks.some((k) => k.requirement === fault.requirement && (k.verdict === 'FAIL' || k.verdict === 'WARN')));
+      const caught = casesFlagging(run, fault.requirement).length > 0;
       expect(caught, JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
     });
   }

@@ -7,7 +7,7 @@ import { requirements } from '../../src/protocol/requirements.js';
 import { cases } from '../../suites/server/framing.js';
 import { cases as injection } from '../../suites/server/injection.js';
 import { cases as streamLimits } from '../../suites/server/stream-limits.js';
-import { casesFor, runOnMock, type MockRun } from './support.js';
+import { casesFlagging, casesFor, type MockRun, runOnMock } from './support.js';
 
 /** Every case of the three WebTransport-binding modules: a fault is caught by whichever declares it. */
 const bindingCases = [...cases, ...injection, ...streamLimits];
@@ -15,11 +15,6 @@ const AREAS = /^WT-(CONN|FRAME|ERR)-/;
 /** Faults of these areas that no case can catch from outside, with the reason. */
 const UNCATCHABLE: Record<string, string> = {};
 
-function failuresCiting(run: MockRun, requirement: string): string[] {
-  return run.result.cases.flatMap((c) =>
-    c.checks.filter((k) => k.requirement === requirement && (k.verdict === 'FAIL' || k.verdict === 'WARN')).map(() => c.id),
-  );
-}
 
 describe('framing suite on the correct mock', () => {
   it('has no FAIL, WARN, TIMEOUT or ERROR over WebTransport with CBOR negotiated', async () => {
@@ -59,7 +54,7 @@ describe('framing suite catches every fault of its areas', () => {
       if (UNCATCHABLE[fault.name] !== undefined) return;
       expect(declaring.length, `no case declares ${fault.requirement}`).toBeGreaterThan(0);
       const run = await runOnMock(declaring, { transport: 'wt', faults: [fault.name] });
-      expect(failuresCiting(run, fault.requirement), JSON.stringify(run.result.cases.map((c) => [c.id, c.verdict, c.reason]))).not.toEqual([]);
+      expect(casesFlagging(run, fault.requirement), JSON.stringify(run.result.cases.map((c) => [c.id, c.verdict, c.reason]))).not.toEqual([]);
     }, 60_000);
   }
 });

@@ -8,7 +8,7 @@ import { requirements } from '../../src/protocol/requirements.js';
 import { cases as badInput } from '../../suites/server/bad-input.js';
 import { cases } from '../../suites/server/mcp-core.js';
 import { argumentsFor, leakIn, validatorFor, wrongArgumentsFor } from '../../suites/server/support/core.js';
-import { casesFor, runOnMock, type MockRun, type MockRunOptions, type SuiteTransport } from './support.js';
+import { casesFlagging, casesFor, type MockRun, type MockRunOptions, runOnMock, type SuiteTransport } from './support.js';
 
 /** The requirement areas of suites mcp-core and bad-input. */
 const AREAS = /^CORE-(RPC|TOOLS|RES|PROMPTS|LOG|PROG|PAGE|ERR)-/;
@@ -107,9 +107,7 @@ describe('suite mcp-core catches every fault of its areas', () => {
   for (const fault of areaFaults.filter((f) => declared(cases, f.requirement) && !(f.name in NOT_CATCHABLE))) {
     it.concurrent(`${fault.name} (${fault.requirement})`, async () => {
       const run = await runOnMock(casesFor(cases, fault.requirement), faultRun(fault));
-      const citing = run.result.cases.flatMap((c) =>
-        c.checks.filter((check) => check.requirement === fault.requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')).map(() => c.id),
-      );
+      const citing = casesFlagging(run, fault.requirement);
       expect(citing.length, `no case cited ${fault.requirement}: ${JSON.stringify(run.verdicts)}`).toBeGreaterThan(0);
     }, 120_000);
   }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
 import { cases } from '../../suites/server/session-security.js';
-import { casesFor, runOnMock } from './support.js';
+import { casesFlagging, casesFor, runOnMock } from './support.js';
 
 const PREFIXES = ['FLOW-SEC-', 'FLOW-RATE-'];
 
@@ -47,7 +47,7 @@ describe('session-security suite catches every fault of its requirements', () =>
       // A rate or count limit is only reached when the server's limit is within the burst.
       const server = fault.requirement.startsWith('FLOW-RATE-') ? { flow: LOW_RATE } : {};
       const run = await runOnMock(selected, { transport: 'wt', faults: [fault.name], server });
-      const caught = run.result.cases.some((c) => c.checks.some((k) => k.requirement === fault.requirement && (k.verdict === 'FAIL' || k.verdict === 'WARN')));
+      const caught = casesFlagging(run, fault.requirement).length > 0;
       expect(caught, JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
     });
   }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConformanceCase } from '../../src/harness/index.js';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { cases } from '../../suites/server/state-machine.js';
-import { casesFor, runOnMock } from './support.js';
+import { casesFlagging, casesFor, runOnMock } from './support.js';
 
 const PREFIXES = ['FLOW-START-', 'FLOW-PROMPT-', 'FLOW-RESPOND-', 'FLOW-VALID-', 'FLOW-SM-', 'FLOW-STATE-', 'FLOW-ERR-'];
 
@@ -23,7 +23,7 @@ function faultsFor(cases: readonly ConformanceCase[], prefixes: readonly string[
 /** Runs the cases declaring the fault's requirement with that fault on; true when one FAILs/WARNs citing it. */
 async function caught(cases: readonly ConformanceCase[], fault: Fault): Promise<{ caught: boolean; verdicts: Record<string, string> }> {
   const run = await runOnMock(casesFor(cases, fault.requirement), { transport: fault.layer === 'fastworkflow' ? 'http' : 'wt', faults: [fault.name] });
-  const hit = run.result.cases.some((c) => c.checks.some((check) => check.requirement === fault.requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')));
+  const hit = casesFlagging(run, fault.requirement).length > 0;
   return { caught: hit, verdicts: run.verdicts };
 }
 

@@ -77,6 +77,13 @@ export async function runOnMock(cases: readonly ConformanceCase[], options: Mock
   }
 }
 
+/** Ids of the cases with a FAIL or WARN check of `requirement`: a fault of that requirement counts as caught when there is one. */
+export function casesFlagging(run: MockRun, requirement: string): string[] {
+  return run.result.cases.flatMap((c) =>
+    c.checks.filter((k) => k.requirement === requirement && (k.verdict === 'FAIL' || k.verdict === 'WARN')).map(() => c.id),
+  );
+}
+
 /** The cases of `cases` that declare `requirement`. */
 export function casesFor(cases: readonly ConformanceCase[], requirement: string): ConformanceCase[] {
   return cases.filter((c) => c.requirements.includes(requirement));

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { validatePromptValue } from '../../src/protocol/prompt-validation.js';
 import { asFlowPrompt, invalidValues, promptProblems, satisfies, validValue } from '../../suites/server/support/flow.js';
-import { casesFor, runOnMock } from './support.js';
+import { casesFlagging, casesFor, runOnMock } from './support.js';
 
 const PREFIXES = ['FLOW-START-', 'FLOW-PROMPT-', 'FLOW-RESPOND-', 'FLOW-VALID-', 'FLOW-SM-', 'FLOW-STATE-', 'FLOW-ERR-'];
 
@@ -42,7 +42,7 @@ function faultsFor(cases: readonly ConformanceCase[], prefixes: readonly string[
 /** Runs the cases declaring the fault's requirement with that fault on; true when one FAILs/WARNs citing it. */
 async function caught(cases: readonly ConformanceCase[], fault: Fault): Promise<{ caught: boolean; verdicts: Record<string, string> }> {
   const run = await runOnMock(casesFor(cases, fault.requirement), { transport: fault.layer === 'fastworkflow' ? 'http' : 'wt', faults: [fault.name] });
-  const hit = run.result.cases.some((c) => c.checks.some((check) => check.requirement === fault.requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')));
+  const hit = casesFlagging(run, fault.requirement).length > 0;
   return { caught: hit, verdicts: run.verdicts };
 }
 
