@@ -119,6 +119,12 @@ async function repliesBeforePing(client: WebTransportSessionConnection): Promise
   return seen.join(', ') || 'nothing before the ping reply';
 }
 
+/** Sends a request the responder never answers (HOLD) and waits until the server side has read it: it is in flight. */
+async function holdRequest(client: WebTransportSessionConnection, peer: WebTransportSessionConnection, id: number): Promise<void> {
+  await client.send({ jsonrpc: '2.0', id, method: HOLD });
+  await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === id), 'the held request', peer);
+}
+
 /** Whether the client records a datagram for a request not in flight within a second (an absence needs a wait). */
 async function notInFlightDatagram(client: WebTransportSessionConnection): Promise<boolean> {
   return Promise.race([
@@ -582,8 +588,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();
-      await client.send({ jsonrpc: '2.0', id: 7, method: HOLD });
-      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 7), 'the held request', peer);
+      await holdRequest(client, peer, 7);
       const stream = await peer.webtransport.openExecutionStream({ requestId: 7, streamTag: 1 });
       await stream.write(new Uint8Array([1]));
       await stream.close();
@@ -598,8 +603,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();
-      await client.send({ jsonrpc: '2.0', id: 7, method: HOLD });
-      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 7), 'the held request', peer);
+      await holdRequest(client, peer, 7);
       const stream = await peer.webtransport.openExecutionStream({ requestId: 7, streamTag: 1 });
       await stream.close();
       await client.webtransport.nextExecutionStream(undefined, { timeoutMs: LIVENESS_MS });
@@ -613,8 +617,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();
-      await client.send({ jsonrpc: '2.0', id: 7, method: HOLD });
-      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 7), 'the held request', peer);
+      await holdRequest(client, peer, 7);
       const stream = await peer.webtransport.openExecutionStream({ requestId: 7, streamTag: 1 });
       await stream.write(new Uint8Array([1, 2, 3]));
       await stream.close();
@@ -628,8 +631,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();
-      await client.send({ jsonrpc: '2.0', id: 7, method: HOLD });
-      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 7), 'the held request', peer);
+      await holdRequest(client, peer, 7);
       const stream = await peer.webtransport.openExecutionStream({ requestId: 7, streamTag: 1 });
       await stream.write(new Uint8Array([1]));
       let closed = false;
@@ -658,8 +660,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();
-      await client.send({ jsonrpc: '2.0', id: 42, method: HOLD });
-      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 42), 'the held request', peer);
+      await holdRequest(client, peer, 42);
       await peer.webtransport.sendDatagram({ channel: 0x01, requestId: 42, payload: cborCodec.encode({ progress: 0.5 }) });
       const datagram = await client.webtransport.nextDatagram(undefined, { timeoutMs: LIVENESS_MS });
       return datagram.decoded === undefined ? 'not CBOR' : JSON.stringify(datagram.decoded);
@@ -671,8 +672,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();
-      await client.send({ jsonrpc: '2.0', id: 42, method: HOLD });
-      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 42), 'the held request', peer);
+      await holdRequest(client, peer, 42);
       await peer.webtransport.sendDatagram({ channel: 0x01, requestId: 42, payload: cborCodec.encode({ progress: 0.5 }) });
       await client.webtransport.nextDatagram(undefined, { timeoutMs: LIVENESS_MS });
       await peer.send({ jsonrpc: '2.0', id: 42, result: {} });
@@ -687,8 +687,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();
-      await client.send({ jsonrpc: '2.0', id: 42, method: HOLD });
-      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 42), 'the held request', peer);
+      await holdRequest(client, peer, 42);
       await peer.webtransport.sendDatagram({ channel: 0x01, requestId: 42, payload: cborCodec.encode({ progress: 0.5 }) });
       await client.webtransport.nextDatagram(undefined, { timeoutMs: LIVENESS_MS });
       await peer.send({ jsonrpc: '2.0', id: 42, result: {} });
@@ -704,8 +703,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();
-      await client.send({ jsonrpc: '2.0', id: 42, method: HOLD });
-      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 42), 'the held request', peer);
+      await holdRequest(client, peer, 42);
       await client.webtransport.sendDatagram({ channel: 0x01, requestId: 999, payload: cborCodec.encode({ progress: 1 }) });
       await faultSeen(peer, 'DATAGRAM_NOT_IN_FLIGHT');
       return peer.transcript.entries().some((entry) => entry.note === 'synthetic $/cancel (fault)') ? 'request 42 cancelled' : 'request 42 untouched';
@@ -801,8 +799,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
       const peer = await fixture.peer();
-      await client.send({ jsonrpc: '2.0', id: 7, method: HOLD });
-      await until(() => peer.transcript.entries().some((entry) => (entry.decoded as Message | undefined)?.id === 7), 'the held request', peer);
+      await holdRequest(client, peer, 7);
       await peer.send({ jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'Method not found' } });
       return describeReply((await answerTo(client, 7)).message);
     },
