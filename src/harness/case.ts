@@ -43,21 +43,68 @@ export interface Discovery {
   interactiveTools?: string[];
   /** Set when discovery reached the target but did not complete (e.g. initialize answered an error). */
   error?: { code: string; message: string };
+  /**
+   * Client runs: `params.clientInfo` of the client's initialize. `protocolVersion`, `capabilities`
+   * and `transport` then hold the client's `params.protocolVersion`, `params.capabilities` and
+   * `params.transport` (what the client asked for and declared).
+   */
+  clientInfo?: unknown;
 }
 
 export interface TargetDescription {
   /** URL or command line, as the user gave it. */
   description: string;
   transport: TransportKind;
+  /** What the implementation under test is. Default 'server'. */
+  role?: 'server' | 'client';
   /** The arguments that point the CLI at this target again (`--url https://...`), used in rerun commands. */
   rerunArgs: string[];
 }
 
-/** The implementation under test. Every case gets a fresh connection from `connect`. */
+/** The scenario a client under test runs for one case (docs/client-scenarios.md). */
+export interface ClientScenario {
+  /** `MCP_FLOW_SCENARIO`: `initialize`, `tools-call` or `interaction`. */
+  name: string;
+  /** `MCP_FLOW_CONTEXT` (JSON): the scenario's parameters. */
+  context?: Record<string, unknown>;
+}
+
+/** Client runs: the process of the client under test. */
+export interface ClientProcess {
+  readonly pid: number | undefined;
+  /** Resolves when the process ended. Never rejects. */
+  readonly exited: Promise<ClientExit>;
+  /** Set once the process ended. */
+  readonly exitStatus: ClientExit | undefined;
+  /** What the process wrote, line by line (the last lines when it wrote very many). */
+  stdoutLines(): readonly string[];
+  stderrLines(): readonly string[];
+}
+
+export interface ClientExit {
+  code: number | null;
+  signal: string | null;
+}
+
+/** One case's connection and whatever else the target started for it. */
+export interface CaseSession {
+  connection: Connection;
+  /** Client runs: the client process the session belongs to. */
+  client?: ClientProcess;
+  /** Stops what the target started for the case; the runner calls it after closing the connection. Never rejects. */
+  dispose(): Promise<void>;
+}
+
+/** The implementation under test. Every case gets a fresh connection from `connect` (or `openCase`). */
 export interface Target {
   describe(): TargetDescription;
   /** Opens a new connection (no initialize). Rejects with a ConnectionError when it cannot. */
   connect(signal: AbortSignal): Promise<Connection>;
+  /**
+   * Opens the session of one case, when the target needs to know which (a client target starts the
+   * case's scenario). Rejects with a ConnectionError when it cannot. Default: `connect`.
+   */
+  openCase?(signal: AbortSignal, c: RegisteredCase): Promise<CaseSession>;
   /** Called once per run before any case; its result feeds applicability. */
   discover(signal: AbortSignal): Promise<Discovery>;
 }
@@ -92,6 +139,8 @@ export interface CaseContext {
   readonly signal: AbortSignal;
   readonly discovery: Discovery;
   readonly target: TargetDescription;
+  /** Client runs: the process of the client under test (its exit status, its output). */
+  readonly client?: ClientProcess;
   /** The case's limit after --timeout-scale. */
   readonly timeLimitMs: number;
   /** Stretches a duration by --timeout-scale. */
@@ -153,6 +202,8 @@ export interface ConformanceCase {
    * validated. Otherwise a sent message that breaks a schema is a harness bug (ERROR).
    */
   sendsInvalid?: boolean;
+  /** Client cases: the scenario the client under test runs for this case. */
+  scenario?: ClientScenario;
   run(context: CaseContext): Promise<void>;
 }
 

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { failureVerdict, type Requirements } from '../protocol/requirements.js';
 import type { Connection, ReceivedMessage } from '../transport/connection.js';
 import { ConnectionClosedError, ConnectionTimeoutError } from '../transport/errors.js';
-import type { CaseContext, CheckDetails, Discovery, ExpectAnswerOptions, PropertyOptions, RegisteredCase, TargetDescription } from './case.js';
+import type { CaseContext, CheckDetails, ClientProcess, Discovery, ExpectAnswerOptions, PropertyOptions, RegisteredCase, TargetDescription } from './case.js';
 import { CaseMisuseError } from './errors.js';
 import type { CheckResult } from './result.js';
 import { isRecord } from '../wire/index.js';
@@ -26,6 +26,8 @@ export interface CaseRunOptions {
   target: TargetDescription;
   requirements: Requirements;
   timeoutScale: number;
+  /** Client runs: the client process under test. */
+  client?: ClientProcess;
   /** fast-check seed of the run; `path` replays one counterexample. */
   seed: number;
   path?: string;
@@ -38,6 +40,7 @@ export class CaseRun implements CaseContext {
   readonly signal: AbortSignal;
   readonly discovery: Discovery;
   readonly target: TargetDescription;
+  readonly client: ClientProcess | undefined;
   readonly timeLimitMs: number;
   readonly checks: CheckResult[] = [];
   /** Set once the case ran a property. */
@@ -56,6 +59,7 @@ export class CaseRun implements CaseContext {
     this.signal = options.signal;
     this.discovery = options.discovery;
     this.target = options.target;
+    this.client = options.client;
     this.#requirements = options.requirements;
     this.#scale = options.timeoutScale;
     this.timeLimitMs = options.case.timeLimitMs * options.timeoutScale;

@@ -21,12 +21,22 @@ export function strongestLevel(levels: Iterable<RequirementLevel>): RequirementL
   return best;
 }
 
+export interface CaseRegistryOptions {
+  /**
+   * What the cases judge: a server registry refuses a case citing a client-only requirement and a
+   * client registry one citing a server-only requirement. Default: either (no role check).
+   */
+  role?: 'server' | 'client';
+}
+
 export class CaseRegistry {
   readonly requirements: Requirements;
+  readonly role: 'server' | 'client' | undefined;
   readonly #cases = new Map<string, RegisteredCase>();
 
-  constructor(catalog: Requirements = projectRequirements()) {
+  constructor(catalog: Requirements = projectRequirements(), options: CaseRegistryOptions = {}) {
     this.requirements = catalog;
+    this.role = options.role;
   }
 
   /**
@@ -57,6 +67,9 @@ export class CaseRegistry {
       }
       if (requirement.testable !== true) {
         throw new InvalidCaseError(id, `requirement ${requirementId} is not testable from outside (${requirement.testable}); no case may claim to check it`);
+      }
+      if (this.role !== undefined && requirement.role !== 'both' && requirement.role !== this.role) {
+        throw new InvalidCaseError(id, `requirement ${requirementId} binds the ${requirement.role}; this registry holds ${this.role} cases`);
       }
       levels.push(requirement.level);
     }

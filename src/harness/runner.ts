@@ -9,7 +9,7 @@ import { SchemaRegistry } from '../schema/registry.js';
 import type { Connection } from '../transport/connection.js';
 import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
 import { applyBaseline, exitCodeFor, type Baseline } from './baseline.js';
-import type { Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
+import type { CaseSession, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
 import { CaseRun } from './context.js';
 import { CaseMisuseError, CaseTimeoutError, RunOptionsError, TargetPreconditionError, TargetUnreachableError } from './errors.js';
 import type { CaseRegistry } from './registry.js';
@@ -247,13 +247,20 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
     onTimeout(grace.promise.then(() => 'abandoned' as const));
   }, limit);
 
+  let opening: Promise<CaseSession> | undefined;
   const body = (async () => {
-    connection = await env.options.target.connect(controller.signal);
+    const target = env.options.target;
+    opening = target.openCase
+      ? target.openCase(controller.signal, c)
+      : target.connect(controller.signal).then((opened): CaseSession => ({ connection: opened, dispose: async () => undefined }));
+    const session = await opening;
+    connection = session.connection;
     if (timedOut) {
       await connection.close('case time limit reached');
       throw controller.signal.reason;
     }
     run = new CaseRun({
+      ...(session.client ? { client: session.client } : {}),
       case: c,
       connection,
       signal: controller.signal,
@@ -274,6 +281,10 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   clearTimeout(timer);
   grace?.cancel();
   if (connection) await within(connection.close(timedOut ? 'case time limit reached' : 'case finished').catch(() => undefined), env.graceMs);
+  // What a client target started for the case (its listener, the client process) stops with it;
+  // a session still opening when the case was abandoned is disposed whenever it opens.
+  const opened = opening as Promise<CaseSession> | undefined;
+  if (opened) await within(opened.then((session) => session.dispose(), () => undefined), env.graceMs);
 
   // A copy: a case abandoned past its grace may still record checks, and must not change the result.
   const checks: CheckResult[] = run ? [...run.checks] : [];

@@ -49,7 +49,7 @@ export function serverCases(): ConformanceCase[] {
 
 /** A registry holding every server case (registration checks each against the catalog). */
 export function serverRegistry(catalog?: Requirements): CaseRegistry {
-  const registry = catalog ? new CaseRegistry(catalog) : new CaseRegistry();
+  const registry = new CaseRegistry(catalog, { role: 'server' });
   registry.registerAll(serverCases());
   return registry;
 }
