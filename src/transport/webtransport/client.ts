@@ -7,7 +7,8 @@ import { InvalidUrlError, SessionRefusedError } from './errors.js';
 import { loadWebTransportLibrary, requireHttp3 } from './library.js';
 import { probeWebTransportSession } from './probe.js';
 import { sessionLimits, type WtSessionLimits } from './limits.js';
-import { WebTransportSessionConnection, type LibrarySession } from './session.js';
+import { WebTransportSessionConnection, type ClientErrorAnswers, type LibrarySession } from './session.js';
+import type { FaultSet } from './faults.js';
 import { loadCaFile, parseCertificateHash, type CertificateHash } from './tls.js';
 import { verifyServerWithCa } from './ca-verify.js';
 
@@ -33,6 +34,13 @@ export interface WebTransportClientOptions {
   /** Local limits: maxMessageSize caps frames read and written; maxPendingBytes bounds buffering. */
   limits?: Partial<WtSessionLimits>;
   transcript?: Transcript | TranscriptOptions;
+  /**
+   * Answer binding errors as a server does (frames that do not decode, injected streams, dangling
+   * `ref/stream`): what a real client does. Default false: the harness only records them.
+   */
+  answerErrors?: boolean | ClientErrorAnswers;
+  /** Binding fault switches honoured by the session in either role (faults.ts), e.g. by the mock client. */
+  faults?: FaultSet;
 }
 
 /** Opens a WebTransport session to an MCP Flow server. */
@@ -95,6 +103,8 @@ export async function connectWebTransport(
     limits: sessionLimits(options.limits),
     transcript,
     raw: options.raw ?? false,
+    ...(options.answerErrors !== undefined ? { answerErrors: options.answerErrors } : {}),
+    ...(options.faults !== undefined ? { faults: options.faults } : {}),
   });
   if (options.openControlStream ?? true) await connection.openControlStream();
   return connection;

@@ -81,6 +81,22 @@ export interface WtSessionInit {
   raw?: boolean;
   /** Server role: binding faults switched on (faults.ts); each breaks one rule on purpose. */
   faults?: FaultSet;
+  /**
+   * Client role: also answer what the server role answers (default false: the harness's client only
+   * records): a control frame that does not decode (-32700, id null), an injected execution stream
+   * (-32002, id null), a `ref/stream` naming no stream (-32001, id null). `true` answers all three.
+   */
+  answerErrors?: boolean | ClientErrorAnswers;
+}
+
+/** Which binding errors a client-role session answers on the control stream (WtSessionInit.answerErrors). */
+export interface ClientErrorAnswers {
+  /** Control frames (and stream headers) that do not decode: WT-FRAME-4/5. */
+  parseErrors?: boolean;
+  /** Execution streams naming no request in flight: WT-EXEC-9. */
+  streamInjection?: boolean;
+  /** `ref/stream` items naming no execution stream: WT-EXEC-3. */
+  streamReferences?: boolean;
 }
 
 const MCP_FLOW_TRANSPORT_TYPE = 'mcp-flow';
@@ -141,6 +157,8 @@ export class WebTransportSessionConnection implements Connection {
   #datagramsInQueue = 0;
   /** Faults switched on (server role; see faults.ts). */
   readonly #injected: FaultSet | undefined;
+  /** Which binding errors this session answers (always all in the server role). */
+  readonly #answers: Required<ClientErrorAnswers>;
   /** Stream offset of the next control-stream chunk (FAULT: accept-*-mismatch finds the frame in its chunk). */
   #controlOffset = 0;
   /** FAULT switch-encoding-late: the one late JSON message has gone out. */
@@ -154,6 +172,12 @@ export class WebTransportSessionConnection implements Connection {
     this.#encodings = init.encodings ?? ['cbor', 'json'];
     this.#datagramsSupported = init.datagramsSupported ?? true;
     this.#injected = init.faults;
+    const answers = init.role === 'server' || init.answerErrors === true ? {} : init.answerErrors === undefined || init.answerErrors === false ? undefined : init.answerErrors;
+    this.#answers = {
+      parseErrors: answers ? answers.parseErrors ?? true : false,
+      streamInjection: answers ? answers.streamInjection ?? true : false,
+      streamReferences: answers ? answers.streamReferences ?? true : false,
+    };
     this.transcript = init.transcript ?? new Transcript();
     this.#machine = new WtStateMachine(this.transcript);
     this.#reader = this.#newReader(this.#broken(FAULT.acceptOversizedFrame) ? MAX_FRAME_LENGTH : this.#limits.maxMessageSize);
@@ -440,7 +464,7 @@ export class WebTransportSessionConnection implements Connection {
       this.transcript.record({ direction: 'received', channel: CONTROL, error: { code: error.code, message: error.message }, note: 'end of stream' });
       this.#fault(error.code, error.message, CONTROL, error.jsonRpcCode);
       // FAULT truncated-frame-at-end-unanswered.
-      if (this.role === 'server' && !this.#broken(FAULT.truncatedFrameAtEndUnanswered)) {
+      if (this.#answers.parseErrors && !this.#broken(FAULT.truncatedFrameAtEndUnanswered)) {
         void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
         return true;
       }
@@ -502,7 +526,7 @@ export class WebTransportSessionConnection implements Connection {
     this.#fault(error.code, error.message, CONTROL, error.jsonRpcCode);
     // FAULT frame-parse-error-unanswered: a body that does not decode (-32700) gets no answer.
     const unanswered = error.jsonRpcCode === PARSE_ERROR && this.#broken(FAULT.frameParseErrorUnanswered);
-    if (this.role === 'server' && !unanswered) void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
+    if (this.#answers.parseErrors && !unanswered) void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
     // FAULT oversized-body-read-as-frames: a fresh reader takes the refused frame's body as frames.
     if (this.role === 'server' && error.code === 'FRAME_TOO_LARGE' && this.#broken(FAULT.oversizedBodyReadAsFrames)) {
       const chunkStart = this.#controlOffset - chunk.byteLength;
@@ -517,7 +541,7 @@ export class WebTransportSessionConnection implements Connection {
       // The stream lost frame sync (WT-FRAME-3): nothing after it can be read, so the session ends.
       // The error answer goes out first; the peer gets a moment to read it before the session ends
       // (closing at once can discard stream data still in flight over HTTP/2).
-      if (this.role === 'server') {
+      if (this.role === 'server' || this.#answers.parseErrors) {
         void this.#writeChain
           .then(() => this.#until(() => this.#isClosed, LOST_SYNC_CLOSE_DELAY_MS))
           .then(() => this.close(`${error.code}: ${error.message}`));
@@ -680,7 +704,7 @@ export class WebTransportSessionConnection implements Connection {
       if (missing.length > 0 && !this.#broken(FAULT.acceptDanglingStreamRef)) {
         const text = `ref/stream names stream tag ${missing.join(', ')} for request ${String(id)}, but no such execution stream was opened`;
         this.#fault('INVALID_STREAM_REFERENCE', text, CONTROL, WT_ERROR.INVALID_STREAM_REFERENCE);
-        if (this.role === 'server') {
+        if (this.#answers.streamReferences) {
           const isRequest = typeof message?.['method'] === 'string';
           void this.#sendError(isRequest ? id : null, WT_ERROR.INVALID_STREAM_REFERENCE, `Invalid Stream Reference: ${text}`, {
             streamTags: missing,
@@ -802,7 +826,7 @@ export class WebTransportSessionConnection implements Connection {
         this.#fault(error.code, error.message, channel, error.jsonRpcCode);
         // FAULT truncated-stream-header-unanswered.
         const unanswered = this.#broken(FAULT.truncatedStreamHeaderUnanswered);
-        if (this.role === 'server' && !unanswered) void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
+        if (this.#answers.parseErrors && !unanswered) void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
       }
       void reader.cancel().catch(() => undefined);
       return;
@@ -846,7 +870,7 @@ export class WebTransportSessionConnection implements Connection {
     void reader.cancel(text).catch(() => undefined);
     this.transcript.record({ direction: 'local', channel, note: `stopped reading: ${text}` });
     this.#fault(code, text, channel, jsonRpcCode);
-    if (this.role === 'server') void this.#sendError(null, jsonRpcCode, text, data);
+    if (this.#answers.streamInjection) void this.#sendError(null, jsonRpcCode, text, data);
   }
 
   #incoming(
