@@ -104,9 +104,9 @@ export interface Target {
    * Opens the session of one case, when the target needs to know which (a client target starts the
    * case's scenario). Rejects with a ConnectionError when it cannot. Default: `connect`.
    */
-  openCase?(signal: AbortSignal, c: RegisteredCase): Promise<CaseSession>;
+  openCase?(signal: AbortSignal, c: RegisteredCase, run: { timeoutScale: number }): Promise<CaseSession>;
   /** Called once per run before any case; its result feeds applicability. */
-  discover(signal: AbortSignal): Promise<Discovery>;
+  discover(signal: AbortSignal, run?: { timeoutScale: number }): Promise<Discovery>;
 }
 
 /** `true` when the case applies; otherwise the reason it does not (reported with NOT_APPLICABLE). */
@@ -191,7 +191,7 @@ export interface ConformanceCase {
   title: string;
   /** Requirement IDs the case checks (each must be in the catalog). */
   requirements: readonly string[];
-  /** Time limit in ms before --timeout-scale. Default 10000. */
+  /** Time limit in ms before --timeout-scale. Default 10000 (20000 in a client registry). */
   timeLimitMs?: number;
   /** Transports the case needs; NOT_APPLICABLE on others. Default: all. */
   transports?: readonly TransportKind[];

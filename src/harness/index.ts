@@ -11,3 +11,6 @@ export * from './schema-check.js';
 export * from './selection.js';
 export * from './target.js';
 export * from './transport-targets.js';
+export * from './client-process.js';
+export * from './client-session.js';
+export * from './client-target.js';

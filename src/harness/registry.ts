@@ -10,6 +10,8 @@ import type { RequirementLevel } from './result.js';
 export const CASE_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*$/;
 export const SUITE_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 export const DEFAULT_TIME_LIMIT_MS = 10_000;
+/** Client cases start a process per case: their default limit leaves it time to start. */
+export const DEFAULT_CLIENT_TIME_LIMIT_MS = 20_000;
 const TRANSPORTS = new Set(['webtransport', 'http', 'stdio']);
 
 const LEVEL_RANK: Record<RequirementLevel, number> = { MUST: 3, SHOULD: 2, MAY: 1, INFO: 0 };
@@ -73,7 +75,7 @@ export class CaseRegistry {
       }
       levels.push(requirement.level);
     }
-    const timeLimitMs = definition.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+    const timeLimitMs = definition.timeLimitMs ?? (this.role === 'client' ? DEFAULT_CLIENT_TIME_LIMIT_MS : DEFAULT_TIME_LIMIT_MS);
     if (!Number.isFinite(timeLimitMs) || timeLimitMs <= 0) throw new InvalidCaseError(id, `timeLimitMs must be a positive number, got ${timeLimitMs}`);
     for (const transport of definition.transports ?? []) {
       if (!TRANSPORTS.has(transport)) throw new InvalidCaseError(id, `unknown transport ${JSON.stringify(transport)}`);

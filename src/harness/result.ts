@@ -65,7 +65,11 @@ export interface RunResult {
   target: {
     description: string;
     transport: string;
+    /** What was tested: a server (default) or a client. */
+    role?: 'server' | 'client';
     serverInfo?: unknown;
+    /** Client runs: the clientInfo the client sent. */
+    clientInfo?: unknown;
     protocolVersion?: string;
     capabilities?: unknown;
   };

@@ -97,12 +97,12 @@ function checkOptions(options: RunOptions): void {
 }
 
 /** Runs discovery with a deadline; unreachable targets end the run, other failures are recorded. */
-async function discover(target: Target, limitMs: number, graceMs: number): Promise<Discovery> {
+async function discover(target: Target, limitMs: number, graceMs: number, timeoutScale: number): Promise<Discovery> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new CaseTimeoutError(limitMs)), limitMs);
   try {
     const outcome = await within(
-      target.discover(controller.signal).then(
+      target.discover(controller.signal, { timeoutScale }).then(
         (discovery) => ({ discovery }),
         (error: unknown) => ({ error }),
       ),
@@ -251,7 +251,7 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   const body = (async () => {
     const target = env.options.target;
     opening = target.openCase
-      ? target.openCase(controller.signal, c)
+      ? target.openCase(controller.signal, c, { timeoutScale: env.scale })
       : target.connect(controller.signal).then((opened): CaseSession => ({ connection: opened, dispose: async () => undefined }));
     const session = await opening;
     connection = session.connection;
@@ -391,7 +391,7 @@ async function runSelected(
 ): Promise<RunResult> {
   const all = options.registry.list();
   const schemas = options.validateSchemas === false ? undefined : (options.schemas ?? (sharedSchemas ??= SchemaRegistry.load()));
-  const discovery = await discover(options.target, (options.discoveryTimeoutMs ?? 15_000) * scale, graceMs);
+  const discovery = await discover(options.target, (options.discoveryTimeoutMs ?? 15_000) * scale, graceMs, scale);
   const env: Env = { options, target, discovery, scale, graceMs, seed: options.seed ?? randomInt(0, 2 ** 31 - 1), schemas };
 
   const results = new Map<string, CaseResult>();
@@ -431,7 +431,9 @@ async function runSelected(
     target: {
       description: target.description,
       transport: target.transport,
+      ...(target.role !== undefined ? { role: target.role } : {}),
       ...(discovery.serverInfo !== undefined ? { serverInfo: discovery.serverInfo } : {}),
+      ...(discovery.clientInfo !== undefined ? { clientInfo: discovery.clientInfo } : {}),
       ...(discovery.protocolVersion !== undefined ? { protocolVersion: discovery.protocolVersion } : {}),
       ...(discovery.capabilities !== undefined ? { capabilities: discovery.capabilities } : {}),
     },

@@ -38,9 +38,10 @@ export function renderHtml(run: RunResult, options: HtmlOptions = {}): string {
 <header>
 <h1>${run.tool.name} ${run.tool.version} <span class="${failing > 0 ? 'status bad' : 'status good'}">${failing > 0 ? `${failing} failing` : 'conformant'}</span></h1>
 <dl class="meta">
-<dt>Target</dt><dd><code>${run.target.description}</code> over ${run.target.transport}</dd>
+<dt>${run.target.role === 'client' ? 'Client under test' : 'Target'}</dt><dd><code>${run.target.description}</code> over ${run.target.transport}</dd>
 ${run.target.protocolVersion === undefined ? '' : html`<dt>Protocol version</dt><dd><code>${run.target.protocolVersion}</code></dd>`}
 ${run.target.serverInfo === undefined ? '' : html`<dt>Server info</dt><dd><pre>${displayJson(run.target.serverInfo, 2)}</pre></dd>`}
+${run.target.clientInfo === undefined ? '' : html`<dt>Client info</dt><dd><pre>${displayJson(run.target.clientInfo, 2)}</pre></dd>`}
 ${run.target.capabilities === undefined ? '' : html`<dt>Capabilities</dt><dd><details><summary>declared capabilities</summary><pre>${displayJson(run.target.capabilities, 2)}</pre></details></dd>`}
 <dt>Started</dt><dd>${new Date(run.startedAt).toISOString()} (${formatDuration(run.durationMs)})</dd>
 <dt>Options</dt><dd><code>${displayJson(run.options)}</code></dd>

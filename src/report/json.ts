@@ -31,7 +31,7 @@ const RUN: Shape = {
   keys: ['tool', 'target', 'options', 'startedAt', 'durationMs', 'cases', 'summary', 'exitCode'],
   children: {
     tool: { keys: ['name', 'version'] },
-    target: { keys: ['description', 'transport', 'serverInfo', 'protocolVersion', 'capabilities'] },
+    target: { keys: ['description', 'transport', 'role', 'serverInfo', 'clientInfo', 'protocolVersion', 'capabilities'] },
     cases: { each: CASE },
     summary: { keys: [...VERDICTS, 'total'] },
   },

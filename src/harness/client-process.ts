@@ -1,0 +1,172 @@
+// The client under test as a process: started with the server URL appended and the scenario in its
+// environment (docs/client-scenarios.md), its output kept line by line, stopped with SIGTERM and
+// then SIGKILL when it does not end by itself.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { ClientExit, ClientProcess, ClientScenario } from './case.js';
+import { HarnessError } from './errors.js';
+
+/** Lines of stdout and of stderr kept per process (the last ones). */
+const KEPT_LINES = 2000;
+/** Longest line kept whole; longer ones are cut with a note. */
+const MAX_LINE = 4000;
+
+/** The command of the client under test could not be started at all (not found, not executable). */
+export class ClientSpawnError extends HarnessError {
+  constructor(command: string, options?: { cause?: unknown }) {
+    const detail = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
+    super('CLIENT_SPAWN_FAILED', `cannot start the client under test (${command})${detail}`, options);
+  }
+}
+
+export interface ClientLaunch {
+  /** Program and arguments; the server URL is appended. */
+  command: readonly string[];
+  url: string;
+  scenario: ClientScenario;
+  transport: 'webtransport' | 'http';
+  /** WebTransport: SHA-256 of the server certificate, hex. */
+  certificateHash?: string;
+  /** Added to the harness's own environment. */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** The environment a client under test gets for one scenario. */
+export function scenarioEnvironment(launch: Pick<ClientLaunch, 'scenario' | 'transport' | 'certificateHash'>): Record<string, string> {
+  return {
+    MCP_FLOW_SCENARIO: launch.scenario.name,
+    MCP_FLOW_CONTEXT: JSON.stringify(launch.scenario.context ?? {}),
+    MCP_FLOW_TRANSPORT: launch.transport,
+    ...(launch.certificateHash !== undefined ? { MCP_FLOW_CERT_HASH: launch.certificateHash } : {}),
+  };
+}
+
+/** A running client under test. */
+export class SpawnedClient implements ClientProcess {
+  readonly exited: Promise<ClientExit>;
+  readonly #child: ChildProcess;
+  readonly #stdout = new LineBuffer();
+  readonly #stderr = new LineBuffer();
+  #exitStatus: ClientExit | undefined;
+
+  private constructor(child: ChildProcess) {
+    this.#child = child;
+    child.stdout?.setEncoding('utf8').on('data', (text: string) => this.#stdout.push(text));
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => this.#stderr.push(text));
+    // The client may close its stdin early; our writes never matter.
+    child.stdin?.on('error', () => undefined);
+    this.exited = new Promise<ClientExit>((resolve) => {
+      child.once('close', (code, signal) => {
+        this.#stdout.end();
+        this.#stderr.end();
+        this.#exitStatus = { code, signal };
+        resolve(this.#exitStatus);
+      });
+    });
+  }
+
+  /** Starts the client; rejects with ClientSpawnError when the command cannot run at all. */
+  static async start(launch: ClientLaunch): Promise<SpawnedClient> {
+    const [program, ...args] = launch.command;
+    if (program === undefined) throw new ClientSpawnError('(empty command)');
+    const child = spawn(program, [...args, launch.url], {
+      cwd: launch.cwd,
+      env: { ...process.env, ...launch.env, ...scenarioEnvironment(launch) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so stopping it also stops what it started (npx, a shell...).
+      detached: process.platform !== 'win32',
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (error) => reject(new ClientSpawnError(launch.command.join(' '), { cause: error })));
+    });
+    return new SpawnedClient(child);
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  get exitStatus(): ClientExit | undefined {
+    return this.#exitStatus;
+  }
+
+  stdoutLines(): readonly string[] {
+    return this.#stdout.lines();
+  }
+
+  stderrLines(): readonly string[] {
+    return this.#stderr.lines();
+  }
+
+  /** "exited with code 1" / "killed by SIGTERM" / "still running". */
+  describeExit(): string {
+    const status = this.#exitStatus;
+    if (!status) return 'still running';
+    return status.signal !== null ? `killed by ${status.signal}` : `exited with code ${status.code}`;
+  }
+
+  /** The last stderr lines, for error messages. */
+  stderrTail(count = 10): string {
+    const lines = this.stderrLines().slice(-count);
+    return lines.length === 0 ? '(nothing on stderr)' : lines.join('\n');
+  }
+
+  /** Ends the process (and its group): SIGTERM, then SIGKILL after `graceMs`. Resolves when it exited. */
+  async stop(graceMs: number): Promise<ClientExit> {
+    if (this.#exitStatus) return this.#exitStatus;
+    this.#signal('SIGTERM');
+    const timer = setTimeout(() => this.#signal('SIGKILL'), graceMs);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #signal(signal: NodeJS.Signals): void {
+    const pid = this.#child.pid;
+    if (pid === undefined || this.#exitStatus) return;
+    try {
+      if (process.platform !== 'win32') process.kill(-pid, signal);
+      else this.#child.kill(signal);
+    } catch {
+      // Already gone (or the group is): the direct child is the one that matters.
+      try {
+        this.#child.kill(signal);
+      } catch {
+        // gone
+      }
+    }
+  }
+}
+
+/** Text split into lines, the last KEPT_LINES kept. */
+class LineBuffer {
+  readonly #lines: string[] = [];
+  #partial = '';
+
+  push(text: string): void {
+    const parts = (this.#partial + text).split(/\r?\n/);
+    this.#partial = parts.pop() ?? '';
+    if (this.#partial.length > MAX_LINE) {
+      this.#add(this.#partial);
+      this.#partial = '';
+    }
+    for (const line of parts) this.#add(line);
+  }
+
+  end(): void {
+    if (this.#partial !== '') this.#add(this.#partial);
+    this.#partial = '';
+  }
+
+  lines(): readonly string[] {
+    return this.#partial === '' ? [...this.#lines] : [...this.#lines, this.#partial];
+  }
+
+  #add(line: string): void {
+    this.#lines.push(line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}… (${line.length - MAX_LINE} more characters)` : line);
+    if (this.#lines.length > KEPT_LINES) this.#lines.splice(0, this.#lines.length - KEPT_LINES);
+  }
+}
