@@ -6,10 +6,12 @@ import { decodeCommand } from './commands/decode.js';
 import { validateCommand } from './commands/validate.js';
 import { mockServerCommand } from './commands/mock-server.js';
 import { serverCommand } from './commands/server.js';
+import { clientCommand } from './commands/client.js';
 import { selfTestCommand } from './commands/self-test.js';
 
 const commands: CliCommand[] = [
   serverCommand,
+  clientCommand,
   selfTestCommand,
   selfCheckCommand,
   decodeCommand,

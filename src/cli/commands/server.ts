@@ -13,6 +13,7 @@ import {
   type Baseline,
   type CaseFilters,
   type RunResult,
+  type Target,
 } from '../../harness/index.js';
 import { ConsoleReporter, ReportError, writeReports, type ReportPaths } from '../../report/index.js';
 import { ProtocolError } from '../../protocol/errors.js';
@@ -40,7 +41,7 @@ export interface ServerPlan {
 }
 
 /** Repeatable options may also be comma-separated (`--suite a,b`). */
-function listOption(value: unknown, option: string, splitCommas = true): string[] | undefined {
+export function listOption(value: unknown, option: string, splitCommas = true): string[] | undefined {
   if (value === undefined) return undefined;
   const items = (Array.isArray(value) ? value : [value]).map(String);
   const split = splitCommas ? items.flatMap((item) => item.split(',')) : items;
@@ -49,7 +50,7 @@ function listOption(value: unknown, option: string, splitCommas = true): string[
   return trimmed;
 }
 
-function oneString(value: unknown, option: string): string | undefined {
+export function oneString(value: unknown, option: string): string | undefined {
   if (value === undefined) return undefined;
   if (Array.isArray(value)) throw new CliUsageError(option, `given ${value.length} times; give it once`);
   const text = String(value);
@@ -57,7 +58,7 @@ function oneString(value: unknown, option: string): string | undefined {
   return text;
 }
 
-function oneNumber(value: unknown, option: string, check: (n: number) => boolean, what: string): number | undefined {
+export function oneNumber(value: unknown, option: string, check: (n: number) => boolean, what: string): number | undefined {
   if (value === undefined) return undefined;
   if (Array.isArray(value)) throw new CliUsageError(option, `given ${value.length} times; give it once`);
   const n = typeof value === 'number' ? value : Number(value);
@@ -65,12 +66,15 @@ function oneNumber(value: unknown, option: string, check: (n: number) => boolean
   return n;
 }
 
+/** The options every conformance run has, whatever it tests (filters, reports, limits, baseline...). */
+export type RunPlan = Omit<ServerPlan, 'target'>;
+
 /** Turns the parsed arguments into a plan; throws CliUsageError naming the first bad option. */
 export function parseServerArgs(args: Record<string, unknown>): ServerPlan {
-  const list = args['list'] === true;
+  const run = parseRunArgs(args);
   const hasTarget = args['url'] !== undefined || args['stdio'] !== undefined;
   const target =
-    !list || hasTarget
+    !run.list || hasTarget
       ? parseServerTarget({
           url: args['url'] as string | undefined,
           stdio: args['stdio'] as string | undefined,
@@ -83,6 +87,12 @@ export function parseServerArgs(args: Record<string, unknown>): ServerPlan {
           interactiveTool: listOption(args['interactive-tool'], '--interactive-tool', false),
         })
       : undefined;
+  return { ...run, ...(target !== undefined ? { target } : {}) };
+}
+
+/** The run options shared by the `server` and `client` commands; throws CliUsageError naming the first bad one. */
+export function parseRunArgs(args: Record<string, unknown>): RunPlan {
+  const list = args['list'] === true;
   const suites = listOption(args['suite'], '--suite');
   const cases = listOption(args['case'], '--case');
   const exclude = listOption(args['exclude'], '--exclude');
@@ -117,7 +127,6 @@ export function parseServerArgs(args: Record<string, unknown>): ServerPlan {
   const baselineFile = oneString(args['baseline'], '--baseline');
   return {
     list,
-    ...(target !== undefined ? { target } : {}),
     filters,
     strict: args['strict'] === true,
     ...(baselineFile !== undefined ? { baselineFile } : {}),
@@ -149,7 +158,7 @@ export async function loadServerRegistry(): Promise<CaseRegistry> {
 }
 
 /** Errors that are the user's or the harness's, never the target's: one line, exit 2. */
-function isUsageOrHarnessError(error: unknown): error is Error {
+export function isUsageOrHarnessError(error: unknown): error is Error {
   return error instanceof CliUsageError || error instanceof HarnessError || error instanceof ReportError || error instanceof ProtocolError || error instanceof ConnectionError;
 }
 
@@ -181,22 +190,48 @@ export async function runServer(args: Record<string, unknown>, io: CliIo, hooks:
     return ExitCode.usage;
   }
   const spec = plan.target!;
+  return executeRun(io, {
+    plan,
+    registry,
+    target: serverTarget(spec),
+    banner: `testing ${spec.location} over ${spec.transport}`,
+    command: 'server',
+    ...(baseline !== undefined ? { baseline } : {}),
+    ...(hooks.onResult !== undefined ? { onResult: hooks.onResult } : {}),
+  });
+}
+
+export interface PlannedRun {
+  plan: RunPlan;
+  registry: CaseRegistry;
+  target: Target;
+  /** The first line printed ("testing ... over ..."). */
+  banner: string;
+  /** The CLI command rerun commands start with. */
+  command: string;
+  baseline?: Baseline;
+  onResult?: (result: RunResult) => void;
+}
+
+/** Runs a checked plan: live console output, the reports, the counts line last; returns the exit code. */
+export async function executeRun(io: CliIo, run: PlannedRun): Promise<number> {
+  const { plan } = run;
   const out = consoleOutput(io);
   const reporter = new ConsoleReporter({ out, strict: plan.strict });
   let result: RunResult;
   try {
-    io.out(`testing ${spec.location} over ${spec.transport}${plan.strict ? ' (strict: warnings fail)' : ''}`);
+    io.out(`${run.banner}${plan.strict ? ' (strict: warnings fail)' : ''}`);
     result = await runConformance({
-      registry,
-      target: serverTarget(spec),
+      registry: run.registry,
+      target: run.target,
       filters: plan.filters,
       workers: plan.workers,
       timeoutScale: plan.timeoutScale,
       strict: plan.strict,
-      ...(baseline !== undefined ? { baseline } : {}),
+      ...(run.baseline !== undefined ? { baseline: run.baseline } : {}),
       ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
       ...(plan.path !== undefined ? { path: plan.path } : {}),
-      command: 'server',
+      command: run.command,
       // run-end is shown after the reports are written, so the counts line stays the last line.
       onEvent: (event) => {
         if (event.type !== 'run-end') reporter.handle(event);
@@ -208,7 +243,7 @@ export async function runServer(args: Record<string, unknown>, io: CliIo, hooks:
     io.err(`error: ${error.message}`);
     return ExitCode.usage;
   }
-  hooks.onResult?.(result);
+  run.onResult?.(result);
   let exitCode: number = result.exitCode;
   try {
     for (const written of await writeReports(result, plan.reports, { strict: plan.strict })) {
