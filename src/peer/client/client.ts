@@ -576,6 +576,11 @@ export class MockClient {
   async #sessionStreams(result: Message | undefined, respondIds: number[], failures: string[]): Promise<StreamOutcome[]> {
     const file = record(record(result?.['data'])?.['file']);
     const stream = record(file?.['stream']);
+    if (file && typeof file['content'] === 'string' && typeof file['size'] === 'number') {
+      // An inline file: its size must match its content (UTF-8 text).
+      const bytes = Buffer.byteLength(file['content'], 'utf8');
+      if (bytes !== file['size']) failures.push(`interaction.complete carries a file of ${bytes} bytes inline, but its size says ${file['size']}`);
+    }
     if (!this.#streams || !stream) return [];
     const requestId = stream['requestId'];
     const streamTag = stream['streamTag'];

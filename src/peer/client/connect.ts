@@ -20,8 +20,8 @@ export type MockClientTarget =
       headers?: Record<string, string>;
     }
   | {
-      /** A command line starting a server that speaks MCP on its stdio. */
-      stdio: string;
+      /** A command line (or its argv words) starting a server that speaks MCP on its stdio. */
+      stdio: string | readonly string[];
       cwd?: string;
       env?: Record<string, string>;
     };
@@ -37,7 +37,8 @@ export interface OpenOptions {
 export async function openConnection(target: MockClientTarget, options: OpenOptions): Promise<Connection> {
   const { faults, transcript } = options;
   if ('stdio' in target) {
-    if (typeof target.stdio !== 'string' || target.stdio.trim() === '') throw new MockClientTargetError('stdio: give the command line that starts the server');
+    const empty = typeof target.stdio === 'string' ? target.stdio.trim() === '' : target.stdio.length === 0;
+    if (empty) throw new MockClientTargetError('stdio: give the command line that starts the server');
     return spawnStdio(target.stdio, { transcript, ...(target.cwd !== undefined ? { cwd: target.cwd } : {}), ...(target.env !== undefined ? { env: target.env } : {}) });
   }
   let url: URL;
