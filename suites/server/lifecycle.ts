@@ -169,12 +169,27 @@ const pingBeforeInitialized = defineCase({
 const secondInitialize = defineCase({
   id: 'lifecycle/second-initialize-refused',
   suite: SUITE,
-  title: 'a second initialize on an initialized session is answered with an error and the session goes on',
-  requirements: ['CORE-LIFE-8'],
+  title: 'a second initialize on an initialized session is answered with an error (carrying its id) and the session goes on',
+  requirements: ['CORE-LIFE-8', 'CORE-RPC-5'],
   async run(ctx) {
     const first = await openSession(ctx);
-    const answer = await ctx.request('CORE-LIFE-8', 'initialize', initializeParams(ctx), { what: 'the second initialize' });
-    if (!answer) return;
+    const id = ctx.nextId();
+    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'initialize', params: initializeParams(ctx) });
+    // An error with id null answers it too (the official SDK's Streamable HTTP transport refuses it
+    // that way): the refusal counts for CORE-LIFE-8, the lost id is a CORE-RPC-5 failure of its own.
+    const seen = await refusalOf(ctx, id);
+    if (seen.kind === 'closed' || seen.kind === 'nothing') {
+      ctx.check('CORE-LIFE-8', false, {
+        message: 'the second initialize is answered',
+        expected: `a response with id ${id}`,
+        actual: seen.kind === 'closed' ? 'the connection closed' : 'no answer',
+      });
+      return;
+    }
+    const answer = seen.message!;
+    if (seen.kind === 'null-error') {
+      ctx.check('CORE-RPC-5', false, { message: 'the error answering the second initialize carries the request\'s id', expected: id, actual: answer });
+    }
     const error = errorOf(answer);
     if (ctx.check('CORE-LIFE-8', error !== undefined, { message: 'a second initialize is answered with an error', expected: { error: { code: -32600 } }, actual: answer })) {
       ctx.info('CORE-LIFE-8', error!.code === -32600 ? 'reading chosen: error -32600' : `reading chosen: another JSON-RPC error code (${String(error!.code)})`, error);
