@@ -13,6 +13,8 @@ export { WebTransportSessionConnection } from './session.js';
 export type { WtRole } from './session.js';
 export { WebTransportSdkTransport, connectSdkTransport } from './sdk-transport.js';
 export type { SdkTransportOptions } from './sdk-transport.js';
+export { WebTransportSdkServerTransport, listenSdkServer, CANCELLED_ERROR } from './sdk-server-transport.js';
+export type { SdkServerLike, SdkServerListenOptions } from './sdk-server-transport.js';
 export { probeWebTransportSession } from './probe.js';
 export { verifyServerWithCa } from './ca-verify.js';
 export type { ProbeOptions, ProbeResult } from './probe.js';
