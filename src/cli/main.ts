@@ -5,6 +5,7 @@ import { selfCheckCommand } from './commands/self-check.js';
 import { decodeCommand } from './commands/decode.js';
 import { validateCommand } from './commands/validate.js';
 import { mockServerCommand } from './commands/mock-server.js';
+import { mockClientCommand } from './commands/mock-client.js';
 import { serverCommand } from './commands/server.js';
 import { clientCommand } from './commands/client.js';
 import { selfTestCommand } from './commands/self-test.js';
@@ -17,6 +18,7 @@ const commands: CliCommand[] = [
   decodeCommand,
   validateCommand,
   mockServerCommand,
+  mockClientCommand,
 ];
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
