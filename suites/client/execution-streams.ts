@@ -1,0 +1,252 @@
+// Suite `execution-streams` (client side, WebTransport): the client correlates execution streams
+// with the result that names them whatever comes first, refuses a stream whose request id it never
+// sent, fails a call whose `ref/stream` names no stream, and ignores a `$/streamError` about nothing
+// it knows (001 §2.2, §4.2, §4.3, §5).
+import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
+import type { OutgoingExecutionStream } from '../../src/transport/connection.js';
+import { ConnectionError } from '../../src/transport/errors.js';
+import { isRecord } from '../../src/wire/index.js';
+import { raceTimeout, wt } from '../server/support/webtransport.js';
+import {
+  clientMessages,
+  CODE,
+  describe,
+  errorOf,
+  exitText,
+  isResponse,
+  QUIET_MS,
+  ScriptedServer,
+  stderrTail,
+  type Message,
+  type RequestId,
+} from './support.js';
+
+const SUITE = 'execution-streams';
+const WT_ONLY = ['webtransport'] as const;
+const DOWNLOAD_CALL = { name: 'tools-call', context: { tool: 'download', arguments: {} } } as const;
+/** The file the download tool sends: 64 KiB of text, so it spans many stream reads. */
+const FILE = new TextEncoder().encode('conformance '.repeat(5462) + 'end.\n');
+/** A request id no client sends in these scenarios (they send a handful of requests). */
+const NEVER_SENT_ID = 4_000_000_000;
+/** How long the rejection of an injected stream may take (before --timeout-scale). */
+const REJECTION_WAIT_MS = 4_000;
+
+/** The client's request id as the stream header carries it; a string or out-of-range id cannot be. */
+function headerId(request: { id: RequestId }): number {
+  if (typeof request.id !== 'number' || !Number.isInteger(request.id) || request.id < 0 || request.id > 0xffff_ffff) {
+    throw new TargetPreconditionError(`the client's tools/call id ${JSON.stringify(request.id)} cannot be named in an execution-stream header (WT-ID-1)`, { requirement: 'WT-ID-1' });
+  }
+  return request.id;
+}
+
+/** Opens an execution stream for the request and sends the file on it (FIN at the end). */
+async function sendFile(ctx: CaseContext, requestId: number, streamTag: number): Promise<void> {
+  const stream = await wt(ctx).openExecutionStream({ requestId, streamTag });
+  for (let offset = 0; offset < FILE.byteLength; offset += 16_384) await stream.write(FILE.subarray(offset, offset + 16_384));
+  await stream.close();
+}
+
+function refStreamResult(id: RequestId, streamTag: number): Message {
+  return {
+    jsonrpc: '2.0',
+    id,
+    result: { content: [{ type: 'text', text: 'report.txt follows on an execution stream' }, { type: 'ref/stream', streamTag, mimeType: 'text/plain' }] },
+  };
+}
+
+/** Errors the client sent on the control stream that are not answers to the harness's requests. */
+function unsolicitedErrors(server: ScriptedServer): Message[] {
+  return clientMessages(server.ctx)
+    .map((m) => m.message)
+    .filter((m) => isResponse(m) && 'error' in m && !server.sentRequestIds.has(m.id as RequestId));
+}
+
+/** WT-EXEC-7: the download finished (exit 0) and the client raised no stream error. */
+async function checkCorrelated(ctx: CaseContext, server: ScriptedServer, order: string): Promise<void> {
+  const exit = await server.untilExit();
+  const errors = unsolicitedErrors(server);
+  ctx.check('WT-EXEC-7', exit?.code === 0 && errors.length === 0, {
+    message: `a stream sent ${order} the result naming it is read as that call's content (the scenario succeeds)`,
+    expected: 'exit status 0, no stream error reported',
+    actual: errors.length > 0 ? errors.map((e) => errorOf(e)) : { exit: exitText(exit), stderr: stderrTail(ctx) },
+  });
+}
+
+const streamBeforeResult = defineCase({
+  id: 'execution-streams/stream-before-result',
+  suite: SUITE,
+  title: 'WT-EXEC-7: an execution stream that arrives before the result naming it is correlated by (request id, stream tag)',
+  requirements: ['WT-EXEC-7'],
+  transports: WT_ONLY,
+  scenario: DOWNLOAD_CALL,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx, {
+      async onCall(request, s) {
+        await sendFile(ctx, headerId(request), 1);
+        await s.send(refStreamResult(request.id, 1));
+        return true;
+      },
+    });
+    await server.open();
+    await checkCorrelated(ctx, server, 'before');
+  },
+});
+
+const streamAfterResult = defineCase({
+  id: 'execution-streams/stream-after-result',
+  suite: SUITE,
+  title: 'WT-EXEC-7: an execution stream that arrives after the result naming it is correlated by (request id, stream tag)',
+  requirements: ['WT-EXEC-7'],
+  transports: WT_ONLY,
+  scenario: DOWNLOAD_CALL,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx, {
+      async onCall(request, s) {
+        const id = headerId(request);
+        await s.send(refStreamResult(request.id, 1));
+        await new Promise((resolve) => setTimeout(resolve, ctx.scaled(QUIET_MS / 2)));
+        await sendFile(ctx, id, 1);
+        return true;
+      },
+    });
+    await server.open();
+    await checkCorrelated(ctx, server, 'after');
+  },
+});
+
+/** Does `message` report the injected stream (an error naming its request id)? */
+function reportsStream(message: unknown, requestId: number): boolean {
+  const data = errorOf(message)?.data;
+  return isResponse(message) && isRecord(data) && data.requestId === requestId;
+}
+
+const injectedStream = defineCase({
+  id: 'execution-streams/injected-stream-refused',
+  suite: SUITE,
+  title: 'WT-EXEC-2, WT-EXEC-9: a server-opened stream naming a request the client never sent is refused and reported (-32002, id null)',
+  requirements: ['WT-EXEC-2', 'WT-EXEC-9'],
+  transports: WT_ONLY,
+  scenario: { name: 'tools-call', context: { tool: 'echo', arguments: { text: 'injection' } } },
+  timeLimitMs: 18_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    await server.open();
+    const call = await server.awaitCall();
+    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const header = { requestId: NEVER_SENT_ID, streamTag: 1 };
+    let stream: OutgoingExecutionStream | undefined;
+    let stopped = false;
+    try {
+      stream = await wt(ctx).openExecutionStream(header);
+    } catch (error) {
+      if (!(error instanceof ConnectionError)) throw error;
+      stopped = true;
+    }
+    // Keep writing until the client stops the stream (STOP_SENDING), reports it, or the deadline passes.
+    let report: Message | undefined;
+    const deadline = Date.now() + ctx.scaled(REJECTION_WAIT_MS);
+    const chunk = new Uint8Array(1024).fill(0x5a);
+    while (stream && !stopped && report === undefined && Date.now() < deadline && !ctx.connection.isClosed) {
+      try {
+        await raceTimeout(ctx, stream.write(chunk), 200, undefined);
+      } catch (error) {
+        if (!(error instanceof ConnectionError)) throw error;
+        stopped = true;
+      }
+      const got = await server.take(50);
+      if (got && reportsStream(got.message, header.requestId)) report = got.message as Message;
+      else if (got) await server.serve(got.message);
+    }
+    // A report may still be on its way when the writes failed first.
+    if (!report) {
+      const got = await server.serveUntil((r) => reportsStream(r.message, header.requestId), QUIET_MS);
+      report = got?.message as Message | undefined;
+    }
+    await stream?.abort('conformance: injected stream done').catch(() => undefined);
+    ctx.check('WT-EXEC-2', stopped || report !== undefined, {
+      message: `the stream naming request ${header.requestId} (never sent by the client) is refused`,
+      expected: 'STOP_SENDING on the stream, or an error -32002 naming it',
+      actual: 'the client kept reading the stream and reported nothing',
+    });
+    const error = errorOf(report);
+    const data = isRecord(error?.data) ? error.data : undefined;
+    ctx.check('WT-EXEC-9', report !== undefined && report.id === null && error?.code === CODE.streamInjection && data?.requestId === header.requestId && data.streamTag === header.streamTag, {
+      message: 'the refusal is reported on the control stream: id null, -32002, data {requestId, streamTag}',
+      expected: { id: null, error: { code: CODE.streamInjection, data: header } },
+      actual: report ?? 'no report',
+    });
+    await server.answerCall(call);
+    await server.untilExit();
+  },
+});
+
+const danglingRef = defineCase({
+  id: 'execution-streams/dangling-stream-ref',
+  suite: SUITE,
+  title: 'WT-EXEC-3: a result whose ref/stream names no execution stream fails the call (the scenario exits non-zero)',
+  requirements: ['WT-EXEC-3'],
+  transports: WT_ONLY,
+  scenario: DOWNLOAD_CALL,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx, {
+      async onCall(request, s) {
+        headerId(request);
+        await s.send(refStreamResult(request.id, 7));
+        return true;
+      },
+    });
+    await server.open();
+    const exit = await server.untilExit();
+    ctx.check('WT-EXEC-3', exit !== undefined && exit.code !== 0, {
+      message: 'a ref/stream naming a stream that never came is an error the client reports (non-zero exit status)',
+      expected: 'a non-zero exit status',
+      actual: exitText(exit),
+    });
+    const reports = unsolicitedErrors(server).map((m) => ({ id: m.id, error: errorOf(m) }));
+    ctx.info('WT-EXEC-3', reports.length > 0 ? `the client reported it on the control stream: ${JSON.stringify(reports)}` : 'the client sent no error about it on the control stream', reports);
+  },
+});
+
+const streamError = defineCase({
+  id: 'execution-streams/stream-error',
+  suite: SUITE,
+  title: 'WT-STREAMERR-4: a $/streamError naming an unknown request is ignored (no answer, session goes on); a known one fails the call',
+  requirements: ['WT-STREAMERR-4'],
+  transports: WT_ONLY,
+  scenario: DOWNLOAD_CALL,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx, {
+      async onCall(request, s) {
+        const id = headerId(request);
+        // Unknown first: nothing may answer it, and the session goes on (ping).
+        await s.send({ jsonrpc: '2.0', method: '$/streamError', params: { requestId: NEVER_SENT_ID, streamTag: 3, error: 'a stream the client never had' } });
+        const quiet = await s.collect(QUIET_MS);
+        const answers = quiet.filter((r) => isResponse(r.message) && !s.sentRequestIds.has((r.message as Message).id as RequestId));
+        const ping = await s.request('WT-STREAMERR-4', 'ping');
+        ctx.check('WT-STREAMERR-4', answers.length === 0 && ping !== undefined && 'result' in ping, {
+          message: 'a $/streamError naming an unknown request gets no response and the session goes on (ping answered)',
+          expected: 'no response; ping answered',
+          actual: answers.length > 0 ? answers.map((r) => describe(r.message)) : ping ? describe(ping) : 'ping unanswered',
+        });
+        for (const r of quiet) await s.serve(r.message);
+        // Then the known one: the stream is reset mid-transfer and reported.
+        const stream = await wt(ctx).openExecutionStream({ requestId: id, streamTag: 1 });
+        await stream.write(FILE.subarray(0, 4096));
+        await stream.abort('conformance: stream failed mid-transfer');
+        await s.send({ jsonrpc: '2.0', method: '$/streamError', params: { requestId: id, streamTag: 1, error: 'Connection reset by peer' } });
+        await s.send(refStreamResult(request.id, 1));
+        return true;
+      },
+    });
+    await server.open();
+    const exit = await server.untilExit();
+    // WT-STREAMERR-3 (content of a failed stream not delivered as complete) is not visible on the wire: reported only.
+    ctx.info('WT-STREAMERR-4', `after a $/streamError for its download the client ended with ${exitText(exit)} (the driver contract asks for non-zero)`, exit);
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [streamBeforeResult, streamAfterResult, injectedStream, danglingRef, streamError];

@@ -1,0 +1,207 @@
+// Suite `lifecycle` (client side): the initialize exchange as the client drives it: initialize
+// first with the required params, nothing else until its answer, notifications/initialized next,
+// and what the client does when initialize fails or names a version it cannot speak (002
+// §Lifecycle, 001 §1).
+import { defineCase, type ConformanceCase } from '../../src/harness/index.js';
+import { isRecord } from '../../src/wire/index.js';
+import {
+  clientMessages,
+  describe,
+  EXIT_WAIT_MS,
+  exitText,
+  faultCodes,
+  isNotification,
+  isRequest,
+  paramsOf,
+  QUIET_MS,
+  ScriptedServer,
+  sentSeq,
+  isResponseTo,
+} from './support.js';
+
+const SUITE = 'lifecycle';
+const INITIALIZE = { name: 'initialize' } as const;
+
+const initializeFirst = defineCase({
+  id: 'lifecycle/initialize-first',
+  suite: SUITE,
+  title: 'CORE-LIFE-1/2: the first request is initialize, with protocolVersion, capabilities and clientInfo {name, version}',
+  requirements: ['CORE-LIFE-1', 'CORE-LIFE-2'],
+  scenario: INITIALIZE,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    const request = await server.awaitInitialize();
+    // What came before it: delivered messages, and (WebTransport) what the session refused.
+    const initializeAt = clientMessages(ctx).find((m) => isRequest(m.message, 'initialize'))?.seq ?? Infinity;
+    const earlier = clientMessages(ctx).filter((m) => m.seq < initializeAt);
+    const refused = faultCodes(ctx).filter((code) => code === 'FIRST_MESSAGE_NOT_INITIALIZE');
+    ctx.check('CORE-LIFE-1', earlier.length === 0 && refused.length === 0, {
+      message: 'initialize is the first message the client sends',
+      expected: 'initialize first',
+      actual: earlier.length > 0 ? `first came ${earlier.map((m) => describe(m.message)).join(', ')}` : refused.length > 0 ? 'a message before initialize (refused by the session)' : 'initialize first',
+    });
+    const params = paramsOf(request);
+    const clientInfo = isRecord(params.clientInfo) ? params.clientInfo : undefined;
+    ctx.check('CORE-LIFE-2', typeof params.protocolVersion === 'string' && isRecord(params.capabilities) && typeof clientInfo?.name === 'string' && typeof clientInfo.version === 'string', {
+      message: 'initialize params carry protocolVersion (string), capabilities (object) and clientInfo with string name and version',
+      expected: { protocolVersion: 'string', capabilities: {}, clientInfo: { name: 'string', version: 'string' } },
+      actual: params,
+    });
+    await server.answerInitialize();
+    await server.untilExit();
+  },
+});
+
+const initializedNotification = defineCase({
+  id: 'lifecycle/initialized-notification',
+  suite: SUITE,
+  title: 'CORE-LIFE-4: after the initialize result the client sends notifications/initialized before any request but ping',
+  requirements: ['CORE-LIFE-4'],
+  scenario: INITIALIZE,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    await server.open();
+    // Ping may come first; any other request before the notification breaks the rule.
+    const first = await server.serveUntil((r) => isNotification(r.message, 'notifications/initialized') || (isRequest(r.message) && r.message.method !== 'ping'));
+    ctx.check('CORE-LIFE-4', first !== undefined && isNotification(first.message, 'notifications/initialized'), {
+      message: 'notifications/initialized comes before any request other than ping',
+      expected: 'notification notifications/initialized',
+      actual: first ? describe(first.message) : 'nothing (the client sent no notifications/initialized)',
+    });
+    if (first) await server.serve(first.message);
+    await server.untilExit();
+  },
+});
+
+const nothingBeforeResult = defineCase({
+  id: 'lifecycle/nothing-before-initialize-result',
+  suite: SUITE,
+  title: 'WT-CONN-5, CORE-LIFE-6: nothing is sent on the control stream between initialize and its answer',
+  requirements: ['WT-CONN-5', 'CORE-LIFE-6'],
+  // Over Streamable HTTP a message before the initialize answer has no session to reach.
+  transports: ['webtransport'],
+  scenario: INITIALIZE,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    const request = await server.awaitInitialize();
+    // The answer is held back a little: a client that does not wait shows it now.
+    await server.answerInitialize({ delayMs: QUIET_MS });
+    const answeredAt = sentSeq(ctx, (m) => isResponseTo(m, request.id));
+    const initializeAt = clientMessages(ctx).find((m) => isRequest(m.message, 'initialize'))?.seq ?? -1;
+    const between = clientMessages(ctx).filter((m) => m.seq > initializeAt && m.seq < answeredAt);
+    const refused = faultCodes(ctx).filter((code) => code === 'MESSAGE_BEFORE_READY');
+    ctx.check('WT-CONN-5', between.length === 0 && refused.length === 0, {
+      message: 'the client sends nothing between its initialize request and the initialize response',
+      expected: 'nothing',
+      actual: between.length > 0 ? between.map((m) => describe(m.message)) : refused.length > 0 ? `${refused.length} message(s) refused as MESSAGE_BEFORE_READY` : 'nothing',
+    });
+    const requests = between.filter((m) => isRequest(m.message) && m.message.method !== 'ping');
+    ctx.check('CORE-LIFE-6', requests.length === 0, {
+      message: 'no request other than ping before the initialize response',
+      expected: 'no request',
+      actual: requests.length > 0 ? requests.map((m) => describe(m.message)) : 'none',
+    });
+    await server.untilExit();
+  },
+});
+
+const initializeError = defineCase({
+  id: 'lifecycle/initialize-error-stops',
+  suite: SUITE,
+  title: 'CORE-LIFE-9: after initialize is answered with an error the client sends no request but a new initialize',
+  requirements: ['CORE-LIFE-9'],
+  scenario: INITIALIZE,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    const request = await server.awaitInitialize();
+    await server.answerInitialize({ error: { code: -32602, message: 'initialize refused by the conformance harness (on purpose)' } });
+    const answeredAt = sentSeq(ctx, (m) => isResponseTo(m, request.id));
+    await server.collect(QUIET_MS);
+    const exit = await server.untilExit(EXIT_WAIT_MS / 2);
+    const later = clientMessages(ctx).filter((m) => m.seq > answeredAt && isRequest(m.message) && m.message.method !== 'initialize');
+    const refused = faultCodes(ctx).filter((code) => code === 'FIRST_MESSAGE_NOT_INITIALIZE');
+    ctx.check('CORE-LIFE-9', later.length === 0 && refused.length === 0, {
+      message: 'no request other than a new initialize after the failed initialize',
+      expected: 'no request',
+      actual: later.length > 0 ? later.map((m) => describe(m.message)) : refused.length > 0 ? 'a request (refused by the session before initialize)' : 'none',
+    });
+    ctx.info('CORE-LIFE-9', `the client ended with ${exitText(exit)} after the failed initialize (the driver contract asks for a non-zero status)`, exit);
+  },
+});
+
+/** A version no client can support: date-shaped, far in the future. */
+const UNKNOWN_VERSION = '2999-12-31';
+
+const unsupportedVersion = defineCase({
+  id: 'lifecycle/unsupported-version-disconnects',
+  suite: SUITE,
+  title: 'CORE-VER-5: a client given a protocol version it does not support sends no further requests',
+  requirements: ['CORE-VER-5'],
+  scenario: INITIALIZE,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    const request = await server.awaitInitialize();
+    await server.answerInitialize({ result: { protocolVersion: UNKNOWN_VERSION } });
+    const answeredAt = sentSeq(ctx, (m) => isResponseTo(m, request.id));
+    await server.collect(QUIET_MS);
+    const exit = await server.untilExit(EXIT_WAIT_MS / 2);
+    const later = clientMessages(ctx).filter((m) => m.seq > answeredAt && isRequest(m.message) && m.message.method !== 'initialize');
+    ctx.check('CORE-VER-5', later.length === 0, {
+      message: `no request after the server answered with protocol version ${UNKNOWN_VERSION}`,
+      expected: 'the client disconnects',
+      actual: later.length > 0 ? later.map((m) => describe(m.message)) : 'none',
+    });
+    ctx.info('CORE-VER-5', `the client ended with ${exitText(exit)}; the session was ${ctx.connection.isClosed ? 'closed' : 'still open'}`, exit);
+  },
+});
+
+/** 2025-06-18 and later versions ask for the MCP-Protocol-Version header (CORE-VER-7). */
+const HEADER_VERSIONS = new Set(['2025-06-18', '2025-11-25']);
+
+const protocolVersionHeader = defineCase({
+  id: 'lifecycle/protocol-version-header',
+  suite: SUITE,
+  title: 'CORE-VER-7: over Streamable HTTP every request after initialize carries MCP-Protocol-Version with the negotiated version',
+  requirements: ['CORE-VER-7'],
+  transports: ['http'],
+  scenario: INITIALIZE,
+  timeLimitMs: 15_000,
+  applies: (discovery) =>
+    typeof discovery.protocolVersion === 'string' && HEADER_VERSIONS.has(discovery.protocolVersion)
+      ? true
+      : `the client asks for ${String(discovery.protocolVersion)}, which predates the MCP-Protocol-Version header`,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    const request = await server.awaitInitialize();
+    const version = String(paramsOf(request).protocolVersion);
+    await server.answerInitialize({ result: { protocolVersion: version } });
+    await server.untilExit();
+    const initializeAt = clientMessages(ctx).find((m) => isRequest(m.message, 'initialize'))?.seq ?? Infinity;
+    const later = clientMessages(ctx).filter((m) => m.seq > initializeAt);
+    const wrong = later.filter((m) => m.headers?.['mcp-protocol-version'] !== version);
+    ctx.check('CORE-VER-7', later.length > 0 && wrong.length === 0, {
+      message: `every POST after initialize carries MCP-Protocol-Version: ${version}`,
+      expected: version,
+      actual:
+        later.length === 0
+          ? 'the client sent nothing after initialize'
+          : wrong.length === 0
+            ? version
+            : wrong.slice(0, 3).map((m) => `${describe(m.message)}: ${JSON.stringify(m.headers?.['mcp-protocol-version'] ?? null)}`),
+    });
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [
+  initializeFirst,
+  initializedNotification,
+  nothingBeforeResult,
+  initializeError,
+  unsupportedVersion,
+  protocolVersionHeader,
+];

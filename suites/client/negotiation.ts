@@ -1,0 +1,153 @@
+// Suite `negotiation` (client side, WebTransport): the initialize request is JSON and carries the
+// binding's `transport` member; everything after the initialize result is in the encoding the
+// server chose, from `notifications/initialized` on; no frame exceeds the server's
+// maxMessageSize (001 §2.1, §3).
+import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
+import { isRecord } from '../../src/wire/index.js';
+import {
+  clientMessages,
+  describe,
+  ECHO_CALL,
+  exitText,
+  faultCodes,
+  isNotification,
+  isRequest,
+  isResponseTo,
+  offersCbor,
+  paramsOf,
+  ScriptedServer,
+  sentSeq,
+  type Message,
+} from './support.js';
+
+const SUITE = 'negotiation';
+const WT_ONLY = ['webtransport'] as const;
+
+const initializeJson = defineCase({
+  id: 'negotiation/initialize-json-with-transport',
+  suite: SUITE,
+  title: 'WT-CONN-3, WT-ENC-1, WT-INIT-1: the first control message is a JSON initialize carrying transport {type "mcp-flow", version "0.1", encodings}',
+  requirements: ['WT-CONN-3', 'WT-ENC-1', 'WT-INIT-1'],
+  transports: WT_ONLY,
+  scenario: { name: 'initialize' },
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    let request: (Message & { id: string | number }) | undefined;
+    try {
+      request = await server.awaitInitialize();
+    } catch (error) {
+      // A CBOR initialize is refused by the session (ENCODING_MISMATCH) and never delivered.
+      if (!(error instanceof TargetPreconditionError) || !faultCodes(ctx).includes('ENCODING_MISMATCH')) throw error;
+    }
+    const mismatch = faultCodes(ctx).includes('ENCODING_MISMATCH');
+    const first = clientMessages(ctx)[0];
+    ctx.check('WT-ENC-1', !mismatch && request !== undefined && first?.encoding === 'json', {
+      message: 'the initialize request is JSON-encoded',
+      expected: 'a JSON frame',
+      actual: mismatch ? 'a frame that is not JSON (refused with -32003)' : (first?.encoding ?? 'nothing'),
+    });
+    ctx.check('WT-CONN-3', !mismatch && first !== undefined && isRequest(first.message, 'initialize') && first.encoding === 'json', {
+      message: 'the first message on the control stream is a JSON-encoded initialize request',
+      expected: 'initialize (JSON)',
+      actual: first ? `${describe(first.message)} (${first.encoding ?? 'not decoded'})` : mismatch ? 'an undecodable frame' : 'nothing',
+    });
+    if (!request) return;
+    const transport = paramsOf(request).transport;
+    const encodings = isRecord(transport) ? transport.encodings : undefined;
+    const encodingsOk = encodings === undefined || (Array.isArray(encodings) && encodings.length > 0 && encodings.every((e) => typeof e === 'string'));
+    ctx.check('WT-INIT-1', isRecord(transport) && transport.type === 'mcp-flow' && transport.version === '0.1' && encodingsOk, {
+      message: 'initialize params.transport is {type: "mcp-flow", version: "0.1", encodings?: [string, ...]}',
+      expected: { type: 'mcp-flow', version: '0.1', encodings: ['cbor', 'json'] },
+      actual: transport ?? 'no transport member',
+    });
+    await server.answerInitialize();
+    await server.untilExit();
+  },
+});
+
+/**
+ * Negotiates `encoding`, lets the client run its `initialize` scenario, and checks that everything
+ * it sent after the initialize result (from notifications/initialized on) is in that encoding.
+ */
+async function checkSwitch(ctx: CaseContext, encoding: 'json' | 'cbor'): Promise<void> {
+  const server = new ScriptedServer(ctx);
+  const request = await server.awaitInitialize();
+  await server.answerInitialize({ result: { transport: { encoding } } });
+  await server.untilExit();
+  const answeredAt = sentSeq(ctx, (m) => isResponseTo(m, request.id));
+  const after = clientMessages(ctx).filter((m) => m.seq > answeredAt);
+  const wrong = after.filter((m) => m.encoding !== encoding);
+  const mismatches = faultCodes(ctx).filter((code) => code === 'ENCODING_MISMATCH');
+  const initialized = after.find((m) => isNotification(m.message, 'notifications/initialized'));
+  ctx.check('WT-ENC-12', initialized !== undefined && initialized.encoding === encoding && mismatches.length === 0, {
+    message: `notifications/initialized is sent in the negotiated encoding (${encoding})`,
+    expected: `notifications/initialized in ${encoding}`,
+    actual: initialized ? `in ${initialized.encoding}` : mismatches.length > 0 ? `${mismatches.length} frame(s) in the other encoding (refused with -32003)` : 'no notifications/initialized',
+  });
+  ctx.check('WT-ENC-3', after.length > 0 && wrong.length === 0 && mismatches.length === 0, {
+    message: `every message after the initialize result is in ${encoding}`,
+    expected: encoding,
+    actual:
+      mismatches.length > 0
+        ? `${mismatches.length} frame(s) in the other encoding (refused with -32003)`
+        : wrong.length > 0
+          ? wrong.slice(0, 3).map((m) => `${describe(m.message)} in ${m.encoding}`)
+          : after.length === 0
+            ? 'nothing was sent after the initialize result'
+            : `${after.length} message(s), all in ${encoding}`,
+  });
+}
+
+const switchToCbor = defineCase({
+  id: 'negotiation/switch-to-cbor',
+  suite: SUITE,
+  title: 'WT-ENC-3, WT-ENC-12: with "cbor" negotiated, notifications/initialized and everything after it are CBOR',
+  requirements: ['WT-ENC-3', 'WT-ENC-12'],
+  transports: WT_ONLY,
+  scenario: { name: 'initialize' },
+  applies: offersCbor,
+  timeLimitMs: 15_000,
+  run: (ctx) => checkSwitch(ctx, 'cbor'),
+});
+
+const switchToJson = defineCase({
+  id: 'negotiation/switch-to-json',
+  suite: SUITE,
+  title: 'WT-ENC-3, WT-ENC-12: with "json" negotiated, notifications/initialized and everything after it are JSON',
+  requirements: ['WT-ENC-3', 'WT-ENC-12'],
+  transports: WT_ONLY,
+  scenario: { name: 'initialize' },
+  timeLimitMs: 15_000,
+  run: (ctx) => checkSwitch(ctx, 'json'),
+});
+
+/** The maxMessageSize the case advertises: far below the call the scenario makes. */
+const SMALL_MAX_MESSAGE_SIZE = 1024;
+
+const framesWithinLimit = defineCase({
+  id: 'negotiation/frames-within-max-message-size',
+  suite: SUITE,
+  title: "WT-FRAME-9: no frame the client sends after the initialize result is longer than the server's maxMessageSize",
+  requirements: ['WT-FRAME-9'],
+  transports: WT_ONLY,
+  scenario: { name: 'tools-call', context: { tool: ECHO_CALL.tool, arguments: { text: 'x'.repeat(4 * SMALL_MAX_MESSAGE_SIZE) } } },
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    const request = await server.awaitInitialize();
+    await server.answerInitialize({ result: { transport: { maxMessageSize: SMALL_MAX_MESSAGE_SIZE } } });
+    const exit = await server.untilExit();
+    const answeredAt = sentSeq(ctx, (m) => isResponseTo(m, request.id));
+    const over = clientMessages(ctx).filter((m) => m.seq > answeredAt && m.byteLength - 4 > SMALL_MAX_MESSAGE_SIZE);
+    const refused = faultCodes(ctx).filter((code) => code === 'FRAME_TOO_LARGE');
+    ctx.check('WT-FRAME-9', over.length === 0 && refused.length === 0, {
+      message: `every frame body after the initialize result is at most maxMessageSize (${SMALL_MAX_MESSAGE_SIZE} bytes)`,
+      expected: `bodies of at most ${SMALL_MAX_MESSAGE_SIZE} bytes`,
+      actual: over.length > 0 ? over.map((m) => `${describe(m.message)}: ${m.byteLength - 4} bytes`) : refused.length > 0 ? 'a frame over the limit (refused)' : 'all within the limit',
+    });
+    ctx.info('WT-FRAME-9', `the call could not fit in one frame; the client ended with ${exitText(exit)}`, exit);
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [initializeJson, switchToCbor, switchToJson, framesWithinLimit];

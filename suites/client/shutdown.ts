@@ -1,0 +1,59 @@
+// Suite `shutdown` (client side, WebTransport, 001 §7): after the server's `$/shutdown` the client
+// sends no new request, opens no execution stream, and closes the session once its in-flight
+// requests are answered.
+import { defineCase, TargetPreconditionError, type ConformanceCase } from '../../src/harness/index.js';
+import { ConnectionError } from '../../src/transport/errors.js';
+import { raceTimeout, wt } from '../server/support/webtransport.js';
+import { clientMessages, describe, ECHO_CALL, EXIT_WAIT_MS, isRequest, QUIET_MS, ScriptedServer, sentSeq } from './support.js';
+
+const SUITE = 'shutdown';
+
+const honoursShutdown = defineCase({
+  id: 'shutdown/honours-server-shutdown',
+  suite: SUITE,
+  title: 'WT-SHUT-5, WT-SHUT-2, WT-SHUT-4: after $/shutdown the client sends no new request, opens no stream, and the session closes once drained',
+  requirements: ['WT-SHUT-5', 'WT-SHUT-2', 'WT-SHUT-4'],
+  transports: ['webtransport'],
+  // Three calls: the shutdown comes while the first is in flight, so the other two must never be sent.
+  scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 3 } },
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    await server.open();
+    const call = await server.awaitCall();
+    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    await server.send({ jsonrpc: '2.0', method: '$/shutdown' });
+    const shutdownAt = sentSeq(ctx, (m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === '$/shutdown');
+    // The in-flight call is still answered (the control stream keeps its order: $/shutdown first).
+    await server.answerCall(call);
+    await server.collect(QUIET_MS);
+    let stream: string | undefined;
+    try {
+      const opened = await wt(ctx).nextExecutionStream(undefined, { timeoutMs: 1, signal: ctx.signal });
+      stream = `an execution stream for request ${opened.header.requestId} (tag ${opened.header.streamTag})`;
+    } catch (error) {
+      if (ctx.signal.aborted || !(error instanceof ConnectionError)) throw error;
+    }
+    const closed = await raceTimeout(ctx, ctx.connection.closed, EXIT_WAIT_MS, undefined);
+    const later = clientMessages(ctx).filter((m) => m.seq > shutdownAt && isRequest(m.message));
+    ctx.check('WT-SHUT-5', later.length === 0, {
+      message: 'no new request after the server sent $/shutdown',
+      expected: 'no request',
+      actual: later.length > 0 ? later.map((m) => describe(m.message)) : 'none',
+    });
+    ctx.check('WT-SHUT-2', stream === undefined, {
+      message: 'no execution stream is opened by the client after $/shutdown',
+      expected: 'no stream',
+      actual: stream ?? 'none',
+    });
+    ctx.check('WT-SHUT-4', closed !== undefined, {
+      message: 'once the in-flight call was answered the session is closed (WebTransport session close)',
+      expected: 'the session closes',
+      actual: closed ?? `still open ${ctx.scaled(EXIT_WAIT_MS)} ms after the drain`,
+    });
+    if (closed) ctx.info('WT-SHUT-4', `the session was closed by the ${closed.initiator === 'remote' ? 'client' : closed.initiator} (close code ${String(closed.code)})`, closed);
+    await server.untilExit();
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [honoursShutdown];

@@ -1,0 +1,63 @@
+// Self-test support for the client suites: run client cases against the mock client's reference
+// driver (`mock-client --driver`, correct or with faults on) over WebTransport or Streamable HTTP,
+// and read the verdicts.
+import { clientTarget, CaseRegistry, runConformance, type CaseResult, type ConformanceCase, type RunOptions, type RunResult } from '../../../src/harness/index.js';
+import { cliArgs } from '../../support/cli.js';
+
+export type ClientSuiteTransport = 'webtransport' | 'http';
+
+export interface ClientRunOptions {
+  transport: ClientSuiteTransport;
+  faults?: readonly string[];
+  /** More runner options (workers, timeoutScale, filters...). */
+  run?: Partial<Omit<RunOptions, 'registry' | 'target'>>;
+}
+
+export interface ClientRun {
+  result: RunResult;
+  get(id: string): CaseResult;
+  verdicts: Record<string, string>;
+  /** Cases whose verdict is FAIL, WARN, TIMEOUT or ERROR, with their reasons. */
+  problems: { id: string; verdict: string; reason?: string; checks?: string[] }[];
+}
+
+/** The command of the mock client's driver, run from source, with `faults` switched on. */
+export function mockClientDriver(faults: readonly string[] = []): string[] {
+  return [process.execPath, ...cliArgs('mock-client', '--driver', ...faults.flatMap((f) => ['--fault', f]))];
+}
+
+/** Runs `cases` against the mock client driver (4 workers, limits stretched 2x: a process per case on a loaded machine). */
+export async function runOnClient(cases: readonly ConformanceCase[], options: ClientRunOptions): Promise<ClientRun> {
+  const registry = new CaseRegistry(undefined, { role: 'client' });
+  registry.registerAll(cases);
+  const target = clientTarget({ command: mockClientDriver(options.faults), transport: options.transport });
+  const result = await runConformance({ registry, target, workers: 4, timeoutScale: 2, ...options.run });
+  const byId = new Map(result.cases.map((c) => [c.id, c]));
+  return {
+    result,
+    get(id) {
+      const found = byId.get(id);
+      if (!found) throw new Error(`case ${id} was not run (ran: ${[...byId.keys()].join(', ')})`);
+      return found;
+    },
+    verdicts: Object.fromEntries(result.cases.map((c) => [c.id, c.verdict])),
+    problems: result.cases
+      .filter((c) => ['FAIL', 'WARN', 'TIMEOUT', 'ERROR'].includes(c.verdict))
+      .map((c) => ({
+        id: c.id,
+        verdict: c.verdict,
+        ...(c.reason !== undefined ? { reason: c.reason } : {}),
+        checks: c.checks.filter((k) => k.verdict !== 'PASS' && k.verdict !== 'INFO').map((k) => `${k.requirement} ${k.verdict}: ${k.message} (actual: ${JSON.stringify(k.actual)?.slice(0, 300)})`),
+      })),
+  };
+}
+
+/** Ids of the cases with a FAIL or WARN check of `requirement`. */
+export function casesFlagging(run: ClientRun, requirement: string): string[] {
+  return run.result.cases.flatMap((c) => c.checks.filter((k) => k.requirement === requirement && (k.verdict === 'FAIL' || k.verdict === 'WARN')).map(() => c.id));
+}
+
+/** The cases of `cases` that declare `requirement`. */
+export function casesFor(cases: readonly ConformanceCase[], requirement: string): ConformanceCase[] {
+  return cases.filter((c) => c.requirements.includes(requirement));
+}
