@@ -1,17 +1,19 @@
 // `mcp-flow-conformance self-test` (what `npm start` runs): the self-check of vectors and schemas,
 // then every server suite against the embedded reference mock server on loopback, over
 // WebTransport, Streamable HTTP and stdio (this CLI's own `mock-server --transport stdio`, spawned
-// per case), writing JUnit/JSON/HTML reports per transport. The mock server is correct, so every
-// applicable case passes: what a user sees is what a conforming server looks like.
+// per case), and every client suite against this CLI's own `mock-client --driver` over
+// WebTransport and Streamable HTTP, writing JUnit/JSON/HTML reports per run. Both mocks are
+// correct, so every applicable case passes: what a user sees is what a conforming peer looks like.
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findPackageFolder } from '../../package-folder.js';
-import { shellQuote, type RunResult } from '../../harness/index.js';
+import { selectCases, shellQuote, type RunResult } from '../../harness/index.js';
 import { startMockServer, type RunningMockServer } from '../../peer/server/index.js';
 import { countsLine } from '../../report/index.js';
 import { CliUsageError } from '../errors.js';
 import { ExitCode, type CliCommand, type CliIo } from '../io.js';
-import { runServer } from './server.js';
+import { loadServerRegistry, runServer } from './server.js';
+import { loadClientRegistry, runClient } from './client.js';
 import { selfCheckCommand } from './self-check.js';
 
 /** The runs a self-test can make, in order. */
@@ -20,25 +22,41 @@ export const SELF_TEST_RUNS = {
   'wt-json': 'WebTransport (HTTP/2), JSON only',
   http: 'Streamable HTTP (with the FastWorkflow profile)',
   stdio: 'stdio (a mock-server process per case)',
+  'client-wt': 'client suites: the mock client (`mock-client --driver`, a process per case) over WebTransport (HTTP/2)',
+  'client-http': 'client suites: the mock client (`mock-client --driver`, a process per case) over Streamable HTTP',
 } as const;
 export type SelfTestRun = keyof typeof SELF_TEST_RUNS;
-export const DEFAULT_SELF_TEST_RUNS: readonly SelfTestRun[] = ['wt', 'http', 'stdio'];
+export const DEFAULT_SELF_TEST_RUNS: readonly SelfTestRun[] = ['wt', 'http', 'stdio', 'client-wt', 'client-http'];
 /** Time limits are stretched this much over stdio, where every case starts a node process first. */
 export const STDIO_TIMEOUT_SCALE = 5;
+/** Client runs also start a node process per case (the mock client). */
+export const CLIENT_TIMEOUT_SCALE = 2;
+
+const isClientRun = (run: SelfTestRun): run is 'client-wt' | 'client-http' => run.startsWith('client-');
 
 /**
- * The command line that starts this CLI's own stdio mock server: the installed bin when running
- * compiled (dist/), the TypeScript source through tsx otherwise.
+ * The argv that runs this CLI with `args`: the installed bin when running compiled (dist/), the
+ * TypeScript source through tsx otherwise.
  */
-export function stdioMockCommandLine(): string {
+export function selfCommand(...args: string[]): string[] {
   const here = fileURLToPath(import.meta.url);
   if (/[\\/]dist[\\/]src[\\/]/.test(here)) {
     const binDir = findPackageFolder(import.meta.url, 'bin', 'mcp-flow-conformance.js');
-    if (binDir !== undefined) return [process.execPath, join(binDir, 'mcp-flow-conformance.js'), 'mock-server', '--transport', 'stdio'].map(shellQuote).join(' ');
+    if (binDir !== undefined) return [process.execPath, join(binDir, 'mcp-flow-conformance.js'), ...args];
   }
   const mainTs = resolve(fileURLToPath(new URL('../main.ts', import.meta.url)));
   const script = `import { main } from ${JSON.stringify(mainTs)}; process.exitCode = await main(process.argv.slice(1));`;
-  return [process.execPath, '--import', 'tsx', '--input-type=module', '-e', script, '--', 'mock-server', '--transport', 'stdio'].map(shellQuote).join(' ');
+  return [process.execPath, '--import', 'tsx', '--input-type=module', '-e', script, '--', ...args];
+}
+
+/** The command line that starts this CLI's own stdio mock server. */
+export function stdioMockCommandLine(): string {
+  return selfCommand('mock-server', '--transport', 'stdio').map(shellQuote).join(' ');
+}
+
+/** A repeatable, comma-separable option as a list. */
+function listArg(value: unknown): string[] {
+  return (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter((v) => v !== '');
 }
 
 function parseRuns(value: unknown): SelfTestRun[] {
@@ -55,6 +73,7 @@ function parseRuns(value: unknown): SelfTestRun[] {
 /** Starts the mock server a run needs (none for stdio) and the `server` arguments that reach it. */
 async function startFor(run: SelfTestRun): Promise<{ server?: RunningMockServer; targetArgs: Record<string, unknown> }> {
   if (run === 'stdio') return { targetArgs: { stdio: stdioMockCommandLine() } };
+  if (isClientRun(run)) return { targetArgs: { transport: run === 'client-wt' ? 'wt' : 'http', '--': selfCommand('mock-client', '--driver') } };
   const server = await startMockServer({
     transport: run === 'http' ? 'http' : 'wt',
     host: '127.0.0.1',
@@ -77,11 +96,13 @@ export async function runSelfTest(args: Record<string, unknown>, io: CliIo): Pro
   const reportsDir = typeof args['reports'] === 'string' ? args['reports'] : 'reports';
   io.out(
     [
-      'self-test: every server conformance suite against the embedded reference mock server, on loopback.',
-      'The mock server is correct, so every case that applies should PASS (INFO marks behaviour the documents',
-      'leave open; NOT_APPLICABLE says what the mock does not declare on that transport).',
+      'self-test: every server conformance suite against the embedded reference mock server, and every client',
+      'suite against the embedded mock client, on loopback. Both mocks are correct, so every case that applies',
+      'should PASS (INFO marks behaviour the documents leave open; NOT_APPLICABLE says what the mock does not',
+      'declare on that transport).',
       'To test your own server: mcp-flow-conformance server --url https://host:port/path (WebTransport),',
-      '--url http://host/mcp (Streamable HTTP) or --stdio "command"; see --help.',
+      '--url http://host/mcp (Streamable HTTP) or --stdio "command"; your own client:',
+      'mcp-flow-conformance client -- <command> (docs/client-scenarios.md); see --help.',
     ].join('\n'),
   );
   let worst: number = ExitCode.ok;
@@ -95,8 +116,28 @@ export async function runSelfTest(args: Record<string, unknown>, io: CliIo): Pro
     worst = Math.max(worst, code);
   }
   const summaries: { run: SelfTestRun; result?: RunResult; code: number }[] = [];
+  const filters = {
+    ...(args['suite'] !== undefined ? { suites: listArg(args['suite']) } : {}),
+    ...(args['case'] !== undefined ? { cases: listArg(args['case']) } : {}),
+    ...(args['exclude'] !== undefined ? { exclude: listArg(args['exclude']) } : {}),
+  };
+  const filtered = Object.keys(filters).length > 0;
   for (const run of runs) {
     io.out(`\n== ${run}: ${SELF_TEST_RUNS[run]} ==`);
+    // Filters name server or client cases: a run they select nothing of is left out, not an error.
+    if (filtered) {
+      const registry = isClientRun(run) ? await loadClientRegistry() : await loadServerRegistry();
+      let selected = 0;
+      try {
+        selected = selectCases(registry.list(), filters).selected.length;
+      } catch {
+        selected = 0;
+      }
+      if (selected === 0) {
+        io.out(`(no ${isClientRun(run) ? 'client' : 'server'} case matches the filters: run left out)`);
+        continue;
+      }
+    }
     let started: Awaited<ReturnType<typeof startFor>>;
     try {
       started = await startFor(run);
@@ -108,13 +149,13 @@ export async function runSelfTest(args: Record<string, unknown>, io: CliIo): Pro
     }
     let result: RunResult | undefined;
     try {
-      const code = await runServer(
+      const code = await (isClientRun(run) ? runClient : runServer)(
         {
           ...started.targetArgs,
           reports: join(reportsDir, run),
           ...(args['workers'] !== undefined ? { workers: args['workers'] } : {}),
           // stdio starts a process per case: give it room on loaded machines.
-          'timeout-scale': ((args['timeout-scale'] as number | undefined) ?? 1) * (run === 'stdio' ? STDIO_TIMEOUT_SCALE : 1),
+          'timeout-scale': ((args['timeout-scale'] as number | undefined) ?? 1) * (run === 'stdio' ? STDIO_TIMEOUT_SCALE : isClientRun(run) ? CLIENT_TIMEOUT_SCALE : 1),
           ...(args['suite'] !== undefined ? { suite: args['suite'] } : {}),
           ...(args['case'] !== undefined ? { case: args['case'] } : {}),
           ...(args['exclude'] !== undefined ? { exclude: args['exclude'] } : {}),
@@ -140,14 +181,14 @@ export async function runSelfTest(args: Record<string, unknown>, io: CliIo): Pro
 
 export const selfTestCommand: CliCommand = {
   command: 'self-test',
-  describe: 'run every server suite against the embedded mock server (WebTransport, Streamable HTTP, stdio) and write reports; what `npm start` runs',
+  describe: 'run every server suite against the embedded mock server (WebTransport, Streamable HTTP, stdio) and every client suite against the mock client, and write reports; what `npm start` runs',
   builder: (yargs) =>
     yargs
       .option('transport', { type: 'string', array: true, describe: `runs to make (default ${DEFAULT_SELF_TEST_RUNS.join(',')}; also wt-json)` })
       .option('reports', { type: 'string', default: 'reports', describe: 'folder for the reports, one subfolder per run' })
       .option('self-check', { type: 'boolean', default: true, describe: 'check the test vectors and schema examples first (--no-self-check skips it)' })
       .option('workers', { type: 'number', describe: 'cases run at the same time (default 4)' })
-      .option('timeout-scale', { type: 'number', describe: 'multiply every time limit (stdio gets 5x on top)' })
+      .option('timeout-scale', { type: 'number', describe: `multiply every time limit (stdio gets ${STDIO_TIMEOUT_SCALE}x on top, client runs ${CLIENT_TIMEOUT_SCALE}x)` })
       .option('suite', { type: 'string', array: true, describe: 'only these suites' })
       .option('case', { type: 'string', array: true, describe: 'only cases whose ID matches a glob' })
       .option('exclude', { type: 'string', array: true, describe: 'leave out cases whose ID matches a glob' }),
