@@ -1,0 +1,26 @@
+// server-everything over Streamable HTTP on 127.0.0.1, judged by negotiation, lifecycle and cancellation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpTarget } from '../../src/harness/index.js';
+import { CORE_MODULES_LIFECYCLE, SERVER_EVERYTHING_HTTP } from './expected.js';
+import { startServerEverythingHttp, type RunningPeer } from './server-everything.js';
+import { describeDeviations, deviationsOf, expectedShape, INTEROP_TIMEOUT_MS, runModules } from './support.js';
+
+let peer: RunningPeer;
+beforeAll(async () => {
+  peer = await startServerEverythingHttp();
+}, 60_000);
+afterAll(async () => {
+  await peer?.close();
+});
+
+describe('@modelcontextprotocol/server-everything over Streamable HTTP: negotiation, lifecycle, cancellation', () => {
+  it(
+    'fails or warns exactly where docs/interop.md says, and nowhere else',
+    async () => {
+      const result = await runModules(httpTarget(peer.url), CORE_MODULES_LIFECYCLE);
+      expect(result.summary.PASS).toBeGreaterThan(0);
+      expect(deviationsOf(result), describeDeviations(result)).toEqual(expectedShape(SERVER_EVERYTHING_HTTP, result));
+    },
+    INTEROP_TIMEOUT_MS,
+  );
+});

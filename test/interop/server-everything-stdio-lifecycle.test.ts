@@ -1,0 +1,18 @@
+// server-everything over stdio (a process per case), judged by negotiation, lifecycle and cancellation.
+import { describe, expect, it } from 'vitest';
+import { stdioTarget } from '../../src/harness/index.js';
+import { CORE_MODULES_LIFECYCLE, SERVER_EVERYTHING_STDIO } from './expected.js';
+import { serverEverythingStdioCommand } from './server-everything.js';
+import { describeDeviations, deviationsOf, expectedShape, INTEROP_TIMEOUT_MS, runModules } from './support.js';
+
+describe('@modelcontextprotocol/server-everything over stdio: negotiation, lifecycle, cancellation', () => {
+  it(
+    'fails or warns exactly where docs/interop.md says, and nowhere else',
+    async () => {
+      const result = await runModules(stdioTarget(serverEverythingStdioCommand()), CORE_MODULES_LIFECYCLE);
+      expect(result.summary.PASS).toBeGreaterThan(0);
+      expect(deviationsOf(result), describeDeviations(result)).toEqual(expectedShape(SERVER_EVERYTHING_STDIO, result));
+    },
+    INTEROP_TIMEOUT_MS,
+  );
+});
