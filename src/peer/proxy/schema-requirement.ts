@@ -4,6 +4,19 @@
 import type { Requirements } from '../../protocol/requirements.js';
 import type { ValidationIssue } from '../../schema/registry.js';
 
+/**
+ * Where in a message an issue sits, and the requirement that place is about wherever it appears
+ * (a prompt's choices inside interaction.prompt or inside a getState history alike).
+ */
+const PATH_HINTS: readonly [RegExp, string][] = [
+  [/\/(prompt|nextPrompt|initialPrompt)\/choices(\/|$)/, 'FLOW-PROMPT-4'],
+  [/\/(prompt|nextPrompt|initialPrompt)\/validation\/pattern$/, 'FLOW-PROMPT-6'],
+  [/\/(prompt|nextPrompt|initialPrompt)\/validation(\/|$)/, 'FLOW-PROMPT-5'],
+  [/\/(prompt|nextPrompt|initialPrompt)\/(defaultValue|placeholder)$/, 'FLOW-PROMPT-7'],
+  [/^\/params\/progress(\/|$)/, 'FLOW-PROMPT-10'],
+  [/^\/(result|params)\/capabilities\/[^/]+/, 'CORE-CAP-6'],
+];
+
 /** Requirements every message schema annotates for the JSON-RPC envelope. */
 const ENVELOPE = new Set(['CORE-RPC-1', 'CORE-RPC-2', 'CORE-RPC-3', 'CORE-RPC-14']);
 
@@ -16,6 +29,7 @@ export function schemaIssueRequirement(annotated: readonly string[], issue: Vali
   if (path === '/id' && known.includes('CORE-RPC-3')) return 'CORE-RPC-3';
   if (path === '/params' && issue?.keyword === 'type' && known.includes('CORE-RPC-2')) return 'CORE-RPC-2';
   if (path === '/result' && issue?.keyword === 'type' && known.includes('CORE-RPC-14')) return 'CORE-RPC-14';
+  for (const [pattern, id] of PATH_HINTS) if (pattern.test(path) && catalog.has(id)) return id;
   const specific = known.filter((id) => !ENVELOPE.has(id));
   if (specific.length === 0) return known[0];
   const words = [...path.split('/'), ...(typeof missing === 'string' ? [missing] : [])]

@@ -111,7 +111,8 @@ export class ProxySession {
       const seq = this.#options.record.message(this.number, direction, received);
       this.#lastSeq = seq;
       this.#pollFaults();
-      for (const violation of this.validator.observe(direction, received.message, seq, received.at)) this.#report(violation);
+      const wire = { ...(received.encoding ? { encoding: received.encoding } : {}), ...(received.body ? { body: received.body } : {}) };
+      for (const violation of this.validator.observe(direction, received.message, seq, received.at, wire)) this.#report(violation);
       const outgoing = await this.#adapt(direction, received.message);
       try {
         await to.send(outgoing);

@@ -17,7 +17,9 @@ import { failureVerdict, type Requirements } from '../../protocol/requirements.j
 import type { SchemaRegistry } from '../../schema/registry.js';
 import type { ConnectionFault, TransportKind } from '../../transport/connection.js';
 import { isRecord } from '../../wire/index.js';
+import { cborIdIsFloat } from './cbor-id.js';
 import { faultRequirement } from './fault-requirements.js';
+import { progressProblems, promptProblems } from './prompt-rules.js';
 import { schemaIssueRequirement } from './schema-requirement.js';
 import type { Flow, Violation } from './violation.js';
 
@@ -33,15 +35,16 @@ export interface ValidatorOptions {
 
 /** Requirements the message-stream rules below can cite (besides the schemas' own). */
 export const RULE_REQUIREMENTS: readonly string[] = [
+  'FLOW-PROMPT-4', 'FLOW-PROMPT-5', 'FLOW-PROMPT-6', 'FLOW-PROMPT-7', 'FLOW-PROMPT-10',
   'CORE-RPC-1', 'CORE-RPC-2', 'CORE-RPC-3', 'CORE-RPC-4', 'CORE-RPC-5', 'CORE-RPC-6', 'CORE-RPC-7', 'CORE-RPC-12',
   'CORE-RPC-14', 'CORE-RPC-16', 'CORE-LIFE-1', 'CORE-LIFE-4', 'CORE-LIFE-6', 'CORE-LIFE-7', 'CORE-LIFE-9', 'CORE-LIFE-11',
   'CORE-CAP-1', 'CORE-CAP-2', 'CORE-CAP-5', 'CORE-LOG-5', 'CORE-RES-5', 'CORE-PROG-2', 'CORE-PROG-3', 'CORE-PROG-4',
   'CORE-CANCEL-1', 'CORE-CANCEL-2', 'CORE-CANCEL-3', 'FLOW-CAP-8', 'FLOW-START-7', 'FLOW-SM-2', 'FLOW-SM-3', 'FLOW-SM-6',
-  'FLOW-SM-10', 'FLOW-PROMPT-14', 'FLOW-RESPOND-8',
+  'FLOW-SM-10', 'FLOW-PROMPT-14', 'FLOW-RESPOND-8', 'FLOW-START-8',
 ];
 
 /** Rules that only apply on a WebTransport leg. */
-export const WT_RULE_REQUIREMENTS: readonly string[] = ['WT-ID-1', 'WT-ID-4', 'WT-ENC-4', 'WT-ENC-6', 'WT-ENC-9', 'WT-CANCEL-6'];
+export const WT_RULE_REQUIREMENTS: readonly string[] = ['WT-ENC-10', 'WT-ID-1', 'WT-ID-4', 'WT-ENC-4', 'WT-ENC-6', 'WT-ENC-9', 'WT-CANCEL-6'];
 
 type Phase = 'new' | 'initializing' | 'answered' | 'ready' | 'failed';
 
@@ -57,6 +60,8 @@ interface PendingRequest {
 interface FlowSession {
   states: InteractionState[];
   completes: number;
+  /** The session's first prompt arrived (initialPrompt, interaction.prompt, or continue with nextPrompt). */
+  prompted: boolean;
 }
 
 const BINDING_INITIALIZE_RESULT = 'binding/initialize.result.schema.json';
@@ -119,10 +124,16 @@ export class SessionValidator {
     this.#offeredEncodings = encodings;
   }
 
-  /** Judges one message; returns the violations it caused. */
-  observe(direction: Flow, message: unknown, seq: number, at = Date.now()): Violation[] {
+  /**
+   * Judges one message; returns the violations it caused. `wire` is how it arrived, where the
+   * transport has more than one encoding (WebTransport: a CBOR body's integer ids must be CBOR integers).
+   */
+  observe(direction: Flow, message: unknown, seq: number, at = Date.now(), wire?: { encoding?: 'json' | 'cbor'; body?: Uint8Array }): Violation[] {
     this.#lastSeq = seq;
     const before = this.#violations.length;
+    if (wire?.encoding === 'cbor' && wire.body && !Array.isArray(message) && cborIdIsFloat(wire.body)) {
+      this.#add(direction, seq, at, subjectOf(message), 'WT-ENC-10', `the id ${JSON.stringify((message as { id?: unknown }).id)} is encoded as a CBOR float, not a CBOR integer`, message);
+    }
     const items = Array.isArray(message) ? message : [message];
     if (Array.isArray(message) && message.length === 0) this.#add(direction, seq, at, 'batch', 'CORE-RPC-1', 'an empty JSON array is not a JSON-RPC message', message);
     for (const item of items) this.#observeOne(direction, item, seq, at);
@@ -169,6 +180,11 @@ export class SessionValidator {
       this.#add(answerer, this.#lastSeq, Date.now(), `${request.method} ${JSON.stringify(request.id)}`, 'CORE-RPC-16', `request ${JSON.stringify(request.id)} (${request.method}) was never answered before the session ended`);
     }
     this.#pending.clear();
+    for (const [id, session] of this.#flowSessions) {
+      const state = session.states.at(-1);
+      if (session.prompted || session.completes > 0 || (state !== undefined && isTerminal(state))) continue;
+      this.#add('server-to-client', this.#lastSeq, Date.now(), `session ${JSON.stringify(id)}`, 'FLOW-START-8', `session ${JSON.stringify(id)} started without initialPrompt never received its first interaction.prompt`);
+    }
     return this.#violations.slice(before);
   }
 
@@ -451,7 +467,8 @@ export class SessionValidator {
         if (typeof id !== 'string') return;
         if (this.#flowSessions.has(id)) add('FLOW-START-7', `interaction.start returned session id ${JSON.stringify(id)}, which an earlier start already returned`);
         const state = result['state'];
-        this.#flowSessions.set(id, { states: isInteractionState(state) ? [state] : [], completes: 0 });
+        this.#flowSessions.set(id, { states: isInteractionState(state) ? [state] : [], completes: 0, prompted: isRecord(result['initialPrompt']) });
+        for (const problem of promptProblems(result['initialPrompt'])) add(problem.requirement, problem.message);
         return;
       }
       case 'interaction.respond':
@@ -478,15 +495,21 @@ export class SessionValidator {
       return;
     }
     const state = session.states.at(-1);
-    if (state !== undefined && isTerminal(state)) {
+    const secondComplete = method === 'interaction.complete' && session.completes > 0;
+    if (state !== undefined && isTerminal(state) && !secondComplete) {
       add('FLOW-SM-10', `${method} for session ${JSON.stringify(sessionId)}, which is already ${state}`);
       return;
     }
+    for (const problem of [...promptProblems(params?.['prompt'] ?? params?.['nextPrompt']), ...progressProblems(params?.['progress'])]) add(problem.requirement, problem.message);
     if (method === 'interaction.complete') {
       session.completes++;
-      if (session.completes > 1) add('FLOW-SM-6', `a second interaction.complete for session ${JSON.stringify(sessionId)}`);
+      if (session.completes > 1) {
+        add('FLOW-SM-6', `a second interaction.complete for session ${JSON.stringify(sessionId)}`);
+        return;
+      }
       this.#observeState(sessionId, 'completed', add);
     } else if (method === 'interaction.prompt' || isRecord(params?.['nextPrompt'])) {
+      session.prompted = true;
       this.#observeState(sessionId, 'waiting_user', add);
     }
   }
@@ -546,6 +569,8 @@ export class SessionValidator {
     this.#checked.add(requirement);
     // INFO requirements describe what was seen; they are never violations.
     if (failureVerdict(level) === 'INFO') return;
+    // One message breaking one requirement is one violation, however many rules saw it.
+    if (this.#violations.some((v) => v.seq === seq && v.requirement === requirement && v.direction === direction && v.subject === subject)) return;
     const violation: Violation = { session: this.#options.session, seq, at, direction, subject, requirement, level, message };
     if (actual !== undefined) violation.actual = actual;
     this.#violations.push(violation);
