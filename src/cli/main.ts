@@ -9,6 +9,8 @@ import { mockClientCommand } from './commands/mock-client.js';
 import { serverCommand } from './commands/server.js';
 import { clientCommand } from './commands/client.js';
 import { selfTestCommand } from './commands/self-test.js';
+import { proxyCommand } from './commands/proxy.js';
+import { replayCommand } from './commands/replay.js';
 
 const commands: CliCommand[] = [
   serverCommand,
@@ -19,6 +21,8 @@ const commands: CliCommand[] = [
   validateCommand,
   mockServerCommand,
   mockClientCommand,
+  proxyCommand,
+  replayCommand,
 ];
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
