@@ -26,8 +26,8 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 export DEBIAN_FRONTEND=noninteractive
 # Bounded, so a held apt lock or an unreachable mirror cannot stall CI.
-if timeout 900 apt-get update -qq >"$log" 2>&1 &&
-  timeout 900 apt-get install -y -qq --no-install-recommends chromium >>"$log" 2>&1 &&
+if timeout 600 apt-get update -qq >"$log" 2>&1 &&
+  timeout 600 apt-get install -y -qq --no-install-recommends chromium >>"$log" 2>&1 &&
   [ -x "$CHROMIUM" ]; then
   say "installed $("$CHROMIUM" --version 2>/dev/null || echo "$CHROMIUM") with apt-get"
 else
