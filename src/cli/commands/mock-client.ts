@@ -271,6 +271,8 @@ function inlineContent(result: Record<string, unknown> | undefined): { bytes: Ui
 async function finishDownload(download: DownloadFile, streams: readonly StreamOutcome[], result: Record<string, unknown> | undefined): Promise<DownloadVerdict> {
   const stream = streams.find((s) => download.stream && s.requestId === download.stream.requestId && s.streamTag === download.stream.streamTag) ?? streams[0];
   if (stream) return download.finishStream(stream);
+  const unnamed = await download.unnamedStream();
+  if (unnamed) return unnamed;
   const inline = inlineContent(result);
   if (!inline) return download.nothing('the result named no execution stream and carried no inline content');
   await download.writeInline(inline.bytes);
@@ -410,6 +412,8 @@ export async function runMockClient(args: Record<string, unknown>, io: CliIo, ho
       if (message['method'] === 'interaction.continue') {
         const progress = params['progress'] as { message?: unknown } | undefined;
         if (typeof progress?.message === 'string') (terminal ? terminal.message.bind(terminal) : io.out.bind(io))(progress.message);
+      } else if (message['method'] === '$/streamError') {
+        download?.streamError(params);
       } else if (message['method'] === 'notifications/message') {
         io.err(`server log (${showValue(params['level'])}): ${showValue(params['data'])}`);
       }

@@ -26,6 +26,11 @@ export class DownloadFile {
   #written = 0;
   #total: number | undefined;
   #progressDrawn = false;
+  /** How the stream written through `sink` ended: FIN, or a reset with its reason. */
+  #ended: 'fin' | { reset: string } | undefined;
+  #onEnded: (() => void) | undefined;
+  #streamError: string | undefined;
+  #writeError: string | undefined;
 
   /** Checks that `path` can be written (CliUsageError naming --download otherwise). */
   constructor(path: string, options: DownloadOptions = {}) {
@@ -48,8 +53,7 @@ export class DownloadFile {
   readonly sink = (stream: StreamInfo): WritableStream<Uint8Array> | undefined => {
     if (this.#taken) return undefined;
     this.#taken = stream;
-    const file = createWriteStream(this.path);
-    this.#file = file;
+    const file = this.#open();
     return new WritableStream<Uint8Array>({
       write: (chunk) =>
         new Promise<void>((resolve, reject) => {
@@ -60,17 +64,60 @@ export class DownloadFile {
             resolve();
           });
         }),
-      close: () => new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve()))),
-      abort: () => void file.destroy(),
+      close: () =>
+        new Promise<void>((resolve, reject) =>
+          file.end((error?: Error | null) => {
+            if (error) return reject(error);
+            this.#ended = 'fin';
+            this.#onEnded?.();
+            resolve();
+          }),
+        ),
+      abort: (reason: unknown) => {
+        this.#ended = { reset: reason instanceof Error ? reason.message : String(reason) };
+        file.destroy();
+        this.#onEnded?.();
+      },
     });
   };
 
+  /** `$/streamError` for the stream being written (kept for the verdict). */
+  streamError(params: Record<string, unknown>): void {
+    const taken = this.#taken;
+    if (taken && params['requestId'] === taken.requestId && params['streamTag'] === taken.streamTag) {
+      this.#streamError = typeof params['error'] === 'string' ? params['error'] : JSON.stringify(params['error'] ?? 'unspecified');
+    }
+  }
+
+  /**
+   * Verdict for the stream `sink` took when the result did not name it (e.g. a tool that failed
+   * mid-transfer answers isError without a ref/stream): never a successful download.
+   */
+  async unnamedStream(graceMs = 5000): Promise<DownloadVerdict | undefined> {
+    const taken = this.#taken;
+    if (!taken) return undefined;
+    // The stream may still be arriving (the result came first): give it time to end or be reset.
+    if (this.#ended === undefined) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        this.#onEnded = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.#endProgress();
+    const name = `execution stream ${taken.streamTag} of request ${taken.requestId}`;
+    const ended = this.#ended === undefined ? 'did not end' : this.#ended === 'fin' ? 'ended' : `was reset (${this.#ended.reset})`;
+    const reported = this.#streamError !== undefined ? `, reported failed by $/streamError: ${this.#streamError}` : '';
+    return this.#fail(`${name} ${ended} after ${this.#written} bytes${reported}, and the result does not name it`);
+  }
+
   /** Writes content that came inline (a resource blob, a file's base64 content) instead of on a stream. */
   async writeInline(bytes: Uint8Array): Promise<void> {
-    const file = createWriteStream(this.path);
-    this.#file = file;
+    const file = this.#open();
     await new Promise<void>((resolve, reject) => {
-      file.on('error', reject);
+      file.once('error', reject);
       file.end(bytes, () => resolve());
     });
     this.#written = bytes.byteLength;
@@ -81,7 +128,10 @@ export class DownloadFile {
   async finishStream(outcome: StreamOutcome): Promise<DownloadVerdict> {
     this.#endProgress();
     const name = `execution stream ${outcome.streamTag} of request ${outcome.requestId}`;
-    if (!outcome.complete) return this.#fail(`${name}: ${outcome.failure ?? 'it did not complete'}`);
+    if (!outcome.complete) {
+      const reported = this.#streamError !== undefined && !(outcome.failure ?? '').includes('$/streamError') ? ` ($/streamError: ${this.#streamError})` : '';
+      return this.#fail(`${name}: ${outcome.failure ?? 'it did not complete'}${reported}`);
+    }
     if (this.#taken === undefined) {
       if (outcome.data === undefined) return this.#fail(`${name} was not kept (larger than the in-memory limit)`);
       await this.writeInline(outcome.data);
@@ -102,11 +152,20 @@ export class DownloadFile {
   }
 
   #verify(received: number, expected: number | undefined, what: string): DownloadVerdict {
+    if (this.#writeError !== undefined) return this.#fail(`${what}: writing ${this.path} failed: ${this.#writeError}`);
     const onDisk = statSync(this.path).size;
     if (onDisk !== received) return this.#fail(`${what}: ${received} bytes received but ${onDisk} on disk`);
     if (expected !== undefined && expected !== received) return this.#fail(`${what}: ${received} bytes received, ${expected} expected (length differs)`);
     const check = expected === undefined ? 'length not announced, not verified' : 'length verified';
     return { ok: true, bytes: received, verified: expected !== undefined, text: `downloaded ${received} bytes from ${what} to ${this.path} (${check})` };
+  }
+
+  #open(): WriteStream {
+    const file = createWriteStream(this.path);
+    // A failed write rejects the write in progress; the verdict reports it, the process must not die of it.
+    file.on('error', (error) => (this.#writeError ??= error.message));
+    this.#file = file;
+    return file;
   }
 
   #fail(text: string): DownloadVerdict {

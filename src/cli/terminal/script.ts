@@ -23,18 +23,45 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
 }
 
+/** Whether `prefix` could still begin a JSON text (it parses, or fails only for ending early). */
+function jsonSoFar(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return true;
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/Unexpected end|Unterminated/.test(message)) return true;
+    const at = / at position (\d+)/.exec(message);
+    return at !== null && Number(at[1]) >= prefix.length;
+  }
+}
+
+/**
+ * The offset of the first character that makes `text` invalid JSON (V8 names it only for some
+ * errors): the shortest prefix that no longer reads as the beginning of a JSON text, found by
+ * bisection. `text.length` when the text merely ends early.
+ */
+export function jsonErrorOffset(text: string): number {
+  let good = 0;
+  let bad = text.length + 1;
+  while (bad - good > 1) {
+    const middle = Math.floor((good + bad) / 2);
+    if (jsonSoFar(text.slice(0, middle))) good = middle;
+    else bad = middle;
+  }
+  return Math.min(good, text.length);
+}
+
 /** Parses JSON, or throws a CliUsageError for `option` saying where it stopped making sense. */
 export function parseJsonOption(option: string, text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    const message = (error as Error).message;
-    const match = / at position (\d+)/.exec(message);
-    const offset = match ? Number(match[1]) : /Unexpected end/.test(message) ? text.length : undefined;
-    const reason = message.replace(/ in JSON at position \d+.*$/, '').replace(/ of JSON input$/, '');
-    if (offset === undefined) throw new CliUsageError(option, `not valid JSON: ${reason}`);
+    const offset = jsonErrorOffset(text);
     const { line, column } = lineAndColumn(text, offset);
-    throw new CliUsageError(option, `not valid JSON: ${reason} at line ${line} column ${column} (offset ${offset})`);
+    const found = offset < text.length ? `unexpected ${JSON.stringify(text[offset])}` : 'the text ends early';
+    const reason = (error as Error).message.replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
+    throw new CliUsageError(option, `not valid JSON: ${found} at line ${line} column ${column} (offset ${offset}; ${reason})`);
   }
 }
 
