@@ -28,6 +28,8 @@ export interface SessionPlan {
   flow?: boolean;
   /** WebTransport: the encodings the SDK transport offers. */
   encodings?: string[];
+  /** Stop at the first step that fails (a faulty server: the rest would only wait out deadlines). */
+  stopOnFailure?: boolean;
 }
 
 /** What the SDK client got: the steps that failed (a faulty server may break the SDK's own checks). */
@@ -61,6 +63,7 @@ export async function runSdkSession(transport: MockTransport, url: string, certi
   const wire = await sdkTransport(transport, url, certificateHash, plan);
   const options = { timeout: CALL_DEADLINE_MS };
   const step = async (name: string, work: () => Promise<unknown>) => {
+    if (plan.stopOnFailure && failures.length > 0) return;
     try {
       await work();
     } catch (error) {
