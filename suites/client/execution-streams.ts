@@ -126,7 +126,7 @@ const injectedStream = defineCase({
   id: 'execution-streams/injected-stream-refused',
   suite: SUITE,
   title: 'WT-EXEC-2, WT-EXEC-9: a server-opened stream naming a request the client never sent is refused and reported (-32002, id null)',
-  requirements: ['WT-EXEC-2', 'WT-EXEC-9'],
+  requirements: ['WT-EXEC-2', 'WT-EXEC-9', 'WT-ERR-1', 'WT-ERR-3'],
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: { tool: 'echo', arguments: { text: 'injection' } } },
   timeLimitMs: 18_000,
@@ -177,6 +177,13 @@ const injectedStream = defineCase({
       expected: { id: null, error: { code: CODE.streamInjection, data: header } },
       actual: report ?? 'no report',
     });
+    if (report) {
+      ctx.check('WT-ERR-1', error?.code === CODE.streamInjection, { message: 'the injected stream is reported with the binding code for it, -32002 Stream Injection', expected: CODE.streamInjection, actual: error?.code });
+      ctx.check('WT-ERR-3', report.id === null, { message: 'the report about a stream of no request carries id null', expected: null, actual: report.id });
+    } else {
+      ctx.info('WT-ERR-3', 'the client did not report the injected stream on the control stream: no error code or id to judge');
+      ctx.info('WT-ERR-1', 'the client did not report the injected stream on the control stream: no error code to judge');
+    }
     await server.answerCall(call);
     await server.untilExit();
   },
@@ -249,4 +256,67 @@ const streamError = defineCase({
   },
 });
 
-export const cases: readonly ConformanceCase[] = [streamBeforeResult, streamAfterResult, injectedStream, danglingRef, streamError];
+const truncatedHeader = defineCase({
+  id: 'execution-streams/truncated-header',
+  suite: SUITE,
+  title: 'WT-EXEC-1: an execution stream that ends before its 8-byte header is answered -32600 (id null) and the session goes on',
+  requirements: ['WT-EXEC-1'],
+  transports: WT_ONLY,
+  scenario: { name: 'tools-call', context: { tool: 'echo', arguments: { text: 'header' } } },
+  sendsInvalid: true,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    await server.open();
+    const call = await server.awaitCall();
+    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const id = headerId(call);
+    // The first 3 bytes of a header naming the call, then FIN.
+    const stream = await wt(ctx).openRawStream(new Uint8Array([(id >>> 24) & 0xff, (id >>> 16) & 0xff, (id >>> 8) & 0xff]));
+    await stream.close();
+    const answer = await server.serveUntil((r) => isResponse(r.message) && r.message.id === null, REJECTION_WAIT_MS / 2);
+    ctx.check('WT-EXEC-1', answer !== undefined && errorOf(answer.message)?.code === -32600, {
+      message: 'a stream that ends inside its 8-byte header is answered -32600 Invalid Request, id null',
+      expected: { id: null, error: { code: -32600 } },
+      actual: answer?.message ?? 'no answer',
+    });
+    const ping = await server.request('WT-EXEC-1', 'ping');
+    ctx.check('WT-EXEC-1', ping !== undefined && 'result' in ping, { message: 'the session goes on after the truncated stream (ping answered)', actual: ping ?? 'no answer' });
+    await server.answerCall(call);
+    await server.untilExit();
+  },
+});
+
+const controlNotBlocked = defineCase({
+  id: 'execution-streams/control-not-blocked',
+  suite: SUITE,
+  title: 'WT-EXEC-8: while an execution stream is still transferring, the client still answers on the control stream',
+  requirements: ['WT-EXEC-8'],
+  transports: WT_ONLY,
+  scenario: DOWNLOAD_CALL,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx, {
+      async onCall(request, s) {
+        const stream = await wt(ctx).openExecutionStream({ requestId: headerId(request), streamTag: 1 });
+        const half = FILE.byteLength >>> 1;
+        await stream.write(FILE.subarray(0, half));
+        // The stream is open (no FIN yet): the control stream must not wait for it.
+        const ping = await s.request('WT-EXEC-8', 'ping');
+        ctx.check('WT-EXEC-8', ping !== undefined && 'result' in ping, {
+          message: 'a ping is answered while an execution stream of the client\'s call is still open',
+          expected: { result: {} },
+          actual: ping ?? 'no answer',
+        });
+        await stream.write(FILE.subarray(half));
+        await stream.close();
+        await s.send(refStreamResult(request.id, 1));
+        return true;
+      },
+    });
+    await server.open();
+    await server.untilExit();
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [streamBeforeResult, streamAfterResult, injectedStream, danglingRef, streamError, truncatedHeader, controlNotBlocked];

@@ -29,6 +29,9 @@ const NAME_PROMPT = { type: 'text', message: 'Your name?', validation: { require
 const CONFIRM_PROMPT = { type: 'confirm', message: 'Send the registration?' } as const;
 const DATE_PROMPT = { type: 'date', message: 'Travel date?', validation: { required: true } } as const;
 
+/** MCP Flow requests only a server sends (FLOW-CAP-8). */
+const SERVER_TO_CLIENT = new Set(['interaction.prompt', 'interaction.continue', 'interaction.complete']);
+
 /** A scripted interaction: the session id the server gives, and the client's start request. */
 interface Started {
   sessionId: string;
@@ -76,7 +79,7 @@ const completedSession = defineCase({
   id: 'interaction/session-completed',
   suite: SUITE,
   title: 'FLOW-PROMPT-2, FLOW-PROMPT-12, FLOW-SM-8, FLOW-SM-9: prompts and continues of the session are acknowledged; interaction.complete answered with {success, finalResult: data}',
-  requirements: ['FLOW-START-1', 'FLOW-RESPOND-1', 'FLOW-RESPOND-8', 'FLOW-PROMPT-2', 'FLOW-PROMPT-12', 'FLOW-SM-8', 'FLOW-SM-9'],
+  requirements: ['FLOW-START-1', 'FLOW-RESPOND-1', 'FLOW-RESPOND-8', 'FLOW-PROMPT-2', 'FLOW-PROMPT-12', 'FLOW-SM-8', 'FLOW-SM-9', 'FLOW-CAP-8'],
   scenario: { name: 'interaction', context: { tool: TOOL, answers: ['Ada Lovelace', true] } },
   timeLimitMs: 18_000,
   async run(ctx) {
@@ -131,6 +134,12 @@ const completedSession = defineCase({
       });
     }
     const exit = await server.untilExit();
+    const wrongWay = server.requests().filter((r) => SERVER_TO_CLIENT.has(r.method));
+    ctx.check('FLOW-CAP-8', wrongWay.length === 0, {
+      message: 'the client sends no server-to-client MCP Flow request (interaction.prompt, .continue, .complete)',
+      expected: 'client-to-server requests only',
+      actual: wrongWay.length > 0 ? wrongWay.map((r) => describe(r)) : 'none',
+    });
     ctx.info('FLOW-SM-8', `the client ended the completed interaction with ${exitText(exit)}`, { exit, stderr: stderrTail(ctx) });
   },
 });

@@ -26,7 +26,7 @@ const initializeFirst = defineCase({
   id: 'lifecycle/initialize-first',
   suite: SUITE,
   title: 'CORE-LIFE-1/2: the first request is initialize, with protocolVersion, capabilities and clientInfo {name, version}',
-  requirements: ['CORE-LIFE-1', 'CORE-LIFE-2'],
+  requirements: ['CORE-LIFE-1', 'CORE-LIFE-2', 'CORE-CAP-6'],
   scenario: INITIALIZE,
   timeLimitMs: 15_000,
   async run(ctx) {
@@ -47,6 +47,16 @@ const initializeFirst = defineCase({
       message: 'initialize params carry protocolVersion (string), capabilities (object) and clientInfo with string name and version',
       expected: { protocolVersion: 'string', capabilities: {}, clientInfo: { name: 'string', version: 'string' } },
       actual: params,
+    });
+    const capabilities = isRecord(params.capabilities) ? params.capabilities : {};
+    const notObjects = Object.entries(capabilities).filter(([, value]) => !isRecord(value)).map(([name]) => name);
+    const flags = Object.values(capabilities).flatMap((value) =>
+      isRecord(value) ? (['listChanged', 'subscribe'] as const).filter((flag) => flag in value && typeof value[flag] !== 'boolean') : [],
+    );
+    ctx.check('CORE-CAP-6', notObjects.length === 0 && flags.length === 0, {
+      message: 'every capability the client declares is an object; listChanged/subscribe are booleans',
+      expected: 'objects, e.g. {"roots": {"listChanged": true}}',
+      actual: notObjects.length > 0 || flags.length > 0 ? capabilities : Object.keys(capabilities).length === 0 ? 'no capabilities declared' : capabilities,
     });
     await server.answerInitialize();
     await server.untilExit();

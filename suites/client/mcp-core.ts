@@ -1,7 +1,8 @@
 // Suite `mcp-core` (client side, seeds 002/003): the client answers ping, refuses a feature it did
 // not declare, sends cursors back exactly, never reuses a request id, never answers a
 // notification, and calls only what the server declared.
-import { defineCase, TargetPreconditionError, type ConformanceCase } from '../../src/harness/index.js';
+import { defineCase, TargetPreconditionError, type Applicability, type CaseContext, type ConformanceCase, type Discovery } from '../../src/harness/index.js';
+import { findMethod, isDefinedIn, isProtocolVersion } from '../../src/protocol/methods.js';
 import { isRecord } from '../../src/wire/index.js';
 import {
   clientMessages,
@@ -104,7 +105,7 @@ const idsNotReused = defineCase({
   id: 'mcp-core/request-ids-not-reused',
   suite: SUITE,
   title: 'CORE-RPC-4, CORE-RPC-3: no two requests of the client share an id; ids are strings or integers',
-  requirements: ['CORE-RPC-4', 'CORE-RPC-3'],
+  requirements: ['CORE-RPC-4', 'CORE-RPC-3', 'WT-ID-1'],
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 3 } },
   timeLimitMs: 15_000,
   async run(ctx) {
@@ -125,6 +126,16 @@ const idsNotReused = defineCase({
       expected: 'distinct ids',
       actual: reused.length > 0 ? reused : `${requests.length} requests, all ids distinct`,
     });
+    if (ctx.connection.kind === 'webtransport') {
+      const outOfRange = requests.filter(({ message }) => !(typeof message.id === 'number' && Number.isInteger(message.id) && message.id >= 0 && message.id <= 0xffff_ffff));
+      ctx.check('WT-ID-1', outOfRange.length === 0, {
+        message: 'over WebTransport every request id is an integer in 0..2^32-1 (stream and datagram headers carry it)',
+        expected: 'integers in 0..4294967295',
+        actual: outOfRange.length > 0 ? outOfRange.map((m) => m.message.id) : 'all in range',
+      });
+    } else {
+      ctx.info('WT-ID-1', 'not WebTransport: string ids are allowed here');
+    }
     const badIds = requests.filter(({ message }) => !(typeof message.id === 'string' || (typeof message.id === 'number' && Number.isInteger(message.id))));
     ctx.check('CORE-RPC-3', badIds.length === 0, {
       message: 'every request id is a string or an integer (never null or fractional)',
@@ -181,6 +192,52 @@ const declaredFeaturesOnly = defineCase({
   },
 });
 
+/**
+ * CORE-PROG-1..4 over whatever the client sent: the progress tokens of its requests are strings or
+ * integers, unique among its requests still in flight; any notifications/progress it sends names a
+ * token the server gave it (the scripted server gives none), increases, and precedes the response.
+ */
+function checkProgress(ctx: CaseContext, messages: readonly Record<string, unknown>[], server: ScriptedServer): void {
+  const tokens: unknown[] = [];
+  const bad: unknown[] = [];
+  const active = new Map<string, RequestId>();
+  for (const m of messages) {
+    if (isRequest(m)) {
+      const meta = paramsOf(m)._meta;
+      const token = isRecord(meta) ? meta.progressToken : undefined;
+      if (token === undefined) continue;
+      tokens.push(token);
+      const key = `${typeof token}:${String(token)}`;
+      if (!(typeof token === 'string' || (typeof token === 'number' && Number.isInteger(token))) || active.has(key)) bad.push(token);
+      active.set(key, m.id);
+    }
+  }
+  // The harness answers calls at once: in this scenario a token is active only until its call's answer.
+  ctx.check('CORE-PROG-1', bad.length === 0, {
+    message: 'every progressToken the client puts in a request is a string or an integer, not reused while active',
+    expected: 'string or integer tokens',
+    actual: bad.length > 0 ? bad : `${tokens.length} token(s)`,
+  });
+  const progress = messages.filter((m) => isRecord(m) && m.method === 'notifications/progress');
+  // The scripted server never put a progressToken in its requests: any progress from the client names a token it was not given.
+  ctx.check('CORE-PROG-2', progress.length === 0, {
+    message: 'the client sends notifications/progress only for a token the server supplied (it supplied none)',
+    expected: 'no notifications/progress',
+    actual: progress.length > 0 ? progress.slice(0, 3) : 'none',
+  });
+  const requestsWithToken = [...server.sentRequestIds].length;
+  ctx.check('CORE-PROG-3', progress.length === 0, {
+    message: `progress increases per token (no progress was due: the server's ${requestsWithToken} request(s) carried no token)`,
+    expected: 'no notifications/progress',
+    actual: progress.length > 0 ? progress.slice(0, 3) : 'none',
+  });
+  ctx.check('CORE-PROG-4', progress.length === 0, {
+    message: 'no progress notification after the response of its request (none was due)',
+    expected: 'no notifications/progress',
+    actual: progress.length > 0 ? progress.slice(0, 3) : 'none',
+  });
+}
+
 /** A method no MCP version defines: the client answers it with an error (-32601). */
 const UNKNOWN_METHOD = 'conformance/no-such-method';
 
@@ -188,7 +245,7 @@ const wellFormed = defineCase({
   id: 'mcp-core/messages-well-formed',
   suite: SUITE,
   title: 'CORE-RPC-1/2/5/7/16: every client message is JSON-RPC 2.0; requests have a method and object params; each server request is answered once, by id, with a well-formed result or error',
-  requirements: ['CORE-RPC-1', 'CORE-RPC-2', 'CORE-RPC-5', 'CORE-RPC-7', 'CORE-RPC-16'],
+  requirements: ['CORE-RPC-1', 'CORE-RPC-2', 'CORE-RPC-5', 'CORE-RPC-7', 'CORE-RPC-16', 'CORE-ERR-1', 'CORE-LIFE-11', 'CORE-PROG-1', 'CORE-PROG-2', 'CORE-PROG-3', 'CORE-PROG-4'],
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 2 } },
   timeLimitMs: 15_000,
   async run(ctx) {
@@ -232,6 +289,23 @@ const wellFormed = defineCase({
       expected: { error: { code: -32601, message: 'Method not found' } },
       actual: badErrors.length > 0 ? badErrors.slice(0, 3) : (unknown ?? 'no answer'),
     });
+    ctx.check('CORE-ERR-1', unknown !== undefined && errorOf(unknown)?.code === -32601, {
+      message: `a request for an unknown method (${UNKNOWN_METHOD}) is answered with -32601 Method not found, the standard meaning of the code`,
+      expected: { error: { code: -32601 } },
+      actual: unknown ?? 'no answer',
+    });
+    const version = isRecord(server.initializeResult) ? server.initializeResult.protocolVersion : undefined;
+    if (isProtocolVersion(version)) {
+      const undefinedThere = requests.filter((m) => typeof m.method === 'string' && findMethod(m.method) !== undefined && !isDefinedIn(m.method, version));
+      ctx.check('CORE-LIFE-11', undefinedThere.length === 0, {
+        message: `the client sends no method that the negotiated version ${version} does not define`,
+        expected: `methods of ${version}`,
+        actual: undefinedThere.length > 0 ? undefinedThere.map((m) => m.method) : 'none outside the version',
+      });
+    } else {
+      ctx.info('CORE-LIFE-11', `the negotiated version ${JSON.stringify(version)} is not a known one: no method table to judge against`);
+    }
+    checkProgress(ctx, clientMessages(ctx).map((m) => m.message), server);
     const answered = (id: RequestId) => answers.filter((m) => m.id === id).length;
     const notOnce = sentIds.filter((id) => answered(id) !== 1);
     ctx.check('CORE-RPC-16', ping !== undefined && unknown !== undefined && notOnce.length === 0, {
@@ -242,4 +316,144 @@ const wellFormed = defineCase({
   },
 });
 
-export const cases: readonly ConformanceCase[] = [wellFormed, pingAnswered, samplingRefused, cursorsExact, idsNotReused, notificationsUnanswered, declaredFeaturesOnly];
+const unknownCancelIgnored = defineCase({
+  id: 'mcp-core/unknown-cancel-ignored',
+  suite: SUITE,
+  title: 'CORE-CANCEL-4: notifications/cancelled naming a request the client never received is ignored (no response, the session goes on)',
+  requirements: ['CORE-CANCEL-4'],
+  scenario: { name: 'tools-call', context: ECHO_CALL },
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    await server.open();
+    const call = await server.awaitCall();
+    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    await server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 987_654_321, reason: 'no such request' } });
+    const quiet = await server.collect(QUIET_MS);
+    const answers = quiet.filter((r) => isResponse(r.message) && !server.sentRequestIds.has(r.message.id as RequestId));
+    for (const r of quiet) await server.serve(r.message);
+    const ping = await server.request('CORE-CANCEL-4', 'ping');
+    ctx.check('CORE-CANCEL-4', answers.length === 0 && ping !== undefined && 'result' in ping, {
+      message: 'a cancellation of an unknown request gets no response and the session goes on (ping answered)',
+      expected: 'no response; ping answered',
+      actual: answers.length > 0 ? answers.map((r) => r.message) : (ping ?? 'ping unanswered'),
+    });
+    await server.answerCall(call);
+    await server.untilExit();
+  },
+});
+
+const carriesOnAfterError = defineCase({
+  id: 'mcp-core/carries-on-after-error',
+  suite: SUITE,
+  title: 'CORE-ERR-4: after an error response without data the client carries on with the session (its next call)',
+  requirements: ['CORE-ERR-4'],
+  scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 2 } },
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    await server.open();
+    const first = await server.awaitCall();
+    if (!first) throw new TargetPreconditionError('the client made no tools/call');
+    await server.send({ jsonrpc: '2.0', id: first.id, error: { code: -32603, message: 'Internal error' } });
+    const second = await server.awaitCall();
+    ctx.check('CORE-ERR-4', second !== undefined, {
+      message: 'after an error without error.data the client goes on with its next call',
+      expected: 'a second tools/call',
+      actual: second ? describe(second) : `nothing (${ctx.connection.isClosed ? 'the session closed' : 'no further request'})`,
+    });
+    if (second) await server.answerCall(second);
+    await server.untilExit();
+  },
+});
+
+/** Applicability: the client declared `name` in its initialize capabilities. */
+function declaresCapability(name: string): (discovery: Discovery) => Applicability {
+  return (discovery) =>
+    isRecord(discovery.capabilities) && Object.hasOwn(discovery.capabilities, name) ? true : `the client does not declare the "${name}" capability`;
+}
+
+const rootsAnswered = defineCase({
+  id: 'mcp-core/declared-roots-answered',
+  suite: SUITE,
+  title: 'CORE-CAP-7: a client that declared roots answers roots/list with roots whose uri starts with file://',
+  requirements: ['CORE-CAP-7'],
+  scenario: { name: 'tools-call', context: ECHO_CALL },
+  applies: declaresCapability('roots'),
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    await server.open();
+    const call = await server.awaitCall();
+    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const answer = await server.request('CORE-CAP-7', 'roots/list');
+    if (answer) {
+      const roots = isRecord(answer.result) ? answer.result.roots : undefined;
+      const ok = Array.isArray(roots) && roots.every((r) => isRecord(r) && typeof r.uri === 'string' && r.uri.startsWith('file://') && (r.name === undefined || typeof r.name === 'string'));
+      ctx.check('CORE-CAP-7', ok, { message: 'roots/list is answered with roots, each a file:// uri and an optional name', expected: { result: { roots: [{ uri: 'file:///...' }] } }, actual: answer });
+    }
+    await server.answerCall(call);
+    await server.untilExit();
+  },
+});
+
+const elicitationAnswered = defineCase({
+  id: 'mcp-core/declared-elicitation-answered',
+  suite: SUITE,
+  title: 'CORE-CAP-8: a client that declared elicitation answers elicitation/create with action accept, decline or cancel',
+  requirements: ['CORE-CAP-8'],
+  scenario: { name: 'tools-call', context: ECHO_CALL },
+  applies: (discovery) => {
+    const declared = declaresCapability('elicitation')(discovery);
+    if (declared !== true) return declared;
+    return discovery.protocolVersion === '2025-06-18' || discovery.protocolVersion === '2025-11-25' ? true : 'elicitation/create exists from 2025-06-18 on';
+  },
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    await server.open();
+    const call = await server.awaitCall();
+    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const answer = await server.request('CORE-CAP-8', 'elicitation/create', {
+      message: 'Which colour?',
+      requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } },
+    });
+    if (answer) {
+      const result = isRecord(answer.result) ? answer.result : undefined;
+      const action = result?.action;
+      const ok = (action === 'accept' || action === 'decline' || action === 'cancel') && (action === 'accept' || result?.content === undefined);
+      ctx.check('CORE-CAP-8', ok, { message: 'elicitation/create is answered with action accept/decline/cancel (content only with accept)', expected: { result: { action: 'accept | decline | cancel' } }, actual: answer });
+    }
+    await server.answerCall(call);
+    await server.untilExit();
+  },
+});
+
+const samplingAnswered = defineCase({
+  id: 'mcp-core/declared-sampling-answered',
+  suite: SUITE,
+  title: 'CORE-SAMPLING-1: a client that declared sampling answers sampling/createMessage with role, content and model, or an error',
+  requirements: ['CORE-SAMPLING-1'],
+  scenario: { name: 'tools-call', context: ECHO_CALL },
+  applies: declaresCapability('sampling'),
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    await server.open();
+    const call = await server.awaitCall();
+    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const answer = await server.request('CORE-SAMPLING-1', 'sampling/createMessage', {
+      messages: [{ role: 'user', content: { type: 'text', text: 'What is 2 + 2?' } }],
+      maxTokens: 16,
+    });
+    if (answer) {
+      const result = isRecord(answer.result) ? answer.result : undefined;
+      const ok = errorOf(answer) !== undefined || (result !== undefined && typeof result.role === 'string' && isRecord(result.content) && typeof result.model === 'string');
+      ctx.check('CORE-SAMPLING-1', ok, { message: 'sampling/createMessage is answered with {role, content, model} or an error', expected: { result: { role: 'assistant', content: {}, model: '...' } }, actual: answer });
+    }
+    await server.answerCall(call);
+    await server.untilExit();
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [wellFormed, unknownCancelIgnored, carriesOnAfterError, rootsAnswered, elicitationAnswered, samplingAnswered, pingAnswered, samplingRefused, cursorsExact, idsNotReused, notificationsUnanswered, declaredFeaturesOnly];

@@ -14,6 +14,7 @@ import {
   isRequest,
   isResponseTo,
   offersCbor,
+  offeredEncodings,
   paramsOf,
   ScriptedServer,
   sentSeq,
@@ -27,7 +28,7 @@ const initializeJson = defineCase({
   id: 'negotiation/initialize-json-with-transport',
   suite: SUITE,
   title: 'WT-CONN-3, WT-ENC-1, WT-INIT-1: the first control message is a JSON initialize carrying transport {type "mcp-flow", version "0.1", encodings}',
-  requirements: ['WT-CONN-3', 'WT-ENC-1', 'WT-INIT-1'],
+  requirements: ['WT-CONN-3', 'WT-ENC-1', 'WT-INIT-1', 'WT-CONN-2', 'WT-FRAME-1'],
   transports: WT_ONLY,
   scenario: { name: 'initialize' },
   timeLimitMs: 15_000,
@@ -63,6 +64,18 @@ const initializeJson = defineCase({
     });
     await server.answerInitialize();
     await server.untilExit();
+    const extraBidi = faultCodes(ctx).filter((code) => code === 'UNEXPECTED_BIDIRECTIONAL_STREAM');
+    ctx.check('WT-CONN-2', extraBidi.length === 0, {
+      message: 'the control stream is the only bidirectional stream the client opens (the first one, carrying initialize)',
+      expected: 'one bidirectional stream',
+      actual: extraBidi.length > 0 ? `${extraBidi.length} more bidirectional stream(s)` : 'one',
+    });
+    const framing = faultCodes(ctx).filter((code) => code.startsWith('FRAME_'));
+    ctx.check('WT-FRAME-1', framing.length === 0 && clientMessages(ctx).length > 0, {
+      message: 'every control message is one frame: a 4-byte big-endian length and exactly that many body bytes',
+      expected: 'well-framed messages',
+      actual: framing.length > 0 ? framing : `${clientMessages(ctx).length} frames read`,
+    });
   },
 });
 
@@ -114,12 +127,21 @@ const switchToCbor = defineCase({
 const switchToJson = defineCase({
   id: 'negotiation/switch-to-json',
   suite: SUITE,
-  title: 'WT-ENC-3, WT-ENC-12: with "json" negotiated, notifications/initialized and everything after it are JSON',
-  requirements: ['WT-ENC-3', 'WT-ENC-12'],
+  title: 'WT-ENC-3, WT-ENC-12, WT-ENC-8: with "json" negotiated (every implementation speaks it), notifications/initialized and everything after it are JSON',
+  requirements: ['WT-ENC-3', 'WT-ENC-12', 'WT-ENC-8'],
   transports: WT_ONLY,
   scenario: { name: 'initialize' },
   timeLimitMs: 15_000,
-  run: (ctx) => checkSwitch(ctx, 'json'),
+  async run(ctx) {
+    await checkSwitch(ctx, 'json');
+    const exit = ctx.client?.exitStatus;
+    const offered = offeredEncodings(ctx.discovery);
+    ctx.check('WT-ENC-8', (offered.length === 0 || offered.includes('json')) && exit?.code === 0, {
+      message: 'the client speaks "json": it offers it (or offers no list) and runs its scenario on it',
+      expected: { offered: 'json among them', exit: 0 },
+      actual: { offered, exit: exitText(exit) },
+    });
+  },
 });
 
 /** The maxMessageSize the case advertises: far below the call the scenario makes. */

@@ -1,9 +1,24 @@
 // Suite `robustness` (client side, WebTransport): a control frame from the server that does not
 // decode is answered with -32700 (id null) and the client goes on with the next frame: it still
 // answers a ping and finishes its scenario (001 §2.1, §4.1).
-import { defineCase, TargetPreconditionError, type ConformanceCase } from '../../src/harness/index.js';
-import { frame, sendRawQuietly, wt } from '../server/support/webtransport.js';
-import { CODE, errorOf, exitText, ECHO_CALL, isResponse, ScriptedServer } from './support.js';
+import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
+import { codecFor } from '../../src/wire/index.js';
+import { closesWithin, frame, frameOf, sendRawQuietly, wt } from '../server/support/webtransport.js';
+import {
+  CODE,
+  describe,
+  errorOf,
+  exitText,
+  ECHO_CALL,
+  EXIT_WAIT_MS,
+  isResponse,
+  isResponseTo,
+  offersCbor,
+  QUIET_MS,
+  ScriptedServer,
+  type Message,
+  type RequestId,
+} from './support.js';
 
 const SUITE = 'robustness';
 /** How long the -32700 answer may take (before --timeout-scale). */
@@ -54,4 +69,207 @@ const garbageFrames = defineCase({
   },
 });
 
-export const cases: readonly ConformanceCase[] = [garbageFrames];
+const INVALID_REQUEST = -32600;
+const ENCODING_MISMATCH = -32003;
+const WT_ONLY = ['webtransport'] as const;
+
+/** Opens the session and waits for the client's call (left unanswered): where the robustness probes happen. */
+async function callInFlight(ctx: CaseContext, server: ScriptedServer): Promise<Message & { id: RequestId }> {
+  await server.open();
+  const call = await server.awaitCall();
+  if (!call) throw new TargetPreconditionError('the client made no tools/call');
+  return call;
+}
+
+/** Waits for an error answer with id null (a binding error about no request); undefined when none came. */
+async function nullIdError(server: ScriptedServer): Promise<Message | undefined> {
+  const answer = await server.serveUntil((r) => isResponse(r.message) && r.message.id === null, PARSE_ERROR_WAIT_MS);
+  return answer?.message as Message | undefined;
+}
+
+const zeroLengthFrame = defineCase({
+  id: 'robustness/zero-length-frame',
+  suite: SUITE,
+  title: 'WT-FRAME-2: a control frame of length 0 is answered -32600 Invalid Request (id null)',
+  requirements: ['WT-FRAME-2'],
+  transports: WT_ONLY,
+  scenario: { name: 'tools-call', context: ECHO_CALL },
+  sendsInvalid: true,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    const call = await callInFlight(ctx, server);
+    if (await sendRawQuietly(ctx, new Uint8Array(4))) {
+      const answer = await nullIdError(server);
+      ctx.check('WT-FRAME-2', answer !== undefined && errorOf(answer)?.code === INVALID_REQUEST, {
+        message: 'a zero-length frame is answered with -32600, id null',
+        expected: { id: null, error: { code: INVALID_REQUEST } },
+        actual: answer ?? 'no answer',
+      });
+    }
+    await server.answerCall(call);
+    await server.untilExit();
+  },
+});
+
+const wrongEncodingFrame = defineCase({
+  id: 'robustness/frame-in-other-encoding',
+  suite: SUITE,
+  title: 'WT-ENC-5: with CBOR negotiated, a JSON frame from the server is answered -32003 Encoding Mismatch (id null) and not processed',
+  requirements: ['WT-ENC-5'],
+  transports: WT_ONLY,
+  scenario: { name: 'tools-call', context: ECHO_CALL },
+  applies: offersCbor,
+  sendsInvalid: true,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    await server.open({ result: { transport: { encoding: 'cbor' } } });
+    const call = await server.awaitCall();
+    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const pingId = ctx.nextId();
+    server.sentRequestIds.add(pingId);
+    if (await sendRawQuietly(ctx, frame(codecFor('json').encode({ jsonrpc: '2.0', id: pingId, method: 'ping' })))) {
+      const answer = await nullIdError(server);
+      ctx.check('WT-ENC-5', answer !== undefined && errorOf(answer)?.code === ENCODING_MISMATCH, {
+        message: 'a JSON frame after CBOR was negotiated is answered with -32003, id null',
+        expected: { id: null, error: { code: ENCODING_MISMATCH } },
+        actual: answer ?? 'no answer',
+      });
+      const served = server.seen.some((s) => isResponseTo(s.received.message, pingId) && 'result' in (s.received.message as Message));
+      ctx.check('WT-ENC-5', !served, { message: 'the ping in the wrong encoding is not processed (no result for it)', expected: 'no answer to the ping', actual: served ? 'the ping was answered' : 'not answered' });
+    }
+    await server.answerCall(call);
+    await server.untilExit();
+  },
+});
+
+const splitFrames = defineCase({
+  id: 'robustness/split-and-coalesced-frames',
+  suite: SUITE,
+  title: 'WT-FRAME-6: a frame split across several writes is reassembled, and two frames in one write are both read',
+  requirements: ['WT-FRAME-6'],
+  transports: WT_ONLY,
+  scenario: { name: 'tools-call', context: ECHO_CALL },
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    const call = await callInFlight(ctx, server);
+    const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    // One frame in three writes, cutting through the length prefix and the body.
+    const splitId = ctx.nextId();
+    server.sentRequestIds.add(splitId);
+    const whole = frameOf(ctx, ping(splitId));
+    for (const [from, to] of [[0, 2], [2, 7], [7, whole.byteLength]] as const) {
+      if (!(await sendRawQuietly(ctx, whole.subarray(from, to)))) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const split = await server.serveUntil((r) => isResponseTo(r.message, splitId), PARSE_ERROR_WAIT_MS);
+    ctx.check('WT-FRAME-6', split !== undefined, { message: 'a ping frame written in three pieces is answered', expected: `an answer to ${splitId}`, actual: split ? describe(split.message) : 'no answer' });
+    // Two frames in one write.
+    const [a, b] = [ctx.nextId(), ctx.nextId()];
+    server.sentRequestIds.add(a);
+    server.sentRequestIds.add(b);
+    await sendRawQuietly(ctx, new Uint8Array([...frameOf(ctx, ping(a)), ...frameOf(ctx, ping(b))]));
+    const first = await server.serveUntil((r) => isResponseTo(r.message, a), PARSE_ERROR_WAIT_MS);
+    const second = await server.serveUntil((r) => isResponseTo(r.message, b), PARSE_ERROR_WAIT_MS);
+    ctx.check('WT-FRAME-6', first !== undefined && second !== undefined, {
+      message: 'two ping frames written at once are both answered',
+      expected: `answers to ${a} and ${b}`,
+      actual: [first ? describe(first.message) : `no answer to ${a}`, second ? describe(second.message) : `no answer to ${b}`],
+    });
+    await server.answerCall(call);
+    await server.untilExit();
+  },
+});
+
+const endInsideFrame = defineCase({
+  id: 'robustness/control-stream-ends-inside-frame',
+  suite: SUITE,
+  title: 'WT-FRAME-5, WT-CONN-6: a control stream that ends inside a frame is a framing error (-32700) and closes the session',
+  requirements: ['WT-FRAME-5', 'WT-CONN-6'],
+  transports: WT_ONLY,
+  scenario: { name: 'tools-call', context: ECHO_CALL },
+  sendsInvalid: true,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    await callInFlight(ctx, server);
+    const pingId = ctx.nextId();
+    const whole = frameOf(ctx, { jsonrpc: '2.0', id: pingId, method: 'ping' });
+    if (await sendRawQuietly(ctx, whole.subarray(0, whole.byteLength - 3))) await wt(ctx).endControlStream();
+    const answer = await nullIdError(server);
+    const served = server.seen.some((s) => isResponseTo(s.received.message, pingId));
+    ctx.check('WT-FRAME-5', answer !== undefined && errorOf(answer)?.code === CODE.parseError && !served, {
+      message: 'the frame cut short by the end of the control stream is answered -32700 (id null) and not processed',
+      expected: { id: null, error: { code: CODE.parseError } },
+      actual: served ? 'the partial ping was answered' : (answer ?? 'no answer'),
+    });
+    const closed = await closesWithin(ctx, EXIT_WAIT_MS);
+    ctx.check('WT-CONN-6', closed, {
+      message: 'the end of the control stream closes the session',
+      expected: 'the session closes',
+      actual: closed ? 'closed' : `still open ${ctx.scaled(EXIT_WAIT_MS)} ms after the control stream ended`,
+    });
+  },
+});
+
+/** Datagrams a receiver drops without an answer (001 §2.3), with the requirement each tests. */
+function strayDatagrams(ctx: CaseContext, callId: number): { requirement: string; what: string; bytes: Uint8Array }[] {
+  const payload = codecFor(wt(ctx).encoding).encode({ progressToken: 'none', progress: 1 });
+  const datagram = (channel: number, flags: number, requestId: number) => {
+    const bytes = new Uint8Array(6 + payload.byteLength);
+    const view = new DataView(bytes.buffer);
+    view.setUint8(0, channel);
+    view.setUint8(1, flags);
+    view.setUint32(2, requestId);
+    bytes.set(payload, 6);
+    return bytes;
+  };
+  return [
+    { requirement: 'WT-DGRAM-1', what: 'a 3-byte datagram (shorter than its header)', bytes: new Uint8Array([0x01, 0x00, 0x00]) },
+    { requirement: 'WT-DGRAM-2', what: 'a datagram on the reserved channel 0x00', bytes: datagram(0x00, 0, callId) },
+    { requirement: 'WT-DGRAM-3', what: 'a datagram with flags 0x01', bytes: datagram(0x01, 0x01, callId) },
+    { requirement: 'WT-DGRAM-10', what: 'a progress datagram naming a request not in flight', bytes: datagram(0x01, 0, 4_000_000_000) },
+  ];
+}
+
+const strayDatagramsDropped = defineCase({
+  id: 'robustness/malformed-datagrams-dropped',
+  suite: SUITE,
+  title: 'WT-DGRAM-1/2/3/10: short, reserved-channel, flagged and not-in-flight datagrams are dropped without an answer; the call still completes',
+  requirements: ['WT-DGRAM-1', 'WT-DGRAM-2', 'WT-DGRAM-3', 'WT-DGRAM-10'],
+  transports: WT_ONLY,
+  scenario: { name: 'tools-call', context: ECHO_CALL },
+  sendsInvalid: true,
+  timeLimitMs: 15_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    const call = await callInFlight(ctx, server);
+    if (typeof call.id !== 'number') throw new TargetPreconditionError('the tools/call id is not a number (WT-ID-1)', { requirement: 'WT-ID-1' });
+    for (const stray of strayDatagrams(ctx, call.id)) {
+      try {
+        await wt(ctx).sendRawDatagram(stray.bytes);
+      } catch {
+        continue;
+      }
+      const quiet = await server.collect(QUIET_MS / 2);
+      const answers = quiet.filter((r) => isResponse(r.message) && !server.sentRequestIds.has((r.message as Message).id as RequestId));
+      ctx.check(stray.requirement, answers.length === 0 && !ctx.connection.isClosed, {
+        message: `${stray.what} is dropped without an error response and the session goes on`,
+        expected: 'no response, session open',
+        actual: answers.length > 0 ? answers.map((r) => r.message) : ctx.connection.isClosed ? 'the session closed' : 'nothing',
+      });
+      for (const r of quiet) await server.serve(r.message);
+    }
+    await server.answerCall(call);
+    const exit = await server.untilExit();
+    ctx.check('WT-DGRAM-10', exit?.code === 0, {
+      message: 'the call the stray datagrams came during still completes (the scenario succeeds)',
+      expected: 'exit status 0',
+      actual: exitText(exit),
+    });
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [garbageFrames, zeroLengthFrame, wrongEncodingFrame, splitFrames, endInsideFrame, strayDatagramsDropped];
