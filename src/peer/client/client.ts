@@ -102,6 +102,7 @@ export interface InteractionOutcome {
 
 interface PendingRequest {
   method: string;
+  timer: NodeJS.Timeout;
   resolve(message: Message): void;
   reject(error: Error): void;
 }
@@ -175,6 +176,7 @@ export class MockClient {
   #startsInFlight = 0;
   #nextId = 0;
   #initialized: InitializeInfo | undefined;
+  #initializeId: Id | undefined;
   #shutdownReceived = false;
   #closing: Promise<void> | undefined;
   readonly #streams: ExecutionStreams | undefined;
@@ -218,6 +220,7 @@ export class MockClient {
     // FAULT request-before-initialize.
     if (this.faults.has(F.requestBeforeInitialize)) await this.#send(this.#requestMessage(this.#takeId(), 'tools/list', {}));
     const id = this.#takeId();
+    this.#initializeId = id;
     const params: Message = {
       protocolVersion: this.#options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
       capabilities: this.#options.capabilities ?? {},
@@ -341,7 +344,7 @@ export class MockClient {
     if (!signal) return answer;
     return new Promise<Message>((resolve, reject) => {
       const onAbort = () => {
-        this.#pending.delete(idKey(id));
+        this.#take(id);
         // FAULT no-cancel-on-abort.
         if (!this.faults.has(F.noCancelOnAbort)) void this.#sendCancel(id, 'aborted by the user').catch(() => undefined);
         reject(signal.reason instanceof Error ? signal.reason : new ClientStateError(`${method} was aborted`));
@@ -624,10 +627,11 @@ export class MockClient {
       }
     }
     const closed = new ConnectionClosedError('the connection closed before the answer came');
-    for (const [key, pending] of this.#pending) {
-      this.#pending.delete(key);
+    for (const pending of [...this.#pending.values()]) {
+      clearTimeout(pending.timer);
       pending.reject(closed);
     }
+    this.#pending.clear();
   }
 
   #dispatch(received: ReceivedMessage): void {
@@ -646,14 +650,13 @@ export class MockClient {
     }
     const id = message['id'];
     if (typeof id === 'string' || typeof id === 'number') {
-      const pending = this.#pending.get(idKey(id));
-      if (pending) {
-        this.#pending.delete(idKey(id));
-        pending.resolve(message);
-      }
+      this.#take(id)?.resolve(message);
       return;
     }
-    if ('error' in message) this.#note(`the server reported an error about no request: ${JSON.stringify(message['error'])}`);
+    if (!('error' in message)) return;
+    this.#note(`the server reported an error about no request: ${JSON.stringify(message['error'])}`);
+    // Before the initialize result, an error about no request means the initialize frame itself was refused.
+    if (this.#initializeId !== undefined && !this.#initialized) this.#take(this.#initializeId)?.resolve({ ...message, id: this.#initializeId });
   }
 
   #onNotification(method: string, message: Message): void {
@@ -791,23 +794,25 @@ export class MockClient {
 
   /** Registers the wait for response `id` (before the request goes out, so no answer is missed). */
   #expect(id: Id, method: string, timeoutMs = this.#timeoutMs): Promise<Message> {
-    return new Promise<Message>((resolve, reject) => {
+    const answer = new Promise<Message>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.#pending.delete(idKey(id));
+        this.#take(id);
         reject(new ConnectionTimeoutError(`the answer to ${method} (id ${String(id)})`, timeoutMs));
       }, timeoutMs);
-      this.#pending.set(idKey(id), {
-        method,
-        resolve: (message) => {
-          clearTimeout(timer);
-          resolve(message);
-        },
-        reject: (error) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      });
+      this.#pending.set(idKey(id), { method, timer, resolve, reject });
     });
+    // A caller that gave up (abort, a failed send) must not leave an unhandled rejection behind.
+    answer.catch(() => undefined);
+    return answer;
+  }
+
+  /** Removes the wait for response `id` (its timer too); returns it if it was still pending. */
+  #take(id: Id): PendingRequest | undefined {
+    const pending = this.#pending.get(idKey(id));
+    if (!pending) return undefined;
+    this.#pending.delete(idKey(id));
+    clearTimeout(pending.timer);
+    return pending;
   }
 
   async #send(message: Message): Promise<void> {

@@ -59,8 +59,13 @@ export async function openConnection(target: MockClientTarget, options: OpenOpti
         streamInjection: !faults.has(F.injectionUnreported),
         streamReferences: !faults.has(F.danglingStreamRefIgnored),
       },
-      // FAULT accept-injected-stream: the session delivers a stream whose request id was never sent.
-      faults: { has: (name) => name === WEBTRANSPORT_FAULT.acceptInjectedStreamHeader && faults.has(F.acceptInjectedStream) },
+      faults: {
+        has: (name) =>
+          // FAULT accept-injected-stream: the session delivers a stream whose request id was never sent.
+          (name === WEBTRANSPORT_FAULT.acceptInjectedStreamHeader && faults.has(F.acceptInjectedStream)) ||
+          // FAULT requests-after-shutdown: the session stays open after the server's $/shutdown.
+          (name === WEBTRANSPORT_FAULT.shutdownIgnored && faults.has(F.requestsAfterShutdown)),
+      },
       // FAULT oversized-frame: the session no longer refuses frames above the server's maxMessageSize.
       raw: faults.has(F.oversizedFrame),
     });

@@ -67,7 +67,7 @@ export interface ScriptedPeer {
   client: MockClient;
   server: Connection;
   /** Answers the client's initialize (standard result, overridable) and returns the request. */
-  answerInitialize(result?: Message | ((request: Message) => Message)): Promise<Message>;
+  answerInitialize(result?: Message | ((request: Message) => Message), taken?: Message): Promise<Message>;
   close(): Promise<void>;
 }
 
@@ -86,9 +86,8 @@ function scripted(client: MockClient, server: Connection, cleanup: () => Promise
   return {
     client,
     server,
-    async answerInitialize(result) {
-      const { message } = await server.next(isRequest('initialize'), DEADLINE);
-      const request = message as Message;
+    async answerInitialize(result, taken) {
+      const request = taken ?? ((await server.next(isRequest('initialize'), DEADLINE)).message as Message);
       const body = typeof result === 'function' ? result(request) : { ...standardResult(server, request), ...result };
       await server.send({ jsonrpc: '2.0', id: request.id, ...(body.error ? { error: body.error } : { result: body }) });
       return request;
