@@ -13,7 +13,7 @@ import type { RecordedSession } from './record.js';
 /** Keys whose string values a server picks afresh each time (mapped, never a difference). */
 const VARYING_KEYS = new Set(['sessionId', 'token', 'sessionToken', 'stateToken', 'requestId', 'resumptionToken', 'cursor', 'nextCursor']);
 /** Keys holding times (compared by type only). */
-const TIME_KEY = /^(timestamp|time|date|expires|expiresAt|createdAt|updatedAt|startedAt|completedAt|lastModified|lastActivity)$/i;
+const TIME_KEY = /(At|Time|Timestamp)$|^(timestamp|time|date|expires|lastModified)$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const DEFAULT_TRANSPORT_OFFER = { type: 'mcp-flow', version: '0.1', encodings: ['cbor', 'json'] };
 
