@@ -88,7 +88,7 @@ export const MOCK_CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freez
   fault(F.stopsAfterParseError, 'WT-FRAME-8', 'ignores every message after a control frame that did not decode', WT),
   fault(F.requestsAfterShutdown, 'WT-SHUT-5', 'keeps sending requests after the server sent $/shutdown', WT),
   fault(F.oversizedFrame, 'WT-FRAME-9', "sends frames longer than the server's maxMessageSize", WT),
-  fault(F.noCancelOnAbort, 'WT-CANCEL-6', 'sends neither $/cancel nor notifications/cancelled when it aborts a call (tools-call abortAfterMs)'),
+  fault(F.noCancelOnAbort, 'WT-CANCEL-7', 'sends neither $/cancel nor notifications/cancelled when it aborts a call (tools-call abortAfterMs)', WT),
   fault(F.cancelUnknownRequest, 'WT-CANCEL-6', 'sends $/cancel naming a request id it never sent, right after notifications/initialized', WT),
   fault(F.noRetryAfterRejection, 'FLOW-VALID-12', 'stops the interaction after a value answered with accepted: false instead of answering the re-prompt'),
   fault(F.initializeWithoutClientInfo, 'CORE-LIFE-2', 'leaves clientInfo out of the initialize params'),
