@@ -1,16 +1,19 @@
 // The library API: run the conformance suites from code and get the structured result, plus what a
 // user needs around it (result types, targets, the case registry, the mock server, reports).
 //
-//   import { runServerConformance } from 'mcp-flow-conformance';
+//   import { runServerConformance, runClientConformance } from 'mcp-flow-conformance';
 //   const result = await runServerConformance({ url: 'http://127.0.0.1:3000/mcp', suites: ['mcp-core'] });
 //   if (result.exitCode !== 0) ...
+//   const judged = await runClientConformance({ command: 'node my-client.js', transport: 'http' });
 //
 // Options are named after the `server` command's (`--certificate-hash` is `certificateHash`);
 // a value that cannot be used throws ConformanceOptionsError naming the option. What the target
 // does never throws: it ends up in the result, as with the CLI.
 import { parseServerTarget, serverTarget } from './cli/server-target.js';
 import { CliUsageError } from './cli/errors.js';
+import { splitCommandLine } from './transport/stdio/index.js';
 import {
+  clientTarget,
   HarnessError,
   parseBaseline,
   parseShard,
@@ -282,6 +285,72 @@ export async function runServerConformance(options: ServerConformanceOptions): P
   return runWithOptions(registry, target, options, 'server');
 }
 
+/** The client under test, as the `client` command takes it. */
+export interface ClientTargetOptionsForRun {
+  /** Program and arguments (an array), or one command line split as a shell would; the server URL is appended. */
+  command?: string | readonly string[];
+  /** A Target of your own instead of `command` (e.g. clientTarget with more options). */
+  target?: Target;
+  /** `wt` / `webtransport` (default) or `http`. */
+  transport?: 'wt' | 'webtransport' | 'http';
+  /** HTTP version under WebTransport. Default 2. */
+  http?: 2 | 3;
+  /** Added to the client's environment. */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export interface ClientConformanceOptions extends ClientTargetOptionsForRun, ConformanceRunOptions {}
+
+const CLIENT_TARGET_KEYS = ['command', 'target', 'transport', 'http', 'env', 'cwd'] as const satisfies readonly (keyof ClientTargetOptionsForRun)[];
+
+/** Every client case shipped with the package, loaded on first use. */
+export async function clientCaseRegistry(): Promise<CaseRegistry> {
+  const { clientRegistry } = await import('../suites/client/index.js');
+  return clientRegistry();
+}
+
+/** The Target of `runClientConformance`'s options; throws ConformanceOptionsError naming a bad one. */
+export function resolveClientTarget(options: ClientTargetOptionsForRun): Target {
+  if ((options.command === undefined) === (options.target === undefined)) {
+    throw new ConformanceOptionsError('command', 'give exactly one of command or target');
+  }
+  if (options.target !== undefined) return options.target;
+  let command: string[];
+  if (typeof options.command === 'string') {
+    try {
+      command = splitCommandLine(options.command);
+    } catch (error) {
+      throw new ConformanceOptionsError('command', (error as Error).message);
+    }
+  } else if (Array.isArray(options.command) && options.command.every((word) => typeof word === 'string')) command = [...options.command];
+  else throw new ConformanceOptionsError('command', 'must be a command line or an array of strings');
+  if (command.length === 0) throw new ConformanceOptionsError('command', 'is empty');
+  const transport = options.transport ?? 'wt';
+  if (transport !== 'wt' && transport !== 'webtransport' && transport !== 'http') throw new ConformanceOptionsError('transport', `must be wt or http, got ${JSON.stringify(transport)}`);
+  if (options.http !== undefined && options.http !== 2 && options.http !== 3) throw new ConformanceOptionsError('http', `must be 2 or 3, got ${JSON.stringify(options.http)}`);
+  if (options.http === 3 && transport === 'http') throw new ConformanceOptionsError('http', '3 needs transport wt');
+  return clientTarget({
+    command,
+    transport: transport === 'http' ? 'http' : 'webtransport',
+    ...(options.http !== undefined ? { http: options.http } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+  });
+}
+
+/**
+ * Runs the client conformance suites against a client (the harness plays the server; the client
+ * is started per case with the server URL appended, docs/client-scenarios.md) and resolves with
+ * the structured result, as runServerConformance does for servers.
+ */
+export async function runClientConformance(options: ClientConformanceOptions): Promise<RunResult> {
+  checkKnownKeys(options, [...CLIENT_TARGET_KEYS, ...RUN_OPTION_KEYS], 'runClientConformance');
+  const target = resolveClientTarget(options);
+  const registry = options.registry ?? (await clientCaseRegistry());
+  return runWithOptions(registry, target, options, 'client');
+}
+
 // ---------------------------------------------------------------------------------------------
 // What users need around it
 
@@ -301,6 +370,8 @@ export { defineCase, type ConformanceCase, type Target, type TargetDescription, 
 export { selectCases, parseShard, type CaseFilters, type Shard } from './harness/selection.js';
 export { runConformance, type RunEvent, type RunOptions } from './harness/runner.js';
 export { connectionTarget } from './harness/target.js';
+export { clientTarget, answerInitialize, initializeResult, isInitializeRequest, type ClientTargetOptions } from './harness/index.js';
+export type { ClientScenario, ClientProcess, ClientExit, CaseSession } from './harness/case.js';
 export { webTransportTarget, httpTarget, stdioTarget, type TargetCommonOptions } from './harness/transport-targets.js';
 export {
   HarnessError,
