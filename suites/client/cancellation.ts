@@ -83,7 +83,7 @@ const abortSendsCancel = defineCase({
   requirements: ['WT-CANCEL-7', 'WT-CANCEL-6', 'CORE-CANCEL-3'],
   transports: ['webtransport'],
   scenario: ABORTED_CALL,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     const { callId, cancel } = await abortedCall(server);
@@ -105,7 +105,7 @@ const abortOverHttp = defineCase({
   requirements: ['CORE-CANCEL-1', 'CORE-CANCEL-3'],
   transports: ['http'],
   scenario: ABORTED_CALL,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     const { callId, cancel } = await abortedCall(server);
@@ -126,7 +126,7 @@ const cancelsInFlightOnly = defineCase({
   title: 'WT-CANCEL-6, CORE-CANCEL-1, CORE-CANCEL-3: a client that aborts nothing cancels nothing it did not send or that was already answered',
   requirements: ['WT-CANCEL-6', 'CORE-CANCEL-1', 'CORE-CANCEL-3'],
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 2 } },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();

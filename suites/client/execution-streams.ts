@@ -79,7 +79,7 @@ const streamBeforeResult = defineCase({
   requirements: ['WT-EXEC-7'],
   transports: WT_ONLY,
   scenario: DOWNLOAD_CALL,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx, {
       async onCall(request, s) {
@@ -100,7 +100,7 @@ const streamAfterResult = defineCase({
   requirements: ['WT-EXEC-7'],
   transports: WT_ONLY,
   scenario: DOWNLOAD_CALL,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx, {
       async onCall(request, s) {
@@ -129,7 +129,7 @@ const injectedStream = defineCase({
   requirements: ['WT-EXEC-2', 'WT-EXEC-9', 'WT-ERR-1', 'WT-ERR-3'],
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: { tool: 'echo', arguments: { text: 'injection' } } },
-  timeLimitMs: 18_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -196,7 +196,7 @@ const danglingRef = defineCase({
   requirements: ['WT-EXEC-3'],
   transports: WT_ONLY,
   scenario: DOWNLOAD_CALL,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx, {
       async onCall(request, s) {
@@ -224,7 +224,7 @@ const streamError = defineCase({
   requirements: ['WT-STREAMERR-4'],
   transports: WT_ONLY,
   scenario: DOWNLOAD_CALL,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx, {
       async onCall(request, s) {
@@ -264,7 +264,7 @@ const truncatedHeader = defineCase({
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: { tool: 'echo', arguments: { text: 'header' } } },
   sendsInvalid: true,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -294,7 +294,7 @@ const controlNotBlocked = defineCase({
   requirements: ['WT-EXEC-8'],
   transports: WT_ONLY,
   scenario: DOWNLOAD_CALL,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx, {
       async onCall(request, s) {

@@ -81,7 +81,7 @@ const completedSession = defineCase({
   title: 'FLOW-PROMPT-2, FLOW-PROMPT-12, FLOW-SM-8, FLOW-SM-9: prompts and continues of the session are acknowledged; interaction.complete answered with {success, finalResult: data}',
   requirements: ['FLOW-START-1', 'FLOW-RESPOND-1', 'FLOW-RESPOND-8', 'FLOW-PROMPT-2', 'FLOW-PROMPT-12', 'FLOW-SM-8', 'FLOW-SM-9', 'FLOW-CAP-8'],
   scenario: { name: 'interaction', context: { tool: TOOL, answers: ['Ada Lovelace', true] } },
-  timeLimitMs: 18_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open(INTERACTIVE_INITIALIZE);
@@ -150,7 +150,7 @@ const retryAfterRejection = defineCase({
   title: 'FLOW-VALID-12: after accepted:false the client answers the re-prompt with its next value',
   requirements: ['FLOW-START-1', 'FLOW-RESPOND-1', 'FLOW-VALID-12'],
   scenario: { name: 'interaction', context: { tool: TOOL, answers: ['next tuesday', '2024-05-17'] } },
-  timeLimitMs: 18_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open(INTERACTIVE_INITIALIZE);
@@ -183,7 +183,7 @@ const unknownSession = defineCase({
   title: 'FLOW-PROMPT-2: interaction.prompt for a session the client does not know is answered -32001 with data.sessionId',
   requirements: ['FLOW-PROMPT-2'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -219,7 +219,7 @@ const wrongDirection = defineCase({
   scenario: { name: 'tools-call', context: ECHO_CALL },
   // The requests go the wrong way on purpose: the schemas say client-to-server.
   sendsInvalid: true,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();

@@ -28,7 +28,7 @@ const initializeFirst = defineCase({
   title: 'CORE-LIFE-1/2: the first request is initialize, with protocolVersion, capabilities and clientInfo {name, version}',
   requirements: ['CORE-LIFE-1', 'CORE-LIFE-2', 'CORE-CAP-6'],
   scenario: INITIALIZE,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     const request = await server.awaitInitialize();
@@ -69,7 +69,7 @@ const initializedNotification = defineCase({
   title: 'CORE-LIFE-4: after the initialize result the client sends notifications/initialized before any request but ping',
   requirements: ['CORE-LIFE-4'],
   scenario: INITIALIZE,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -93,7 +93,7 @@ const nothingBeforeResult = defineCase({
   // Over Streamable HTTP a message before the initialize answer has no session to reach.
   transports: ['webtransport'],
   scenario: INITIALIZE,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     const request = await server.awaitInitialize();
@@ -124,7 +124,7 @@ const initializeError = defineCase({
   title: 'CORE-LIFE-9: after initialize is answered with an error the client sends no request but a new initialize',
   requirements: ['CORE-LIFE-9'],
   scenario: INITIALIZE,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     const request = await server.awaitInitialize();
@@ -152,7 +152,7 @@ const unsupportedVersion = defineCase({
   title: 'CORE-VER-5: a client given a protocol version it does not support sends no further requests',
   requirements: ['CORE-VER-5'],
   scenario: INITIALIZE,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     const request = await server.awaitInitialize();
@@ -180,7 +180,7 @@ const protocolVersionHeader = defineCase({
   requirements: ['CORE-VER-7'],
   transports: ['http'],
   scenario: INITIALIZE,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   applies: (discovery) =>
     typeof discovery.protocolVersion === 'string' && HEADER_VERSIONS.has(discovery.protocolVersion)
       ? true

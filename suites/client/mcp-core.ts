@@ -27,7 +27,7 @@ const pingAnswered = defineCase({
   title: 'CORE-LIFE-12, CORE-RPC-14: a ping from the server is answered with the empty result {}',
   requirements: ['CORE-LIFE-12', 'CORE-RPC-14'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -54,7 +54,7 @@ const samplingRefused = defineCase({
   requirements: ['CORE-SAMPLING-4'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
   applies: withoutSampling,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -82,7 +82,7 @@ const cursorsExact = defineCase({
   title: 'CORE-PAGE-4: tools/list cursors are sent back exactly as received (opaque)',
   requirements: ['CORE-PAGE-4'],
   scenario: { name: 'initialize' },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -107,7 +107,7 @@ const idsNotReused = defineCase({
   title: 'CORE-RPC-4, CORE-RPC-3: no two requests of the client share an id; ids are strings or integers',
   requirements: ['CORE-RPC-4', 'CORE-RPC-3', 'WT-ID-1'],
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 3 } },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -151,7 +151,7 @@ const notificationsUnanswered = defineCase({
   title: 'CORE-RPC-6: a notification from the server gets no response, not even an error',
   requirements: ['CORE-RPC-6'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open({ result: { capabilities: { tools: { listChanged: true } } } });
@@ -177,7 +177,7 @@ const declaredFeaturesOnly = defineCase({
   title: 'CORE-CAP-1: the client calls only features the server declared (here: tools only)',
   requirements: ['CORE-CAP-1'],
   scenario: { name: 'initialize' },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -247,7 +247,7 @@ const wellFormed = defineCase({
   title: 'CORE-RPC-1/2/5/7/16: every client message is JSON-RPC 2.0; requests have a method and object params; each server request is answered once, by id, with a well-formed result or error',
   requirements: ['CORE-RPC-1', 'CORE-RPC-2', 'CORE-RPC-5', 'CORE-RPC-7', 'CORE-RPC-16', 'CORE-ERR-1', 'CORE-LIFE-11', 'CORE-PROG-1', 'CORE-PROG-2', 'CORE-PROG-3', 'CORE-PROG-4'],
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 2 } },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -322,7 +322,7 @@ const unknownCancelIgnored = defineCase({
   title: 'CORE-CANCEL-4: notifications/cancelled naming a request the client never received is ignored (no response, the session goes on)',
   requirements: ['CORE-CANCEL-4'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -349,7 +349,7 @@ const carriesOnAfterError = defineCase({
   title: 'CORE-ERR-4: after an error response without data the client carries on with the session (its next call)',
   requirements: ['CORE-ERR-4'],
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 2 } },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -380,7 +380,7 @@ const rootsAnswered = defineCase({
   requirements: ['CORE-CAP-7'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
   applies: declaresCapability('roots'),
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -408,7 +408,7 @@ const elicitationAnswered = defineCase({
     if (declared !== true) return declared;
     return discovery.protocolVersion === '2025-06-18' || discovery.protocolVersion === '2025-11-25' ? true : 'elicitation/create exists from 2025-06-18 on';
   },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -436,7 +436,7 @@ const samplingAnswered = defineCase({
   requirements: ['CORE-SAMPLING-1'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
   applies: declaresCapability('sampling'),
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();

@@ -31,7 +31,7 @@ const initializeJson = defineCase({
   requirements: ['WT-CONN-3', 'WT-ENC-1', 'WT-INIT-1', 'WT-CONN-2', 'WT-FRAME-1'],
   transports: WT_ONLY,
   scenario: { name: 'initialize' },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     let request: (Message & { id: string | number }) | undefined;
@@ -120,7 +120,7 @@ const switchToCbor = defineCase({
   transports: WT_ONLY,
   scenario: { name: 'initialize' },
   applies: offersCbor,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   run: (ctx) => checkSwitch(ctx, 'cbor'),
 });
 
@@ -131,7 +131,7 @@ const switchToJson = defineCase({
   requirements: ['WT-ENC-3', 'WT-ENC-12', 'WT-ENC-8'],
   transports: WT_ONLY,
   scenario: { name: 'initialize' },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     await checkSwitch(ctx, 'json');
     const exit = ctx.client?.exitStatus;
@@ -154,7 +154,7 @@ const framesWithinLimit = defineCase({
   requirements: ['WT-FRAME-9'],
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: { tool: ECHO_CALL.tool, arguments: { text: 'x'.repeat(4 * SMALL_MAX_MESSAGE_SIZE) } } },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     const request = await server.awaitInitialize();

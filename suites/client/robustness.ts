@@ -45,7 +45,7 @@ const garbageFrames = defineCase({
   transports: ['webtransport'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
   sendsInvalid: true,
-  timeLimitMs: 18_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -95,7 +95,7 @@ const zeroLengthFrame = defineCase({
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: ECHO_CALL },
   sendsInvalid: true,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     const call = await callInFlight(ctx, server);
@@ -121,7 +121,7 @@ const wrongEncodingFrame = defineCase({
   scenario: { name: 'tools-call', context: ECHO_CALL },
   applies: offersCbor,
   sendsInvalid: true,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open({ result: { transport: { encoding: 'cbor' } } });
@@ -151,7 +151,7 @@ const splitFrames = defineCase({
   requirements: ['WT-FRAME-6'],
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: ECHO_CALL },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     const call = await callInFlight(ctx, server);
@@ -191,7 +191,7 @@ const endInsideFrame = defineCase({
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: ECHO_CALL },
   sendsInvalid: true,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await callInFlight(ctx, server);
@@ -242,7 +242,7 @@ const strayDatagramsDropped = defineCase({
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: ECHO_CALL },
   sendsInvalid: true,
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     const call = await callInFlight(ctx, server);

@@ -16,7 +16,7 @@ const honoursShutdown = defineCase({
   transports: ['webtransport'],
   // Three calls: the shutdown comes while the first is in flight, so the other two must never be sent.
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 3 } },
-  timeLimitMs: 15_000,
+  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();

@@ -61,3 +61,46 @@ export function casesFlagging(run: ClientRun, requirement: string): string[] {
 export function casesFor(cases: readonly ConformanceCase[], requirement: string): ConformanceCase[] {
   return cases.filter((c) => c.requirements.includes(requirement));
 }
+
+// ---- fault self-test ---------------------------------------------------------------------------
+
+/** A fault of the mock client's catalog (src/peer/client/faults.ts). */
+export interface ClientFault {
+  name: string;
+  requirement: string;
+  transports?: readonly string[];
+}
+
+export interface FaultOutcome {
+  /** The transport the fault was caught on (the last one tried when it was not). */
+  transport: ClientSuiteTransport;
+  /** Cases with a FAIL or WARN of the fault's requirement. */
+  flagged: string[];
+  /** Verdicts of the declaring cases on each transport tried. */
+  tried: Record<string, Record<string, string>>;
+}
+
+/**
+ * Runs the cases that declare the fault's requirement against the mock client with that one fault
+ * on: over WebTransport first (or the fault's own transports), then over Streamable HTTP when
+ * WebTransport did not catch it.
+ */
+export async function catchFault(cases: readonly ConformanceCase[], fault: ClientFault): Promise<FaultOutcome> {
+  const declaring = casesFor(cases, fault.requirement);
+  const transports = (fault.transports ?? ['webtransport', 'http']).filter((t): t is ClientSuiteTransport => t === 'webtransport' || t === 'http');
+  const tried: Record<string, Record<string, string>> = {};
+  let outcome: FaultOutcome = { transport: transports[0] ?? 'webtransport', flagged: [], tried };
+  if (declaring.length === 0) return outcome;
+  for (const transport of transports) {
+    const run = await runOnClient(declaring, { transport, faults: [fault.name] });
+    tried[transport] = run.verdicts;
+    outcome = { transport, flagged: [...new Set(casesFlagging(run, fault.requirement))], tried };
+    if (outcome.flagged.length > 0) return outcome;
+  }
+  return outcome;
+}
+
+/** Shard `index` (1-based) of `count` of a list, so that each test file stays short. */
+export function shard<T>(items: readonly T[], index: number, count: number): T[] {
+  return items.filter((_, i) => i % count === index - 1);
+}
