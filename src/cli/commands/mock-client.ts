@@ -36,6 +36,7 @@ import { TerminalAnswerer } from '../terminal/answerer.js';
 import { DownloadFile, type DownloadVerdict } from '../terminal/download.js';
 import { echoingAnswerer } from '../terminal/echoing-answerer.js';
 import { TerminalError } from '../terminal/errors.js';
+import { ProgressLine } from '../terminal/progress-bar.js';
 import { showValue } from '../terminal/prompt-view.js';
 import { renderJson, renderToolResult } from '../terminal/result-view.js';
 import { parseAnswerOption, parseArgsOption, readScript, type AnswerScript, type ScriptExpectation } from '../terminal/script.js';
@@ -376,11 +377,13 @@ export async function runMockClient(args: Record<string, unknown>, io: CliIo, ho
         io.out(interactionLines(outcome).join('\n'));
       } else {
         io.out(`tools/call ${plan.tool}`);
+        if (plan.answers !== undefined && plan.answers.length > 0) io.err(`note: ${plan.tool} is not an MCP Flow tool here: the ${plan.answers.length} scripted answers are not used`);
         outcome = await client.callTool(plan.tool, plan.args, {
           signal: interrupted.signal,
           onProgress: (update) => showCallProgress(update),
           ...(download ? { download: download.sink } : {}),
         });
+        callProgress.end();
         io.out(callLines(outcome).join('\n'));
       }
       if (interrupted.signal.aborted) return EXIT_INTERRUPTED;
@@ -402,11 +405,10 @@ export async function runMockClient(args: Record<string, unknown>, io: CliIo, ho
       if (!downloaded) return ExitCode.failure;
       return plan.expect !== undefined || kind === 'completed' ? ExitCode.ok : ExitCode.failure;
     };
-    const progressLine = (update: { progress: number; total?: number; message?: string }) => {
-      if (terminal) terminal.progress({ requestId: 0, ...update });
-      else io.out(`progress ${update.progress}${update.total !== undefined ? `/${update.total}` : ''}${update.message ? ` ${update.message}` : ''}`);
-    };
-    const showCallProgress = progressLine;
+    // A plain call's progress: a bar redrawn in place on a terminal, one line per change otherwise.
+    const callProgress = host.output.isTTY === true ? new ProgressLine(host.output, true) : new ProgressLine({ write: (text) => io.out(text.replace(/\n$/, '')) }, false);
+    const showCallProgress = (update: { progress: number; total?: number; message?: string }) =>
+      callProgress.show({ current: update.progress, ...(update.total !== undefined ? { total: update.total } : {}), ...(update.message !== undefined ? { message: update.message } : {}) });
     const announce = (message: Record<string, unknown>) => {
       const params = (message['params'] ?? {}) as Record<string, unknown>;
       if (message['method'] === 'interaction.continue') {

@@ -10,13 +10,13 @@ import { CANCEL, type Answerer } from '../../peer/client/index.js';
 import { parseAnswer, type FileLoader } from './answer-input.js';
 import { TerminalInputEndedError } from './errors.js';
 import { readFileAnswer } from './file-answer.js';
-import { DEFAULT_COLUMNS, progressBar, redrawLine, type ProgressState } from './progress-bar.js';
+import { ProgressLine, type ProgressState } from './progress-bar.js';
 import { renderPrompt, renderRejection, type Rejection, type TerminalPrompt } from './prompt-view.js';
 
 export interface TerminalAnswererOptions {
   input: Readable;
   output: Writable & { isTTY?: boolean; columns?: number };
-  /** Draw for a terminal (progress redrawn in place, readline editing). Default: whether output is a TTY. */
+  /** Draw for a terminal (progress redrawn in place, readline editing). Default: whether input and output are TTYs. */
   terminal?: boolean;
   /** Reads a path typed at a file prompt. Default: the file system. */
   loadFile?: FileLoader;
@@ -37,13 +37,12 @@ export class TerminalAnswerer implements Answerer {
   readonly #lines: string[] = [];
   #waiter: LineWaiter | undefined;
   #ended = false;
-  /** A progress bar occupies the current line (terminal) and must be ended before other output. */
-  #progressDrawn = false;
-  #lastProgress = '';
+  readonly #progress: ProgressLine;
 
   constructor(options: TerminalAnswererOptions) {
     this.#output = options.output;
-    this.#terminal = options.terminal ?? options.output.isTTY === true;
+    this.#terminal = options.terminal ?? (options.output.isTTY === true && (options.input as { isTTY?: boolean }).isTTY === true);
+    this.#progress = new ProgressLine(options.output, this.#terminal);
     this.#loadFile = options.loadFile ?? readFileAnswer;
     this.#signal = options.signal;
     this.#readline = createInterface({ input: options.input, output: options.output, terminal: this.#terminal });
@@ -82,7 +81,7 @@ export class TerminalAnswerer implements Answerer {
     }
   }
 
-  /** MCP progress notifications of a tools/call. */
+  /** Progress of the interaction (each prompt's `progress`) or of a call's progress notifications. */
   progress(update: { requestId: number | string; progress: number; total?: number; message?: string }): void {
     this.showProgress({ current: update.progress, ...(update.total !== undefined ? { total: update.total } : {}), ...(update.message !== undefined ? { message: update.message } : {}) });
   }
@@ -94,14 +93,7 @@ export class TerminalAnswerer implements Answerer {
 
   /** Draws a progress bar: redrawn in place on a terminal, one line per change otherwise. */
   showProgress(state: ProgressState): void {
-    const line = progressBar(state, this.#output.columns ?? DEFAULT_COLUMNS);
-    if (this.#terminal) {
-      this.#output.write(redrawLine(line));
-      this.#progressDrawn = true;
-    } else if (line !== this.#lastProgress) {
-      this.#output.write(`${line}\n`);
-    }
-    this.#lastProgress = line;
+    this.#progress.show(state);
   }
 
   /** Stops reading the terminal (restores its mode). */
@@ -111,9 +103,7 @@ export class TerminalAnswerer implements Answerer {
   }
 
   #endProgress(): void {
-    if (!this.#progressDrawn) return;
-    this.#progressDrawn = false;
-    this.#output.write('\n');
+    this.#progress.end();
   }
 
   #nextLine(question: string, promptText: string): Promise<string | typeof CANCEL> {

@@ -63,3 +63,43 @@ export function byteProgress(received: number, total: number | undefined, column
 export function redrawLine(line: string): string {
   return `\r${line}\x1b[K`;
 }
+
+/** Where a progress line is drawn. */
+export interface ProgressOutput {
+  write(text: string): unknown;
+  columns?: number;
+}
+
+/**
+ * One progress line on an output: redrawn in place on a terminal (call `end` before other output
+ * so it keeps its line), one line per change otherwise.
+ */
+export class ProgressLine {
+  readonly #output: ProgressOutput;
+  readonly #terminal: boolean;
+  #drawn = false;
+  #last = '';
+
+  constructor(output: ProgressOutput, terminal: boolean) {
+    this.#output = output;
+    this.#terminal = terminal;
+  }
+
+  show(state: ProgressState): void {
+    const line = progressBar(state, this.#output.columns ?? DEFAULT_COLUMNS);
+    if (this.#terminal) {
+      this.#output.write(redrawLine(line));
+      this.#drawn = true;
+    } else if (line !== this.#last) {
+      this.#output.write(`${line}\n`);
+    }
+    this.#last = line;
+  }
+
+  /** Ends a line drawn in place, so the next output starts on a line of its own. */
+  end(): void {
+    if (!this.#drawn) return;
+    this.#drawn = false;
+    this.#output.write('\n');
+  }
+}
