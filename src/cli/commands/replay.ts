@@ -2,7 +2,7 @@
 // against a server and prints, per server answer, whether it is the same as when recorded (after
 // normalising what legitimately varies) or how it differs. Exit 1 on a difference, 0 when every
 // answer is the same, 2 on bad usage, an unreadable record or an unreachable server.
-import { connectUpstream, describeUpstream, formatReplayedAnswer, ProxyError, readRecordFile, replaySession, type RecordedSession } from '../../peer/proxy/index.js';
+import { connectUpstream, describeUpstream, formatReplayedAnswer, probeUpstream, ProxyError, readRecordFile, replaySession, type RecordedSession } from '../../peer/proxy/index.js';
 import { ConnectionError } from '../../transport/errors.js';
 import { CliUsageError } from '../errors.js';
 import { ExitCode, type CliCommand, type CliIo } from '../io.js';
@@ -27,6 +27,7 @@ export async function runReplay(args: Record<string, unknown>, io: CliIo): Promi
       header: args['header'],
     });
     sessions = await readRecordFile(args['record']);
+    await probeUpstream(upstream, { timeoutMs: timeout });
   } catch (error) {
     if (!(error instanceof CliUsageError) && !(error instanceof ProxyError)) throw error;
     io.err(`error: ${error.message}`);

@@ -540,8 +540,14 @@ export class SessionValidator {
       ...(version !== undefined ? { protocolVersion: version } : {}),
       ...(requestMethod !== undefined ? { requestMethod } : {}),
     });
-    const best = candidates[0];
+    let best = candidates[0];
     if (!best) return;
+    if (best.issues.length > 0) {
+      // Nothing fits: report against the schema the message got furthest into (its first issue is
+      // the deepest), so the message says what is wrong rather than that it is some other kind.
+      const depth = (issues: readonly { instancePath: string }[]) => Math.max(...issues.map((issue) => issue.instancePath.split('/').length));
+      best = candidates.reduce((chosen, candidate) => (depth(candidate.issues) > depth(chosen.issues) ? candidate : chosen), best);
+    }
     for (const id of best.schema.meta.requirements ?? []) this.#checked.add(id);
     if (best.issues.length === 0) return;
     this.#reportSchema(best.schema.file, best.schema.meta.requirements ?? [], best.issues, add);
