@@ -285,6 +285,26 @@ function outcomeKind(outcome: InteractionOutcome | CallOutcome): ScriptExpectati
   return outcome.cancelled ? 'cancelled' : outcome.ok ? 'completed' : 'error';
 }
 
+/** The options of one run, checked before anything connects. */
+interface RunOptions {
+  target: MockClientTarget;
+  plan: RunPlan | undefined;
+  download: DownloadFile | undefined;
+  faults: string[];
+  log: ((line: string) => void) | undefined;
+}
+
+function parseRunOptions(args: Record<string, unknown>, host: MockClientHost, faults: string[], log: RunOptions['log']): RunOptions {
+  const target = parseTarget(args);
+  const plan = parsePlan(args);
+  const downloadPath = single(args, 'download');
+  const expectBytes = args['expect-bytes'] as number | undefined;
+  if (expectBytes !== undefined && downloadPath === undefined) throw new CliUsageError('--expect-bytes', 'checks a --download; give --download FILE');
+  if (downloadPath !== undefined && plan === undefined) throw new CliUsageError('--download', 'name the tool whose result to download with --tool');
+  const download = downloadPath === undefined ? undefined : new DownloadFile(downloadPath, { progress: host.progress, ...(expectBytes !== undefined ? { expectedBytes: expectBytes } : {}) });
+  return { target, plan, download, faults, log };
+}
+
 export async function runMockClient(args: Record<string, unknown>, io: CliIo, host: MockClientHost = processHost()): Promise<number> {
   if (args['list-faults'] === true) {
     io.out(listClientFaults());
@@ -299,18 +319,9 @@ export async function runMockClient(args: Record<string, unknown>, io: CliIo, ho
     return ExitCode.usage;
   }
   if (args['driver'] === true) return runDriver(args, io, host, faults, log);
-
-  let target: MockClientTarget;
-  let plan: RunPlan | undefined;
-  let download: DownloadFile | undefined;
+  let options: RunOptions;
   try {
-    target = parseTarget(args);
-    plan = parsePlan(args);
-    const downloadPath = single(args, 'download');
-    const expectBytes = args['expect-bytes'] as number | undefined;
-    if (expectBytes !== undefined && downloadPath === undefined) throw new CliUsageError('--expect-bytes', 'checks a --download; give --download FILE');
-    if (downloadPath !== undefined && plan === undefined) throw new CliUsageError('--download', 'name the tool whose result to download with --tool');
-    if (downloadPath !== undefined) download = new DownloadFile(downloadPath, { progress: host.progress, ...(expectBytes !== undefined ? { expectedBytes: expectBytes } : {}) });
+    options = parseRunOptions(args, host, faults, log);
   } catch (error) {
     if (error instanceof CliUsageError || error instanceof MockClientError) {
       io.err(`error: ${error.message}`);
@@ -318,121 +329,176 @@ export async function runMockClient(args: Record<string, unknown>, io: CliIo, ho
     }
     throw error;
   }
+  return new MockClientRun(options, io, host).run();
+}
 
-  // Ctrl-C: the first cancels what runs (the cancel is sent and, where answered, awaited); a second quits at once.
-  const interrupted = new AbortController();
-  let quit!: () => void;
-  const quitting = new Promise<'quit'>((resolve) => (quit = () => resolve('quit')));
-  const interrupt = () => {
-    if (interrupted.signal.aborted) return quit();
-    io.err('cancelling (Ctrl-C again to quit at once)');
-    interrupted.abort();
-  };
-  const removeInterrupt = host.onInterrupt(interrupt);
-  let client: MockClient | undefined;
-  let terminal: TerminalAnswerer | undefined;
-  try {
-    const run = async (): Promise<number> => {
-      try {
-        client = await connectMockClient(target, { faults, ...(log ? { log } : {}), onNotification: (message) => announce(message) });
-        const info = await client.initialize();
-        const offered = client.connection.webtransport ? ' (offered cbor, json)' : '';
-        const server = info.serverInfo as { name?: unknown; version?: unknown } | undefined;
-        io.out(`connected to ${describeTarget(target, client)}`);
-        io.out(`server: ${showValue(server?.name ?? '(unnamed)')} ${showValue(server?.version ?? '')}`.trimEnd());
-        io.out(`protocol version ${info.protocolVersion}, encoding ${info.encoding}${offered}`);
-      } catch (error) {
-        if (error instanceof ConnectionError || error instanceof MockClientError) {
-          io.err(`error: ${await connectProblem(target, client, error)}`);
-          return ExitCode.usage;
-        }
-        throw error;
+/** One connection's run: connect and describe, list, then the tool the options name; Ctrl-C handled throughout. */
+class MockClientRun {
+  readonly #options: RunOptions;
+  readonly #io: CliIo;
+  readonly #host: MockClientHost;
+  /** Aborted by the first Ctrl-C: what runs is cancelled. */
+  readonly #interrupted = new AbortController();
+  /** Resolved by a second Ctrl-C: quit without waiting. */
+  readonly #quit: Promise<'quit'>;
+  #resolveQuit!: () => void;
+  #client: MockClient | undefined;
+  #terminal: TerminalAnswerer | undefined;
+  /** A plain call's progress: a bar redrawn in place on a terminal, one line per change otherwise. */
+  readonly #callProgress: ProgressLine;
+
+  constructor(options: RunOptions, io: CliIo, host: MockClientHost) {
+    this.#options = options;
+    this.#io = io;
+    this.#host = host;
+    this.#quit = new Promise((resolve) => (this.#resolveQuit = () => resolve('quit')));
+    this.#callProgress =
+      host.output.isTTY === true ? new ProgressLine(host.output, true) : new ProgressLine({ write: (text) => io.out(text.replace(/\n$/, '')) }, false);
+  }
+
+  async run(): Promise<number> {
+    const removeInterrupt = this.#host.onInterrupt(this.#interrupt);
+    try {
+      const result = await Promise.race([this.#session(), this.#quit]);
+      return result === 'quit' ? EXIT_INTERRUPTED : result;
+    } catch (error) {
+      if (error instanceof TerminalError || error instanceof MockClientError || error instanceof ConnectionError) {
+        this.#io.err(`error: ${error.message}`);
+        return this.#interrupted.signal.aborted ? EXIT_INTERRUPTED : ExitCode.failure;
       }
-      const tools = await client.listTools();
-      const toolNames = tools.map((tool) => name(tool));
-      const interactive = await interactiveTools(client, toolNames);
-      io.out(describeList('tools', tools, 'name', (tool) => interactive.has(name(tool))).join('\n'));
-      if (interactive.size > 0) io.out('  (* interactive: MCP Flow)');
-      io.out(describeList('prompts', await client.listPrompts(), 'name').join('\n'));
-      io.out(describeList('resources', await client.listResources(), 'uri').join('\n'));
-      if (plan === undefined) return ExitCode.ok;
-      if (!toolNames.includes(plan.tool)) {
-        const close = closestNames(plan.tool, toolNames);
-        const hint = close.length > 0 ? `did you mean ${close.map((n) => JSON.stringify(n)).join(', ')}?` : `it offers ${toolNames.slice(0, 12).join(', ') || 'no tools'}`;
-        io.err(`error: --tool: the server has no tool ${JSON.stringify(plan.tool)} (${hint})`);
+      throw error;
+    } finally {
+      removeInterrupt();
+      this.#terminal?.close();
+      await this.#client?.close();
+    }
+  }
+
+  /** Ctrl-C: the first cancels what runs (the cancel is sent and, where answered, awaited); a second quits at once. */
+  readonly #interrupt = (): void => {
+    if (this.#interrupted.signal.aborted) return this.#resolveQuit();
+    this.#io.err('cancelling (Ctrl-C again to quit at once)');
+    this.#interrupted.abort();
+  };
+
+  async #session(): Promise<number> {
+    const { target, plan } = this.#options;
+    const io = this.#io;
+    let client: MockClient;
+    try {
+      client = await connectMockClient(target, {
+        faults: this.#options.faults,
+        ...(this.#options.log ? { log: this.#options.log } : {}),
+        onNotification: (message) => this.#onNotification(message),
+      });
+      this.#client = client;
+      const info = await client.initialize();
+      const server = info.serverInfo as { name?: unknown; version?: unknown } | undefined;
+      io.out(`connected to ${describeTarget(target, client)}`);
+      io.out(`server: ${showValue(server?.name ?? '(unnamed)')} ${showValue(server?.version ?? '')}`.trimEnd());
+      io.out(`protocol version ${info.protocolVersion}, encoding ${info.encoding}${client.connection.webtransport ? ' (offered cbor, json)' : ''}`);
+    } catch (error) {
+      if (error instanceof ConnectionError || error instanceof MockClientError) {
+        io.err(`error: ${await connectProblem(target, this.#client, error)}`);
         return ExitCode.usage;
       }
-      if (interrupted.signal.aborted) return EXIT_INTERRUPTED;
-      let outcome: InteractionOutcome | CallOutcome;
-      if (interactive.has(plan.tool)) {
-        let answerer: Answerer;
-        if (plan.answers !== undefined) answerer = echoingAnswerer(scriptedAnswerer(answerList(plan.answers)), (line) => io.out(line));
-        else {
-          terminal = new TerminalAnswerer({ input: host.input, output: host.output, onInterrupt: interrupt, signal: interrupted.signal });
-          answerer = terminal;
-        }
-        io.out(`interaction ${plan.tool}${plan.answers !== undefined ? ` (scripted, ${plan.answers.length} answers)` : ''}`);
-        outcome = await client.interact(plan.tool, Object.keys(plan.args).length > 0 ? plan.args : undefined, answerer, { signal: interrupted.signal });
-        terminal?.close();
-        io.out(interactionLines(outcome).join('\n'));
-      } else {
-        io.out(`tools/call ${plan.tool}`);
-        if (plan.answers !== undefined && plan.answers.length > 0) io.err(`note: ${plan.tool} is not an MCP Flow tool here: the ${plan.answers.length} scripted answers are not used`);
-        outcome = await client.callTool(plan.tool, plan.args, {
-          signal: interrupted.signal,
-          onProgress: (update) => showCallProgress(update),
-          ...(download ? { download: download.sink } : {}),
-        });
-        callProgress.end();
-        io.out(callLines(outcome).join('\n'));
-      }
-      if (interrupted.signal.aborted) return EXIT_INTERRUPTED;
-      let downloaded = true;
-      if (download) {
-        const verdict = await finishDownload(download, outcome.streams, outcome.result);
-        (verdict.ok ? io.out : io.err).call(io, verdict.text);
-        downloaded = verdict.ok;
-      }
-      const kind = outcomeKind(outcome);
-      if (plan.expect !== undefined) {
-        if (kind !== plan.expect) {
-          const why = outcome.failures.length > 0 ? `: ${outcome.failures.join('; ')}` : '';
-          io.err(`error: the script expected the flow to end ${plan.expect}, but it ended ${kind}${why}`);
-          return ExitCode.failure;
-        }
-        io.out(`ended ${kind}, as the script expected`);
-      }
-      if (!downloaded) return ExitCode.failure;
-      return plan.expect !== undefined || kind === 'completed' ? ExitCode.ok : ExitCode.failure;
-    };
-    // A plain call's progress: a bar redrawn in place on a terminal, one line per change otherwise.
-    const callProgress = host.output.isTTY === true ? new ProgressLine(host.output, true) : new ProgressLine({ write: (text) => io.out(text.replace(/\n$/, '')) }, false);
-    const showCallProgress = (update: { progress: number; total?: number; message?: string }) =>
-      callProgress.show({ current: update.progress, ...(update.total !== undefined ? { total: update.total } : {}), ...(update.message !== undefined ? { message: update.message } : {}) });
-    const announce = (message: Record<string, unknown>) => {
-      const params = (message['params'] ?? {}) as Record<string, unknown>;
-      if (message['method'] === 'interaction.continue') {
-        const progress = params['progress'] as { message?: unknown } | undefined;
-        if (typeof progress?.message === 'string') (terminal ? terminal.message.bind(terminal) : io.out.bind(io))(progress.message);
-      } else if (message['method'] === '$/streamError') {
-        download?.streamError(params);
-      } else if (message['method'] === 'notifications/message') {
-        io.err(`server log (${showValue(params['level'])}): ${showValue(params['data'])}`);
-      }
-    };
-    const result = await Promise.race([run(), quitting]);
-    if (result === 'quit') return EXIT_INTERRUPTED;
-    return result;
-  } catch (error) {
-    if (error instanceof TerminalError || error instanceof MockClientError || error instanceof ConnectionError) {
-      io.err(`error: ${error.message}`);
-      return interrupted.signal.aborted ? EXIT_INTERRUPTED : ExitCode.failure;
+      throw error;
     }
-    throw error;
-  } finally {
-    removeInterrupt();
-    terminal?.close();
-    await (client as MockClient | undefined)?.close();
+    const tools = await client.listTools();
+    const toolNames = tools.map((tool) => name(tool));
+    const interactive = await interactiveTools(client, toolNames);
+    io.out(describeList('tools', tools, 'name', (tool) => interactive.has(name(tool))).join('\n'));
+    if (interactive.size > 0) io.out('  (* interactive: MCP Flow)');
+    io.out(describeList('prompts', await client.listPrompts(), 'name').join('\n'));
+    io.out(describeList('resources', await client.listResources(), 'uri').join('\n'));
+    if (this.#interrupted.signal.aborted) return EXIT_INTERRUPTED;
+    if (plan === undefined) return ExitCode.ok;
+    if (!toolNames.includes(plan.tool)) {
+      const close = closestNames(plan.tool, toolNames);
+      const hint = close.length > 0 ? `did you mean ${close.map((n) => JSON.stringify(n)).join(', ')}?` : `it offers ${toolNames.slice(0, 12).join(', ') || 'no tools'}`;
+      io.err(`error: --tool: the server has no tool ${JSON.stringify(plan.tool)} (${hint})`);
+      return ExitCode.usage;
+    }
+    const outcome = interactive.has(plan.tool) ? await this.#interact(client, plan) : await this.#call(client, plan);
+    if (this.#interrupted.signal.aborted) return EXIT_INTERRUPTED;
+    return this.#verdict(plan, outcome);
+  }
+
+  /** An MCP Flow tool: answered in the terminal, or from the script. */
+  async #interact(client: MockClient, plan: RunPlan): Promise<InteractionOutcome> {
+    const io = this.#io;
+    let answerer: Answerer;
+    if (plan.answers !== undefined) answerer = echoingAnswerer(scriptedAnswerer(answerList(plan.answers)), (line) => io.out(line));
+    else {
+      this.#terminal = new TerminalAnswerer({ input: this.#host.input, output: this.#host.output, onInterrupt: this.#interrupt, signal: this.#interrupted.signal });
+      answerer = this.#terminal;
+    }
+    io.out(`interaction ${plan.tool}${plan.answers !== undefined ? ` (scripted, ${plan.answers.length} answers)` : ''}`);
+    const initialParams = Object.keys(plan.args).length > 0 ? plan.args : undefined;
+    const outcome = await client.interact(plan.tool, initialParams, answerer, { signal: this.#interrupted.signal });
+    this.#terminal?.close();
+    io.out(interactionLines(outcome).join('\n'));
+    return outcome;
+  }
+
+  /** Any other tool: tools/call, its execution streams read (the first into --download). */
+  async #call(client: MockClient, plan: RunPlan): Promise<CallOutcome> {
+    const io = this.#io;
+    io.out(`tools/call ${plan.tool}`);
+    if (plan.answers !== undefined && plan.answers.length > 0) io.err(`note: ${plan.tool} is not an MCP Flow tool here: the ${plan.answers.length} scripted answers are not used`);
+    const download = this.#options.download;
+    const outcome = await client.callTool(plan.tool, plan.args, {
+      signal: this.#interrupted.signal,
+      onProgress: (update) =>
+        this.#callProgress.show({
+          current: update.progress,
+          ...(update.total !== undefined ? { total: update.total } : {}),
+          ...(update.message !== undefined ? { message: update.message } : {}),
+        }),
+      ...(download ? { download: download.sink } : {}),
+    });
+    this.#callProgress.end();
+    io.out(callLines(outcome).join('\n'));
+    return outcome;
+  }
+
+  /** The exit code: the download's verdict, then the script's expectation or plain success. */
+  async #verdict(plan: RunPlan, outcome: InteractionOutcome | CallOutcome): Promise<number> {
+    const io = this.#io;
+    let downloaded = true;
+    const download = this.#options.download;
+    if (download) {
+      const verdict = await finishDownload(download, outcome.streams, outcome.result);
+      if (verdict.ok) io.out(verdict.text);
+      else io.err(verdict.text);
+      downloaded = verdict.ok;
+    }
+    const kind = outcomeKind(outcome);
+    if (plan.expect !== undefined) {
+      if (kind !== plan.expect) {
+        const why = outcome.failures.length > 0 ? `: ${outcome.failures.join('; ')}` : '';
+        io.err(`error: the script expected the flow to end ${plan.expect}, but it ended ${kind}${why}`);
+        return ExitCode.failure;
+      }
+      io.out(`ended ${kind}, as the script expected`);
+    }
+    if (!downloaded) return ExitCode.failure;
+    return plan.expect !== undefined || kind === 'completed' ? ExitCode.ok : ExitCode.failure;
+  }
+
+  /** Server notifications worth showing: an interaction.continue's text, $/streamError for the download, log messages. */
+  #onNotification(message: Record<string, unknown>): void {
+    const params = (message['params'] ?? {}) as Record<string, unknown>;
+    if (message['method'] === 'interaction.continue') {
+      const progress = params['progress'] as { message?: unknown } | undefined;
+      if (typeof progress?.message !== 'string') return;
+      if (this.#terminal) this.#terminal.message(progress.message);
+      else this.#io.out(progress.message);
+    } else if (message['method'] === '$/streamError') {
+      this.#options.download?.streamError(params);
+    } else if (message['method'] === 'notifications/message') {
+      this.#io.err(`server log (${showValue(params['level'])}): ${showValue(params['data'])}`);
+    }
   }
 }
 
