@@ -25,14 +25,20 @@ export const SERVER_EVERYTHING = {
 /** Preloaded into the HTTP process: a listen() without a host binds 127.0.0.1 (the server has no host option). */
 export const LOOPBACK_PRELOAD = fileURLToPath(new URL('./loopback-only.mjs', import.meta.url));
 
-/** The variables the peer keeps: enough to run node, nothing else of this process's environment. */
+/**
+ * The peer's whole environment: enough to run node, nothing of this process's own, plus
+ * GZIP_ALLOWED_DOMAINS=localhost. The tool sweeps call every tool with its defaults, and
+ * gzip-file-as-resource's default input is a file on raw.githubusercontent.com: with the allow-list
+ * the tool refuses it at once instead of reaching out to the internet (or waiting 30 s offline).
+ */
 export function bareEnvironment(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...extra };
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', GZIP_ALLOWED_DOMAINS: 'localhost', ...extra };
 }
 
-/** What the stdio target spawns per case: `env -i PATH=... node dist/index.js stdio`. */
+/** What the stdio target spawns per case: `env -i PATH=... GZIP_ALLOWED_DOMAINS=localhost node dist/index.js stdio`. */
 export function serverEverythingStdioCommand(): string {
-  return ['env', '-i', `PATH=${bareEnvironment().PATH}`, process.execPath, SERVER_EVERYTHING.entry, 'stdio'].map(shellQuote).join(' ');
+  const variables = Object.entries(bareEnvironment()).map(([name, value]) => `${name}=${value}`);
+  return ['env', '-i', ...variables, process.execPath, SERVER_EVERYTHING.entry, 'stdio'].map(shellQuote).join(' ');
 }
 
 /** server-everything could not be started over Streamable HTTP (it exited, or never said it listens). */

@@ -22,8 +22,15 @@ export type ExpectedDeviations = Readonly<Record<string, ExpectedDeviation>>;
 const QUIET = new Set(['PASS', 'INFO', 'NOT_APPLICABLE', 'SKIPPED']);
 
 /**
- * Runs the named server case modules against `target`: 4 workers, deadlines doubled (the machine
- * runs other tests at once; only waits get longer) and a fixed fast-check seed, so a generated
+ * Deadlines are stretched (only waits get longer, never a timing assertion): doubled where the peer
+ * is one running process, 4x over stdio, where every case first starts node and the peer, which on
+ * a loaded machine alone can take seconds.
+ */
+export const INTEROP_TIMEOUT_SCALE = { process: 2, stdio: 4 } as const;
+
+/**
+ * Runs the named server case modules against `target`: 4 workers, deadlines stretched by
+ * INTEROP_TIMEOUT_SCALE for the target's transport, and a fixed fast-check seed, so a generated
  * counterexample is the same on every run.
  */
 export async function runModules(target: Target, modules: readonly string[], options: { timeoutScale?: number } = {}): Promise<RunResult> {
@@ -33,7 +40,8 @@ export async function runModules(target: Target, modules: readonly string[], opt
     if (cases === undefined) throw new TypeError(`no server case module named ${JSON.stringify(name)} (known: ${Object.keys(SERVER_CASE_MODULES).join(', ')})`);
     registry.registerAll(cases);
   }
-  return runConformance({ registry, target, workers: 4, timeoutScale: options.timeoutScale ?? 2, seed: 20_261_122 });
+  const timeoutScale = options.timeoutScale ?? (target.describe().transport === 'stdio' ? INTEROP_TIMEOUT_SCALE.stdio : INTEROP_TIMEOUT_SCALE.process);
+  return runConformance({ registry, target, workers: 4, timeoutScale, seed: 20_261_122 });
 }
 
 /** What a run says about each case that did not pass quietly: verdict and the requirements of its failed checks. */
