@@ -44,7 +44,7 @@ export const RULE_REQUIREMENTS: readonly string[] = [
 ];
 
 /** Rules that only apply on a WebTransport leg. */
-export const WT_RULE_REQUIREMENTS: readonly string[] = ['WT-ENC-10', 'WT-ID-1', 'WT-ID-4', 'WT-ENC-4', 'WT-ENC-6', 'WT-ENC-9', 'WT-CANCEL-6'];
+export const WT_RULE_REQUIREMENTS: readonly string[] = ['WT-CANCEL-2', 'WT-ENC-10', 'WT-ID-1', 'WT-ID-4', 'WT-ENC-4', 'WT-ENC-6', 'WT-ENC-9', 'WT-CANCEL-6'];
 
 type Phase = 'new' | 'initializing' | 'answered' | 'ready' | 'failed';
 
@@ -54,6 +54,8 @@ interface PendingRequest {
   id: string | number;
   progressToken?: string | number;
   cancelled: boolean;
+  /** How it was cancelled: notifications/cancelled (no answer expected) or $/cancel (an error expected). */
+  cancelledBy?: string;
   params: Record<string, unknown> | undefined;
 }
 
@@ -383,7 +385,10 @@ export class SessionValidator {
     }
     if (own?.method === 'initialize' && direction === 'client-to-server') add('CORE-CANCEL-3', `${method} cancels the initialize request`);
     const pending = this.#pending.get(key);
-    if (pending) pending.cancelled = true;
+    if (pending) {
+      pending.cancelled = true;
+      pending.cancelledBy = method;
+    }
   }
 
   #onResponse(direction: Flow, message: Record<string, unknown>, afterNotification: boolean, add: (r: string, t: string) => void): void {
@@ -419,7 +424,9 @@ export class SessionValidator {
       if (token) token.finished = true;
     }
     if (request.cancelled && direction === 'server-to-client' && request.method !== 'initialize') {
-      add('CORE-CANCEL-2', `request ${JSON.stringify(id)} (${request.method}) was answered after the client cancelled it`);
+      if (request.cancelledBy === '$/cancel') {
+        if ('result' in message) add('WT-CANCEL-2', `request ${JSON.stringify(id)} (${request.method}) was cancelled with $/cancel but answered with a result, not an error`);
+      } else add('CORE-CANCEL-2', `request ${JSON.stringify(id)} (${request.method}) was answered after the client cancelled it`);
     }
     if (request.method === 'initialize' && direction === 'server-to-client') this.#onInitializeAnswer(message, add);
     if (request.method === 'resources/subscribe' && 'result' in message && typeof request.params?.['uri'] === 'string') this.#subscriptions.add(request.params['uri']);

@@ -201,6 +201,17 @@ describe('MCP Flow sessions', () => {
 });
 
 describe('WebTransport', () => {
+  it('a request cancelled with $/cancel is answered with an error, not a result (WT-CANCEL-2)', () => {
+    const { feed } = ready('webtransport');
+    feed(C, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'slow', arguments: {} } });
+    expect(feed(C, { jsonrpc: '2.0', method: '$/cancel', params: { requestId: 5 } })).toEqual([]);
+    expect(feed(S, { jsonrpc: '2.0', id: 5, result: { content: [] } })).toEqual(['WT-CANCEL-2']);
+    feed(C, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'slow', arguments: {} } });
+    feed(C, { jsonrpc: '2.0', method: '$/cancel', params: { requestId: 6 } });
+    expect(feed(S, { jsonrpc: '2.0', id: 6, error: { code: -32800, message: 'Request cancelled' } })).toEqual([]);
+    expect(feed(C, { jsonrpc: '2.0', method: '$/cancel', params: { requestId: 77 } })).toEqual(['WT-CANCEL-6']);
+  });
+
   it('request ids are integers in 0..2^32-1 (WT-ID-1)', () => {
     const { feed } = ready('webtransport');
     expect(feed(S, { jsonrpc: '2.0', id: 's-1', method: 'ping' })).toEqual(['WT-ID-1']);
