@@ -149,6 +149,8 @@ class SessionEvents {
 
 const METHOD_NOT_FOUND = -32601;
 const SESSION_NOT_FOUND = -32001;
+/** How long close() lets the server close the session after the control stream ended. */
+const CLOSE_GRACE_MS = 2000;
 /** A request id this client never uses (cancel-unknown-request). */
 const NEVER_SENT_ID = 999_999;
 
@@ -271,9 +273,25 @@ export class MockClient {
     return info;
   }
 
-  /** Closes the connection (idempotent). Pending requests fail with ConnectionClosedError. */
+  /**
+   * Closes the connection (idempotent). Pending requests fail with ConnectionClosedError. Over
+   * WebTransport the control stream is ended first (FIN after everything written) and the server,
+   * which closes the session when it ends (WT-CONN-6), gets a moment to do so: closing the session
+   * at once can discard the last frames still in flight over HTTP/2.
+   */
   close(): Promise<void> {
-    this.#closing ??= this.connection.close('mock client closing').catch(() => undefined);
+    this.#closing ??= (async () => {
+      const wt = this.connection.webtransport;
+      if (wt && !this.connection.isClosed) {
+        try {
+          await wt.endControlStream();
+          await Promise.race([this.connection.closed, delay(CLOSE_GRACE_MS)]);
+        } catch {
+          // the control stream is already gone: close the session below
+        }
+      }
+      await this.connection.close('mock client closing').catch(() => undefined);
+    })();
     return this.#closing;
   }
 
@@ -865,4 +883,8 @@ function idKey(id: Id): string {
 
 function record(value: unknown): Message | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Message) : undefined;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
