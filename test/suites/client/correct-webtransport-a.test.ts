@@ -1,4 +1,4 @@
-// The correct mock client over WebTransport: lifecycle, negotiation and MCP core cases.
+// The correct mock client over webtransport: lifecycle and negotiation cases.
 import { correctClientRun } from './correct.js';
 
-correctClientRun('webtransport', ['lifecycle', 'negotiation', 'mcp-core']);
+correctClientRun('webtransport', ['lifecycle', 'negotiation']);

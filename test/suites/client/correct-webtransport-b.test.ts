@@ -1,4 +1,4 @@
-// The correct mock client over WebTransport: execution streams, cancellation, MCP Flow, shutdown and robustness cases.
+// The correct mock client over webtransport: MCP core cases.
 import { correctClientRun } from './correct.js';
 
-correctClientRun('webtransport', ['execution-streams', 'cancellation', 'interaction', 'shutdown', 'robustness']);
+correctClientRun('webtransport', ['mcp-core']);

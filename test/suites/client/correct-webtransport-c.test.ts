@@ -1,0 +1,4 @@
+// The correct mock client over webtransport: execution-stream and shutdown cases.
+import { correctClientRun } from './correct.js';
+
+correctClientRun('webtransport', ['execution-streams', 'shutdown']);
