@@ -141,17 +141,17 @@ export class DownloadFile {
   }
 
   /** Verdict for inline content written with `writeInline`; `announced` is the size the result stated. */
-  finishInline(what: string, announced: number | undefined): DownloadVerdict {
+  finishInline(what: string, announced: number | undefined): Promise<DownloadVerdict> {
     this.#endProgress();
     return this.#verify(this.#written, this.#options.expectedBytes ?? announced, what);
   }
 
   /** Nothing to download came: the empty file is removed. */
-  nothing(why: string): DownloadVerdict {
+  nothing(why: string): Promise<DownloadVerdict> {
     return this.#fail(why);
   }
 
-  #verify(received: number, expected: number | undefined, what: string): DownloadVerdict {
+  async #verify(received: number, expected: number | undefined, what: string): Promise<DownloadVerdict> {
     if (this.#writeError !== undefined) return this.#fail(`${what}: writing ${this.path} failed: ${this.#writeError}`);
     const onDisk = statSync(this.path).size;
     if (onDisk !== received) return this.#fail(`${what}: ${received} bytes received but ${onDisk} on disk`);
@@ -168,8 +168,10 @@ export class DownloadFile {
     return file;
   }
 
-  #fail(text: string): DownloadVerdict {
-    this.#file?.destroy();
+  async #fail(text: string): Promise<DownloadVerdict> {
+    // The file is opened asynchronously: removing it before its stream closed would let the open recreate it.
+    const file = this.#file;
+    if (file && !file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()).destroy());
     rmSync(this.path, { force: true });
     return { ok: false, text: `download failed: ${text}; ${this.path} removed` };
   }

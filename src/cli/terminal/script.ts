@@ -23,33 +23,110 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
 }
 
-/** Whether `prefix` could still begin a JSON text (it parses, or fails only for ending early). */
-function jsonSoFar(prefix: string): boolean {
-  try {
-    JSON.parse(prefix);
-    return true;
-  } catch (error) {
-    const message = (error as Error).message;
-    if (/Unexpected end|Unterminated/.test(message)) return true;
-    const at = / at position (\d+)/.exec(message);
-    return at !== null && Number(at[1]) >= prefix.length;
-  }
+/** Thrown inside the scanner: the offset of the first character that cannot be JSON. */
+class JsonStop {
+  constructor(readonly offset: number) {}
 }
 
 /**
- * The offset of the first character that makes `text` invalid JSON (V8 names it only for some
- * errors): the shortest prefix that no longer reads as the beginning of a JSON text, found by
- * bisection. `text.length` when the text merely ends early.
+ * The offset of the first character that makes `text` invalid JSON (RFC 8259), or `text.length`
+ * when the text ends early, or undefined when it is valid. V8's own messages name the position for
+ * some errors only, so the text is scanned here.
  */
-export function jsonErrorOffset(text: string): number {
-  let good = 0;
-  let bad = text.length + 1;
-  while (bad - good > 1) {
-    const middle = Math.floor((good + bad) / 2);
-    if (jsonSoFar(text.slice(0, middle))) good = middle;
-    else bad = middle;
+export function jsonErrorOffset(text: string): number | undefined {
+  let i = 0;
+  const stop = (at = i): never => {
+    throw new JsonStop(Math.min(at, text.length));
+  };
+  const space = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const expect = (char: string) => (text[i] === char ? i++ : stop());
+  const digits = () => {
+    const from = i;
+    while (i < text.length && text[i]! >= '0' && text[i]! <= '9') i++;
+    if (i === from) stop();
+  };
+  const literal = (word: string) => {
+    for (const char of word) expect(char);
+  };
+  const string = () => {
+    expect('"');
+    for (;;) {
+      if (i >= text.length) stop();
+      const char = text[i]!;
+      if (char === '"') return void i++;
+      if (char === '\\') {
+        i++;
+        if (text[i] === 'u') {
+          i++;
+          for (let k = 0; k < 4; k++) (/[0-9a-fA-F]/.test(text[i] ?? '') ? i++ : stop());
+        } else if (i < text.length && '"\\/bfnrt'.includes(text[i]!)) i++;
+        else stop();
+      } else if (char.charCodeAt(0) < 0x20) stop();
+      else i++;
+    }
+  };
+  const number = () => {
+    if (text[i] === '-') i++;
+    if (text[i] === '0') i++;
+    else digits();
+    if (text[i] === '.') {
+      i++;
+      digits();
+    }
+    if (text[i] === 'e' || text[i] === 'E') {
+      i++;
+      if (text[i] === '+' || text[i] === '-') i++;
+      digits();
+    }
+  };
+  const value = (): void => {
+    space();
+    const char = text[i];
+    if (char === '{') {
+      i++;
+      space();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        space();
+        string();
+        space();
+        expect(':');
+        value();
+        space();
+        if (text[i] === ',') i++;
+        else return void expect('}');
+      }
+    }
+    if (char === '[') {
+      i++;
+      space();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        space();
+        if (text[i] === ',') i++;
+        else return void expect(']');
+      }
+    }
+    if (char === '"') return string();
+    if (char === '-' || (char !== undefined && char >= '0' && char <= '9')) return number();
+    if (char === 't') return literal('true');
+    if (char === 'f') return literal('false');
+    if (char === 'n') return literal('null');
+    stop();
+  };
+  try {
+    value();
+    space();
+    if (i < text.length) stop();
+    return undefined;
+  } catch (error) {
+    if (error instanceof JsonStop) return error.offset;
+    if (error instanceof RangeError) return undefined; // nested deeper than the stack allows
+    throw error;
   }
-  return Math.min(good, text.length);
 }
 
 /** Parses JSON, or throws a CliUsageError for `option` saying where it stopped making sense. */
@@ -57,10 +134,11 @@ export function parseJsonOption(option: string, text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
+    const reason = (error as Error).message.replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
     const offset = jsonErrorOffset(text);
+    if (offset === undefined) throw new CliUsageError(option, `not valid JSON: ${reason}`);
     const { line, column } = lineAndColumn(text, offset);
     const found = offset < text.length ? `unexpected ${JSON.stringify(text[offset])}` : 'the text ends early';
-    const reason = (error as Error).message.replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
     throw new CliUsageError(option, `not valid JSON: ${found} at line ${line} column ${column} (offset ${offset}; ${reason})`);
   }
 }
