@@ -458,6 +458,7 @@ class MockClientRun {
       ...(download ? { download: download.sink } : {}),
     });
     this.#callProgress.end();
+    download?.endProgress();
     io.out(callLines(outcome).join('\n'));
     return outcome;
   }

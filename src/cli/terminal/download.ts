@@ -183,6 +183,11 @@ export class DownloadFile {
     this.#progressDrawn = true;
   }
 
+  /** Ends the progress bar's line (before other output). */
+  endProgress(): void {
+    this.#endProgress();
+  }
+
   #endProgress(): void {
     if (!this.#progressDrawn) return;
     this.#progressDrawn = false;

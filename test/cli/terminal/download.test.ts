@@ -35,6 +35,19 @@ describe('DownloadFile', () => {
     expect(screen.text()).toBe('\r[##########----------]  50% 2 B / 4 B\x1b[K\r[####################] 100% 4 B / 4 B\x1b[K\n');
   });
 
+  it('endProgress ends the drawn bar with one newline, so output that follows starts on its own line', async () => {
+    const screen = tty();
+    const download = new DownloadFile(join(dir, 'end.bin'));
+    const withBar = new DownloadFile(join(dir, 'bar.bin'), { progress: screen.out });
+    download.endProgress();
+    const writer = withBar.sink({ requestId: 1, streamTag: 1 })!.getWriter();
+    await writer.write(Uint8Array.from([1]));
+    withBar.endProgress();
+    withBar.endProgress();
+    expect(screen.text()).toBe('\r1 B received\x1b[K\n');
+    await writer.close();
+  });
+
   it('draws nothing where the progress output is not a TTY; without an announced length it says it did not verify', async () => {
     const path = join(dir, 'quiet.bin');
     let drawn = '';
