@@ -133,7 +133,8 @@ export async function startServerEverythingHttp(options: { attempts?: number; st
       throw error;
     }
     if (!up) continue;
-    const command = [`PORT=${port}`, 'node', ...args.map((a) => (isAbsolute(a) ? relative(process.cwd(), a) : a))].map(shellQuote).join(' ');
+    const variables = Object.entries(bareEnvironment({ PORT: String(port) })).filter(([name]) => name !== 'PATH').map(([name, value]) => `${name}=${value}`);
+    const command = ['env', '-i', 'PATH=$PATH', ...variables, 'node', ...args.map((a) => (isAbsolute(a) ? relative(process.cwd(), a) : a))].join(' ');
     return { url: `http://127.0.0.1:${port}/mcp`, command, close: () => stop(child) };
   }
   throw new PeerStartError(`every one of ${attempts} free ports was taken before server-everything could listen on it`);
