@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startMockServer, type RunningMockServer } from '../../src/peer/server/index.js';
-import { recordingIo } from '../support/cli.js';
+import { cliArgs, recordingIo } from '../support/cli.js';
 import { runSdkSession, startPair } from '../peer/proxy/support.js';
 
 const TEST_DEADLINE_MS = 120_000;
@@ -66,6 +66,17 @@ describe('replay', () => {
       expect(code).toBe(1);
       expect(io.stdout).toMatch(/^ {2}DIFFERS session 1 answer to resources\/list \d+\n {6}\/result\/resources\/0\/name: "[^"]+" -> \(missing\)/m);
       expect(io.stdout).toMatch(/^1 of \d+ answer\(s\) differ$/m);
+    },
+    TEST_DEADLINE_MS,
+  );
+
+  it(
+    'against the mock server on stdio (--stdio): a record made over Streamable HTTP replays the same',
+    async () => {
+      const command = [process.execPath, ...cliArgs('mock-server', '--transport', 'stdio')].map((word) => JSON.stringify(word)).join(' ');
+      const { code, io } = await replay('--record', record, '--stdio', command);
+      expect(io.stdout).toMatch(/^no difference in \d+ answer\(s\)$/m);
+      expect(code).toBe(0);
     },
     TEST_DEADLINE_MS,
   );
