@@ -39,11 +39,26 @@ function headerId(request: { id: RequestId }): number {
   return request.id;
 }
 
-/** Opens an execution stream for the request and sends the file on it (FIN at the end). */
-async function sendFile(ctx: CaseContext, requestId: number, streamTag: number): Promise<void> {
-  const stream = await wt(ctx).openExecutionStream({ requestId, streamTag });
-  for (let offset = 0; offset < FILE.byteLength; offset += 16_384) await stream.write(FILE.subarray(offset, offset + 16_384));
-  await stream.close();
+/** How long sending the file may take (before --timeout-scale): the client must read it. */
+const SEND_WAIT_MS = 6_000;
+
+/**
+ * Opens an execution stream for the request and sends the file on it (FIN at the end). Returns
+ * false when that did not finish in time: the client did not read it, or the session ended.
+ */
+async function sendFile(ctx: CaseContext, requestId: number, streamTag: number, bytes: Uint8Array = FILE): Promise<boolean> {
+  const send = async (): Promise<boolean> => {
+    try {
+      const stream = await wt(ctx).openExecutionStream({ requestId, streamTag });
+      for (let offset = 0; offset < bytes.byteLength; offset += 16_384) await stream.write(bytes.subarray(offset, offset + 16_384));
+      await stream.close();
+      return true;
+    } catch (error) {
+      if (error instanceof ConnectionError) return false;
+      throw error;
+    }
+  };
+  return raceTimeout(ctx, send(), SEND_WAIT_MS, false);
 }
 
 function refStreamResult(id: RequestId, streamTag: number): Message {
@@ -62,13 +77,13 @@ function unsolicitedErrors(server: ScriptedServer): Message[] {
 }
 
 /** WT-EXEC-7: the download finished (exit 0) and the client raised no stream error. */
-async function checkCorrelated(ctx: CaseContext, server: ScriptedServer, order: string): Promise<void> {
+async function checkCorrelated(ctx: CaseContext, server: ScriptedServer, order: string, sent: () => boolean | undefined): Promise<void> {
   const exit = await server.untilExit();
   const errors = unsolicitedErrors(server);
-  ctx.check('WT-EXEC-7', exit?.code === 0 && errors.length === 0, {
+  ctx.check('WT-EXEC-7', exit?.code === 0 && errors.length === 0 && sent() === true, {
     message: `a stream sent ${order} the result naming it is read as that call's content (the scenario succeeds)`,
-    expected: 'exit status 0, no stream error reported',
-    actual: errors.length > 0 ? errors.map((e) => errorOf(e)) : { exit: exitText(exit), stderr: stderrTail(ctx) },
+    expected: 'the stream read to its end, exit status 0, no stream error reported',
+    actual: errors.length > 0 ? errors.map((e) => errorOf(e)) : { streamRead: sent() ?? 'no call came', exit: exitText(exit), stderr: stderrTail(ctx) },
   });
 }
 
@@ -81,15 +96,16 @@ const streamBeforeResult = defineCase({
   scenario: DOWNLOAD_CALL,
   timeLimitMs: 20_000,
   async run(ctx) {
+    let sent: boolean | undefined;
     const server = new ScriptedServer(ctx, {
       async onCall(request, s) {
-        await sendFile(ctx, headerId(request), 1);
+        sent = await sendFile(ctx, headerId(request), 1);
         await s.send(refStreamResult(request.id, 1));
         return true;
       },
     });
     await server.open();
-    await checkCorrelated(ctx, server, 'before');
+    await checkCorrelated(ctx, server, 'before', () => sent);
   },
 });
 
@@ -102,17 +118,18 @@ const streamAfterResult = defineCase({
   scenario: DOWNLOAD_CALL,
   timeLimitMs: 20_000,
   async run(ctx) {
+    let sent: boolean | undefined;
     const server = new ScriptedServer(ctx, {
       async onCall(request, s) {
         const id = headerId(request);
         await s.send(refStreamResult(request.id, 1));
         await new Promise((resolve) => setTimeout(resolve, ctx.scaled(QUIET_MS / 2)));
-        await sendFile(ctx, id, 1);
+        sent = await sendFile(ctx, id, 1);
         return true;
       },
     });
     await server.open();
-    await checkCorrelated(ctx, server, 'after');
+    await checkCorrelated(ctx, server, 'after', () => sent);
   },
 });
 
@@ -139,7 +156,8 @@ const injectedStream = defineCase({
     let stream: OutgoingExecutionStream | undefined;
     let stopped = false;
     try {
-      stream = await wt(ctx).openExecutionStream(header);
+      stream = await raceTimeout(ctx, wt(ctx).openExecutionStream(header), SEND_WAIT_MS, undefined);
+      if (!stream) stopped = true;
     } catch (error) {
       if (!(error instanceof ConnectionError)) throw error;
       stopped = true;
@@ -242,8 +260,8 @@ const streamError = defineCase({
         for (const r of quiet) await s.serve(r.message);
         // Then the known one: the stream is reset mid-transfer and reported.
         const stream = await wt(ctx).openExecutionStream({ requestId: id, streamTag: 1 });
-        await stream.write(FILE.subarray(0, 4096));
-        await stream.abort('conformance: stream failed mid-transfer');
+        await raceTimeout(ctx, stream.write(FILE.subarray(0, 4096)).catch(() => undefined), SEND_WAIT_MS, undefined);
+        await stream.abort('conformance: stream failed mid-transfer').catch(() => undefined);
         await s.send({ jsonrpc: '2.0', method: '$/streamError', params: { requestId: id, streamTag: 1, error: 'Connection reset by peer' } });
         await s.send(refStreamResult(request.id, 1));
         return true;
@@ -272,8 +290,8 @@ const truncatedHeader = defineCase({
     if (!call) throw new TargetPreconditionError('the client made no tools/call');
     const id = headerId(call);
     // The first 3 bytes of a header naming the call, then FIN.
-    const stream = await wt(ctx).openRawStream(new Uint8Array([(id >>> 24) & 0xff, (id >>> 16) & 0xff, (id >>> 8) & 0xff]));
-    await stream.close();
+    const header = new Uint8Array([(id >>> 24) & 0xff, (id >>> 16) & 0xff, (id >>> 8) & 0xff]);
+    await raceTimeout(ctx, wt(ctx).openRawStream(header).then((stream) => stream.close()), SEND_WAIT_MS, undefined);
     const answer = await server.serveUntil((r) => isResponse(r.message) && r.message.id === null, REJECTION_WAIT_MS / 2);
     ctx.check('WT-EXEC-1', answer !== undefined && errorOf(answer.message)?.code === -32600, {
       message: 'a stream that ends inside its 8-byte header is answered -32600 Invalid Request, id null',
@@ -300,7 +318,7 @@ const controlNotBlocked = defineCase({
       async onCall(request, s) {
         const stream = await wt(ctx).openExecutionStream({ requestId: headerId(request), streamTag: 1 });
         const half = FILE.byteLength >>> 1;
-        await stream.write(FILE.subarray(0, half));
+        await raceTimeout(ctx, stream.write(FILE.subarray(0, half)), SEND_WAIT_MS, undefined);
         // The stream is open (no FIN yet): the control stream must not wait for it.
         const ping = await s.request('WT-EXEC-8', 'ping');
         ctx.check('WT-EXEC-8', ping !== undefined && 'result' in ping, {
@@ -308,8 +326,7 @@ const controlNotBlocked = defineCase({
           expected: { result: {} },
           actual: ping ?? 'no answer',
         });
-        await stream.write(FILE.subarray(half));
-        await stream.close();
+        await raceTimeout(ctx, stream.write(FILE.subarray(half)).then(() => stream.close()), SEND_WAIT_MS, undefined);
         await s.send(refStreamResult(request.id, 1));
         return true;
       },

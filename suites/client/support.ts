@@ -20,7 +20,7 @@ export type Message = Record<string, unknown>;
 export type RequestId = string | number;
 
 /** How long the client may take to send its initialize once connected (before --timeout-scale). */
-export const INITIALIZE_WAIT_MS = 10_000;
+export const INITIALIZE_WAIT_MS = 15_000;
 /** How long the client may take for one scenario step (before --timeout-scale). */
 export const STEP_WAIT_MS = 4_000;
 /** "Nothing happens" waits: short and fixed (before --timeout-scale). */
