@@ -149,7 +149,7 @@ describe('mock-client: scripted wizards', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('connected to stdio command');
     expect(stdout).toContain('completed: Exported 3 rows to rows.csv');
-  });
+  }, 180_000);
 
   it('"$cancel" with expect "cancelled" exits 0; the same run expecting completion exits 1 saying why', async () => {
     const cancelled = script('cancel.json', { tool: 'booking', answers: ['Lisbon', '$cancel'], expect: 'cancelled' });
@@ -351,7 +351,7 @@ describe('mock-client bad input (exit 2, one line naming what was wrong)', () =>
     const { code, stderr } = await cli(['--stdio', `${JSON.stringify(process.execPath)} -e "console.error('no server here'); process.exit(3)"`]);
     expect(code).toBe(2);
     expect(stderr).toContain('exited with code 3 before answering initialize; its last stderr lines:\n  no server here');
-  });
+  }, 180_000);
 });
 
 /** Polls `condition` (no timing assertion: a generous liveness deadline only). */

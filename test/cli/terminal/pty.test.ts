@@ -66,6 +66,8 @@ describe.skipIf(!hasTmux)(`mock-client in a pseudo-terminal${hasTmux ? '' : ' (s
     await server?.close();
   });
 
+  // Each step polls the pane within its own liveness deadline; each run as a whole (tsx starting
+  // node from source, on a loaded machine) gets a generous upper bound.
   it('answers a choice by number and a date the server refuses, then a valid date, and completes', async () => {
     const session = 'booking';
     await startCli(session, '--url', server.url, '--cert-hash', server.certificateHash!, '--tool', 'booking');
@@ -88,7 +90,7 @@ describe.skipIf(!hasTmux)(`mock-client in a pseudo-terminal${hasTmux ? '' : ' (s
     expect(pane).toContain('completed: Booked business to Lisbon on 2030-06-15 for 1');
     expect(pane).toContain('"reference": "BK-Lisbon-2030-06-15"');
     expect(pane).toContain('[exit 0]');
-  });
+  }, 300_000);
 
   it('Ctrl-C at a prompt cancels the interaction and exits 130', async () => {
     const session = 'interrupt';
@@ -99,5 +101,5 @@ describe.skipIf(!hasTmux)(`mock-client in a pseudo-terminal${hasTmux ? '' : ' (s
     expect(pane).toContain('cancelling (Ctrl-C again to quit at once)');
     expect(pane).toMatch(/^cancelled$/m);
     expect(pane).toContain('[exit 130]');
-  });
+  }, 300_000);
 });
