@@ -181,6 +181,8 @@ export class MockClient {
   #initializeId: Id | undefined;
   #shutdownReceived = false;
   #closing: Promise<void> | undefined;
+  /** Sends nobody awaits (answers to the server, cancels): close() lets them finish. */
+  readonly #sending = new Set<Promise<void>>();
   readonly #streams: ExecutionStreams | undefined;
 
   constructor(connection: Connection, faults: ClientFaults, options: MockClientOptions = {}) {
@@ -281,6 +283,8 @@ export class MockClient {
    */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      // What is still being sent (a cancel, an answer to the server) goes out first.
+      await Promise.race([Promise.allSettled([...this.#sending]), delay(CLOSE_GRACE_MS)]);
       const wt = this.connection.webtransport;
       if (wt && !this.connection.isClosed) {
         try {
@@ -364,7 +368,7 @@ export class MockClient {
       const onAbort = () => {
         this.#take(id);
         // FAULT no-cancel-on-abort.
-        if (!this.faults.has(F.noCancelOnAbort)) void this.#sendCancel(id, 'aborted by the user').catch(() => undefined);
+        if (!this.faults.has(F.noCancelOnAbort)) this.#background(this.#sendCancel(id, 'aborted by the user'));
         reject(signal.reason instanceof Error ? signal.reason : new ClientStateError(`${method} was aborted`));
       };
       if (signal.aborted) return onAbort();
@@ -625,7 +629,7 @@ export class MockClient {
     if (this.#startsInFlight > 0) return;
     const held = this.#held;
     this.#held = [];
-    for (const message of held) void this.#serve(message);
+    for (const message of held) this.#background(this.#serve(message));
   }
 
   // ---- receiving --------------------------------------------------------------------------------
@@ -662,7 +666,7 @@ export class MockClient {
     if (!message) return;
     const method = message['method'];
     if (typeof method === 'string') {
-      if ('id' in message) void this.#serve(message);
+      if ('id' in message) this.#background(this.#serve(message));
       else this.#onNotification(method, message);
       return;
     }
@@ -683,7 +687,7 @@ export class MockClient {
       this.#shutdownReceived = true;
       // FAULT requests-after-shutdown: a new request right after the server's $/shutdown.
       if (this.faults.has(F.requestsAfterShutdown) && this.#initialized) {
-        void this.#send(this.#requestMessage(this.#takeId(), 'tools/list', {})).catch(() => undefined);
+        this.#background(this.#send(this.#requestMessage(this.#takeId(), 'tools/list', {})));
       }
     } else if (method === '$/streamError') {
       const known = this.#streams?.onStreamError(params) ?? false;
@@ -691,7 +695,7 @@ export class MockClient {
         this.#note(`$/streamError for a request or stream this client does not know: ignored ${JSON.stringify(params)}`);
         // FAULT stream-error-answered.
         if (this.faults.has(F.streamErrorAnswered)) {
-          void this.#send({ jsonrpc: '2.0', id: null, error: { code: -32602, message: 'Unknown stream in $/streamError' } }).catch(() => undefined);
+          this.#background(this.#send({ jsonrpc: '2.0', id: null, error: { code: -32602, message: 'Unknown stream in $/streamError' } }));
         }
       }
     } else if (method === 'notifications/progress') {
@@ -701,7 +705,7 @@ export class MockClient {
     }
     // FAULT notification-answered.
     if (this.faults.has(F.notificationAnswered) && method !== '$/streamError') {
-      void this.#send({ jsonrpc: '2.0', id: null, error: { code: METHOD_NOT_FOUND, message: `Notification ${method} answered (fault)` } }).catch(() => undefined);
+      this.#background(this.#send({ jsonrpc: '2.0', id: null, error: { code: METHOD_NOT_FOUND, message: `Notification ${method} answered (fault)` } }));
     }
     this.#options.onNotification?.(message);
   }
@@ -831,6 +835,13 @@ export class MockClient {
     this.#pending.delete(idKey(id));
     clearTimeout(pending.timer);
     return pending;
+  }
+
+  /** Runs a send nobody awaits; close() waits for it (bounded), failures become notes. */
+  #background(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => this.#note(`could not send: ${(error as Error).message}`));
+    this.#sending.add(tracked);
+    void tracked.finally(() => this.#sending.delete(tracked));
   }
 
   async #send(message: Message): Promise<void> {
