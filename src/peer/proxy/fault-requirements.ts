@@ -3,6 +3,16 @@
 import type { ConnectionFault, TransportKind } from '../../transport/connection.js';
 
 /**
+ * Every requirement a WebTransport connection fault can be judged against. The connection checks
+ * these as bytes arrive (a datagram or execution stream naming no request in flight is dropped
+ * there), so the proxy judges them from its faults rather than racing the connection.
+ */
+export const WIRE_FAULT_REQUIREMENTS: readonly string[] = [
+  'WT-FRAME-1', 'WT-FRAME-2', 'WT-FRAME-9', 'WT-ENC-1', 'WT-ENC-2', 'WT-ENC-3', 'WT-ENC-12', 'WT-EXEC-1', 'WT-EXEC-2',
+  'WT-EXEC-3', 'WT-DGRAM-1', 'WT-DGRAM-2', 'WT-DGRAM-3', 'WT-DGRAM-7', 'WT-DGRAM-10', 'WT-CONN-3', 'WT-CONN-5', 'WT-INIT-1',
+];
+
+/**
  * The requirement a peer broke by sending what produced a connection fault with this code, or
  * undefined for codes that say nothing about the peer (the proxy's own limits, HTTP plumbing).
  * `beforeReady` is true while the initialize exchange is not complete on that leg.

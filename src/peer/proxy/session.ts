@@ -185,7 +185,7 @@ export class ProxySession {
       } catch {
         return;
       }
-      const seq = this.#options.record.passthrough(
+      this.#options.record.passthrough(
         this.number,
         direction,
         { kind: 'datagram', channel: datagram.channel, requestId: datagram.requestId },
@@ -193,7 +193,6 @@ export class ProxySession {
         datagram.payload.byteLength + 6,
         'datagram',
       );
-      for (const violation of this.validator.observeDatagram(direction, datagram, seq)) this.#report(violation);
       try {
         if (to.webtransport) {
           await to.webtransport.sendDatagram({ channel: datagram.channel, flags: datagram.flags, requestId: datagram.requestId, payload: datagram.payload });

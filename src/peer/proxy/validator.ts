@@ -18,7 +18,7 @@ import type { SchemaRegistry } from '../../schema/registry.js';
 import type { ConnectionFault, TransportKind } from '../../transport/connection.js';
 import { isRecord } from '../../wire/index.js';
 import { cborIdIsFloat } from './cbor-id.js';
-import { faultRequirement } from './fault-requirements.js';
+import { faultRequirement, WIRE_FAULT_REQUIREMENTS } from './fault-requirements.js';
 import { progressProblems, promptProblems } from './prompt-rules.js';
 import { schemaIssueRequirement } from './schema-requirement.js';
 import type { Flow, Violation } from './violation.js';
@@ -44,7 +44,7 @@ export const RULE_REQUIREMENTS: readonly string[] = [
 ];
 
 /** Rules that only apply on a WebTransport leg. */
-export const WT_RULE_REQUIREMENTS: readonly string[] = ['WT-CANCEL-2', 'WT-ENC-10', 'WT-ID-1', 'WT-ID-4', 'WT-ENC-4', 'WT-ENC-6', 'WT-ENC-9', 'WT-CANCEL-6'];
+export const WT_RULE_REQUIREMENTS: readonly string[] = ['WT-CANCEL-2', 'WT-ENC-10', 'WT-ID-1', 'WT-ENC-4', 'WT-ENC-6', 'WT-ENC-9', 'WT-CANCEL-6', ...WIRE_FAULT_REQUIREMENTS];
 
 type Phase = 'new' | 'initializing' | 'answered' | 'ready' | 'failed';
 
@@ -154,21 +154,6 @@ export class SessionValidator {
       const requirement = faultRequirement(fault, sender, this.#phase !== 'ready' && this.#phase !== 'answered', transport);
       if (requirement === undefined) continue;
       this.#add(direction, seq, fault.at, fault.channel.kind === 'datagram' ? 'datagram' : 'frame', requirement, `${fault.code}: ${fault.message}`);
-    }
-    return this.#violations.slice(before);
-  }
-
-  /** Judges a datagram's header (WebTransport): it must name a client request in flight. */
-  observeDatagram(direction: Flow, datagram: { channel: number; flags: number; requestId: number }, seq: number): Violation[] {
-    const before = this.#violations.length;
-    const request = this.#pending.get(`client-to-server:${idKey(datagram.requestId)}`);
-    if (!request) {
-      const serverRequest = this.#pending.get(`server-to-client:${idKey(datagram.requestId)}`);
-      if (serverRequest) {
-        this.#add(direction, seq, Date.now(), `datagram 0x${datagram.channel.toString(16).padStart(2, '0')}`, 'WT-ID-4', `names request ${datagram.requestId}, which is a server-to-client ${serverRequest.method} request`);
-      } else if (direction === 'server-to-client') {
-        this.#add(direction, seq, Date.now(), `datagram 0x${datagram.channel.toString(16).padStart(2, '0')}`, 'WT-DGRAM-7', `names request ${datagram.requestId}, which is not in flight`);
-      }
     }
     return this.#violations.slice(before);
   }

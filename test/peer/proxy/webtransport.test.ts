@@ -54,3 +54,26 @@ describe('execution streams and datagrams through a wt -> wt proxy', () => {
     expect(notes.some((note) => note.endsWith(' datagram'))).toBe(true);
   });
 });
+
+describe.each([
+  ['send-reserved-datagram-channel', 'WT-DGRAM-2'],
+  ['nonzero-datagram-flags', 'WT-DGRAM-3'],
+])('a server with %s: the datagrams the proxy could not take are reported', (fault, requirement) => {
+  it(`cites ${requirement}`, async () => {
+    const pair = await startPair('wt', { server: {}, faults: [fault] });
+    try {
+      const client = await connectWebTransport(pair.proxy.url, { certificateHash: pair.proxy.certificateHash!, timeoutMs: DEADLINE_MS });
+      try {
+        await initializeSession(client, { timeoutMs: DEADLINE_MS });
+        await client.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { steps: 3, stepMs: 5 }, _meta: { progressToken: 'p' } } });
+        await client.next((m) => (m.message as { id?: unknown }).id === 1, { timeoutMs: DEADLINE_MS });
+      } finally {
+        await client.close();
+      }
+      await Promise.all(pair.proxy.sessions().map((session) => session.ended));
+      expect(pair.proxy.violations().map((violation) => violation.requirement)).toContain(requirement);
+    } finally {
+      await pair.close();
+    }
+  }, 60_000);
+});
