@@ -88,7 +88,12 @@ export class WebTransportSdkServerTransport implements Transport {
       void this.#cancel(message['params']).catch((error: unknown) => this.onerror?.(error as Error));
       return;
     }
-    if (typeof message['method'] === 'string' && isRequestId(message['id'])) this.#inFlight.add(keyOf(message['id']));
+    if (typeof message['method'] === 'string' && isRequestId(message['id'])) {
+      const key = keyOf(message['id']);
+      // A (forbidden, CORE-RPC-4) reuse of a cancelled id is a new request: its answer goes out.
+      this.#cancelled.delete(key);
+      this.#inFlight.add(key);
+    }
     this.onmessage?.(message as unknown as JSONRPCMessage);
   }
 
