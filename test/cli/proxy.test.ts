@@ -1,6 +1,7 @@
 // The `proxy` command: usage errors (exit 2), an unreachable upstream (exit 2), a clean --once
 // session (exit 0, reports and record written), a faulty server (violations printed live, exit 1),
 // and `--listen stdio` spawned by the official SDK Client as its stdio server.
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -126,6 +127,48 @@ describe('proxy --once between the SDK Client and the mock server', () => {
       expect(command.io.stdout).toMatch(/^VIOLATION \[session 1 #\d+\] server->client response \d+: CORE-TOOLS-3 \(MUST\) breaks schema .*tools-call\.result\.schema\.json at \/result\/content\/0/m);
       const xml = await readFile(junit, 'utf8');
       expect(xml).toMatch(/<testcase[^>]*name="[^"]*proxy\/CORE-TOOLS-3[^"]*"[\s\S]*?<failure/);
+    },
+    TEST_DEADLINE_MS,
+  );
+});
+
+describe('proxy until SIGTERM', () => {
+  let server: RunningMockServer;
+  beforeAll(async () => {
+    server = await startMockServer({ transport: 'http', port: 0, fastworkflow: false });
+  }, TEST_DEADLINE_MS);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it(
+    'serves sessions until SIGTERM, then writes the JSON report and exits 0',
+    async () => {
+      const json = join(folder, 'sigterm.json');
+      const child = spawn(process.execPath, cliArgs('proxy', '--listen', 'http', '--upstream', server.url, '--json', json), { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      try {
+        const deadline = Date.now() + LISTEN_DEADLINE_MS;
+        let url: string | undefined;
+        while (url === undefined) {
+          url = /proxy listening on (\S+)/.exec(stdout)?.[1];
+          if (url === undefined && Date.now() > deadline) throw new Error(`no URL printed within ${LISTEN_DEADLINE_MS} ms:\n${stdout}\n${stderr}`);
+          if (url === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect((await runSdkSession('http', url, undefined)).failures).toEqual([]);
+        expect((await runSdkSession('http', url, undefined)).failures).toEqual([]);
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+        expect(stdout).toMatch(/proxy stopped \(SIGTERM\): 2 session\(s\), 0 violation\(s\)/);
+        const report = JSON.parse(await readFile(json, 'utf8')) as Record<string, unknown>;
+        expect(JSON.stringify(report)).toContain('proxy/CORE-LIFE-1');
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
     },
     TEST_DEADLINE_MS,
   );
