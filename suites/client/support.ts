@@ -446,12 +446,12 @@ export interface ClientMessage {
   headers?: Record<string, string>;
 }
 
-/** Every JSON-RPC message the client sent on the control channel (or in POST bodies), in order. */
+/** Every JSON-RPC message the client sent (control stream, POST bodies, or lines), in order. */
 export function clientMessages(ctx: CaseContext): ClientMessage[] {
   const out: ClientMessage[] = [];
   for (const entry of ctx.connection.transcript.entries()) {
     if (entry.direction !== 'received' || entry.decoded === undefined) continue;
-    if (entry.channel.kind !== 'control' && entry.channel.kind !== 'http') continue;
+    if (entry.channel.kind !== 'control' && entry.channel.kind !== 'http' && entry.channel.kind !== 'stdio') continue;
     const items = Array.isArray(entry.decoded) ? entry.decoded : [entry.decoded];
     for (const item of items) {
       if (!isRecord(item)) continue;
