@@ -309,6 +309,7 @@ describe('mock-client bad input (exit 2, one line naming what was wrong)', () =>
   it.each([
     [[], /name the server with --url URL .* or --stdio "command"/],
     [['--url', 'http://127.0.0.1:9/mcp', '--stdio', 'x'], /--stdio: give either --url or --stdio, not both/],
+    [['--url', 'http://127.0.0.1:9/mcp', 'http://127.0.0.1:8/mcp'], /--url: given as http:\/\/127\.0\.0\.1:9\/mcp and as the argument http:\/\/127\.0\.0\.1:8\/mcp; give one/],
     [['--url', 'ftp://example.com'], /--url: ftp:\/\/example.com must start with https:\/\/ \(WebTransport\) or http:\/\//],
     [['--url', 'http://127.0.0.1:9/mcp', '--cert-hash', 'ab'], /--cert-hash: applies to a WebTransport \(https:\/\/\) URL only/],
     [['--url', 'https://127.0.0.1:9/mcp', '--cert-hash', 'xyz'], /--cert-hash: /],

@@ -95,7 +95,7 @@ function single(args: Record<string, unknown>, name: string): string | undefined
 /** The server to connect to, from --url / the positional URL / --stdio with their TLS options. */
 export function parseTarget(args: Record<string, unknown>): MockClientTarget {
   const flagUrl = single(args, 'url');
-  const positional = args['url-positional'] === undefined ? undefined : String(args['url-positional']);
+  const positional = args['server-url'] === undefined ? undefined : String(args['server-url']);
   if (flagUrl !== undefined && positional !== undefined && flagUrl !== positional) throw new CliUsageError('--url', `given as ${flagUrl} and as the argument ${positional}; give one`);
   const url = flagUrl ?? positional;
   const stdio = single(args, 'stdio');
@@ -505,7 +505,7 @@ class MockClientRun {
 
 /** --driver: the client-conformance driver contract (docs/client-scenarios.md). */
 async function runDriver(args: Record<string, unknown>, io: CliIo, host: MockClientHost, faults: string[], log: ((line: string) => void) | undefined): Promise<number> {
-  const url = args['url-positional'] ?? args['url'];
+  const url = args['server-url'] ?? args['url'];
   let env;
   try {
     env = scenarioFromEnvironment(url === undefined ? [] : [String(url)], host.env);
@@ -523,11 +523,11 @@ async function runDriver(args: Record<string, unknown>, io: CliIo, host: MockCli
 }
 
 export const mockClientCommand: CliCommand = {
-  command: 'mock-client [url-positional]',
+  command: 'mock-client [server-url]',
   describe: 'connect the MCP Flow mock client to a server: list what it offers, run a tool interactively or from a script, download, or act as a client-conformance driver',
   builder: (yargs) =>
     yargs
-      .positional('url-positional', { type: 'string', describe: 'server URL (same as --url; last argument in --driver mode)' })
+      .positional('server-url', { type: 'string', describe: 'server URL (same as --url; last argument in --driver mode)' })
       .option('url', { type: 'string', describe: 'https://... (WebTransport) or http://... (Streamable HTTP)' })
       .option('stdio', { type: 'string', describe: 'command line starting a server that speaks MCP on its stdio' })
       .option('cert-hash', { type: 'string', describe: 'WebTransport: SHA-256 of the server certificate (hex) to pin' })
