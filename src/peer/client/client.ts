@@ -361,7 +361,12 @@ export class MockClient {
     }
     const answer = this.#expect(id, method, options.timeoutMs);
     if (onProgress) void answer.finally(() => this.#progress.delete(idKey(id))).catch(() => undefined);
-    await this.#send(this.#requestMessage(id, method, params));
+    try {
+      await this.#send(this.#requestMessage(id, method, params));
+    } catch (error) {
+      this.#take(id);
+      throw error;
+    }
     const signal = options.signal;
     if (!signal) return answer;
     return new Promise<Message>((resolve, reject) => {
@@ -390,9 +395,8 @@ export class MockClient {
   async callTool(name: string, args: Message = {}, options: CallOptions = {}): Promise<CallOutcome> {
     const outcome: CallOutcome = { ok: false, requestId: -1, streams: [], failures: [] };
     const download = options.download;
-    let response: Message;
     try {
-      response = await this.request('tools/call', { name, arguments: args }, {
+      const response = await this.request('tools/call', { name, arguments: args }, {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         beforeSend: (id) => {
@@ -401,6 +405,8 @@ export class MockClient {
           if (download && typeof id === 'number') this.#streams?.setSink(id, download);
         },
       });
+      // The sink stays set until the streams are resolved: one may arrive after the result (WT-EXEC-7).
+      return await this.#callOutcome(outcome, response);
     } catch (error) {
       if (options.signal?.aborted) {
         outcome.cancelled = true;
@@ -411,7 +417,6 @@ export class MockClient {
     } finally {
       if (typeof outcome.requestId === 'number') this.#streams?.clearSink(outcome.requestId);
     }
-    return this.#callOutcome(outcome, response);
   }
 
   async #callOutcome(outcome: CallOutcome, response: Message): Promise<CallOutcome> {
