@@ -313,6 +313,7 @@ describe('mock-client bad input (exit 2, one line naming what was wrong)', () =>
     [['--url', 'ftp://example.com'], /--url: ftp:\/\/example.com must start with https:\/\/ \(WebTransport\) or http:\/\//],
     [['--url', 'http://127.0.0.1:9/mcp', '--cert-hash', 'ab'], /--cert-hash: applies to a WebTransport \(https:\/\/\) URL only/],
     [['--url', 'https://127.0.0.1:9/mcp', '--cert-hash', 'xyz'], /--cert-hash: /],
+    [['--url', 'https://127.0.0.1:9/mcp', '--ca', '/nonexistent/ca.pem'], /--ca: cannot read \/nonexistent\/ca\.pem: ENOENT/],
     [['--url', 'http://127.0.0.1:9/mcp', '--tool', 'echo', '--args', '{"text": hi}'], /--args: not valid JSON: unexpected "h" at line 1 column 10 \(offset 9/],
     [['--url', 'http://127.0.0.1:9/mcp', '--tool', 'echo', '--args', '[1]'], /--args: must be a JSON object/],
     [['--url', 'http://127.0.0.1:9/mcp', '--answer', 'x'], /--answer: name the tool to answer with --tool/],

@@ -5,6 +5,7 @@
 // --download writes execution-stream content to a file and verifies its length; --driver is the
 // reference driver of docs/client-scenarios.md. Ctrl-C cancels ($/cancel, notifications/cancelled
 // or interaction.cancel) and exits 130 once the cancel went out and was answered where it is answered.
+import { accessSync, constants } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import {
   CANCEL,
@@ -118,6 +119,13 @@ export function parseTarget(args: Record<string, unknown>): MockClientTarget {
     throw new CliUsageError(certificateHash !== undefined ? '--cert-hash' : '--ca', 'applies to a WebTransport (https://) URL only');
   }
   if (certificateHash !== undefined && ca !== undefined) throw new CliUsageError('--ca', 'give either --cert-hash or --ca, not both');
+  if (ca !== undefined) {
+    try {
+      accessSync(ca, constants.R_OK);
+    } catch (error) {
+      throw new CliUsageError('--ca', `cannot read ${ca}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+    }
+  }
   if (certificateHash !== undefined) {
     try {
       parseCertificateHash(certificateHash);
