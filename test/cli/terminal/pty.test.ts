@@ -2,7 +2,9 @@
 // WebTransport mock server this test started, and send-keys types as a person would: a destination,
 // a date the server refuses, a valid date, Enter for the default, a choice by its number, y. The
 // pane must show the refusal and the final result, and the command must exit 0. A second run
-// presses Ctrl-C at the first prompt: the interaction is cancelled and the command exits 130.
+// presses Ctrl-C at the first prompt: the interaction is cancelled and the command exits 130. A
+// third presses Ctrl-C during a long tools/call (a real SIGINT, readline not reading), whose
+// progress must be a single bar redrawn in place.
 // No timing assertions: the pane is polled until the text appears, within a generous deadline.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -98,6 +100,18 @@ describe.skipIf(!hasTmux)(`mock-client in a pseudo-terminal${hasTmux ? '' : ' (s
     await waitFor(session, 'Enter destination:');
     await tmux('send-keys', '-t', session, 'C-c');
     const pane = await waitFor(session, '[exit ');
+    expect(pane).toContain('cancelling (Ctrl-C again to quit at once)');
+    expect(pane).toMatch(/^cancelled$/m);
+    expect(pane).toContain('[exit 130]');
+  }, 300_000);
+
+  it('Ctrl-C during a plain tools/call (a real SIGINT) sends the cancel and exits 130; progress is one redrawn bar', async () => {
+    const session = 'slow';
+    await startCli(session, '--url', server.url, '--cert-hash', server.certificateHash!, '--tool', 'slow', '--args', '{"steps":100000,"stepMs":20}');
+    await waitFor(session, /\] \d+\/100000 step \d+ of 100000/);
+    await tmux('send-keys', '-t', session, 'C-c');
+    const pane = await waitFor(session, '[exit ');
+    expect(pane.match(/step \d+ of 100000/g)).toHaveLength(1);
     expect(pane).toContain('cancelling (Ctrl-C again to quit at once)');
     expect(pane).toMatch(/^cancelled$/m);
     expect(pane).toContain('[exit 130]');
