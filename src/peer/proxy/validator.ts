@@ -35,7 +35,8 @@ export interface ValidatorOptions {
 
 /** Requirements the message-stream rules below can cite (besides the schemas' own). */
 export const RULE_REQUIREMENTS: readonly string[] = [
-  'FLOW-PROMPT-4', 'FLOW-PROMPT-5', 'FLOW-PROMPT-6', 'FLOW-PROMPT-7', 'FLOW-PROMPT-10',
+  'FLOW-PROMPT-4', 'FLOW-PROMPT-5', 'FLOW-PROMPT-6', 'FLOW-PROMPT-7', 'FLOW-PROMPT-10', 'FLOW-CAP-9', 'CORE-CAP-3', 'CORE-CAP-4',
+  'CORE-LIFE-8', 'CORE-LIFE-12',
   'CORE-RPC-1', 'CORE-RPC-2', 'CORE-RPC-3', 'CORE-RPC-4', 'CORE-RPC-5', 'CORE-RPC-6', 'CORE-RPC-7', 'CORE-RPC-12',
   'CORE-RPC-14', 'CORE-RPC-16', 'CORE-LIFE-1', 'CORE-LIFE-4', 'CORE-LIFE-6', 'CORE-LIFE-7', 'CORE-LIFE-9', 'CORE-LIFE-11',
   'CORE-CAP-1', 'CORE-CAP-2', 'CORE-CAP-5', 'CORE-LOG-5', 'CORE-RES-5', 'CORE-PROG-2', 'CORE-PROG-3', 'CORE-PROG-4',
@@ -56,6 +57,8 @@ interface PendingRequest {
   cancelled: boolean;
   /** How it was cancelled: notifications/cancelled (no answer expected) or $/cancel (an error expected). */
   cancelledBy?: string;
+  /** The request must be refused: the requirement a success (or, for -32601, another error) breaks. */
+  mustRefuse?: { requirement: string; why: string; code?: number };
   params: Record<string, unknown> | undefined;
 }
 
@@ -263,11 +266,14 @@ export class SessionValidator {
     const key = `${direction}:${idKey(id)}`;
     if (this.#usedIds[direction].has(idKey(id))) add('CORE-RPC-4', `request id ${JSON.stringify(id)} was already used by the ${senderOf(direction)} in this session`);
     this.#usedIds[direction].add(idKey(id));
+    const secondInitialize = direction === 'client-to-server' && method === 'initialize' && (this.#phase === 'answered' || this.#phase === 'ready');
     this.#lifecycleOnRequest(direction, method, id, params, add);
-    this.#gates(direction, method, 'request', add);
+    const refusal = this.#gates(direction, method, 'request', add);
     const meta = isRecord(params?.['_meta']) ? params['_meta'] : undefined;
     const token = meta?.['progressToken'];
     const request: PendingRequest = { method, from: direction, id, cancelled: false, params };
+    if (refusal) request.mustRefuse = refusal;
+    else if (secondInitialize) request.mustRefuse = { requirement: 'CORE-LIFE-8', why: 'a second initialize on an initialized session' };
     if (isId(token)) {
       request.progressToken = token;
       this.#tokens.set(`${direction}:${idKey(token)}`, { requestKey: key, finished: false });
@@ -316,30 +322,42 @@ export class SessionValidator {
     }
   }
 
-  /** Direction, version and capability gates of a method. */
-  #gates(direction: Flow, method: string, kind: 'request' | 'notification', add: (r: string, t: string) => void): void {
+  /**
+   * Direction, version and capability gates of a method. For a request the receiver must refuse,
+   * returns the requirement its success would break.
+   */
+  #gates(direction: Flow, method: string, kind: 'request' | 'notification', add: (r: string, t: string) => void): PendingRequest['mustRefuse'] {
     const definition = findMethod(method);
-    if (!definition) return;
+    if (!definition) return undefined;
     const sender = senderOf(direction);
     if (!maySend(method, sender)) {
-      if (definition.system === 'flow') add('FLOW-CAP-8', `${method} is a ${definition.direction} ${definition.kind}; the ${sender} sent it`);
+      if (definition.system === 'flow') {
+        add('FLOW-CAP-8', `${method} is a ${definition.direction} ${definition.kind}; the ${sender} sent it`);
+        return { requirement: 'FLOW-CAP-9', why: `${method} sent the wrong way must be answered -32601 Method not found`, code: -32601 };
+      }
       if (method === '$/cancel' && sender === 'server') add('WT-CANCEL-6', '$/cancel is sent by clients only');
-      return;
+      return undefined;
     }
     if (this.#version !== undefined && definition.system === 'core' && !isDefinedIn(method, this.#version)) {
       add('CORE-LIFE-11', `${method} is not defined in the negotiated protocol version ${this.#version}`);
-      return;
+      return undefined;
     }
     const gate = this.#version !== undefined || this.#phase === 'ready' ? capabilityGate(method, this.#version) : undefined;
-    if (!gate) return;
+    if (!gate) return undefined;
     if (gate.declaredBy === 'server' && this.#serverCapabilities !== undefined && !declares(this.#serverCapabilities, gate.path)) {
-      if (kind === 'request' && sender === 'client') add('CORE-CAP-1', `${method} needs the server capability ${gate.path}, which the server did not declare`);
+      if (kind === 'request' && sender === 'client') {
+        add('CORE-CAP-1', `${method} needs the server capability ${gate.path}, which the server did not declare`);
+        return gate.path === 'resources.subscribe'
+          ? { requirement: 'CORE-CAP-4', why: `${method} without resources.subscribe declared` }
+          : { requirement: 'CORE-CAP-3', why: `${method} is a feature (${gate.path}) the server did not declare` };
+      }
       else if (sender === 'server' && gate.path.endsWith('listChanged')) add('CORE-CAP-5', `${method} needs ${gate.path}: true, which the server did not declare`);
       else if (sender === 'server' && gate.path === 'logging') add('CORE-LOG-5', `${method} was sent although the server did not declare logging`);
     }
     if (gate.declaredBy === 'client' && sender === 'server' && kind === 'request' && !declares(this.#clientCapabilities, gate.path)) {
       add('CORE-CAP-2', `${method} needs the client capability ${gate.path}, which the client did not declare`);
     }
+    return undefined;
   }
 
   #progress(direction: Flow, params: Record<string, unknown> | undefined, add: (r: string, t: string) => void): void {
@@ -413,7 +431,20 @@ export class SessionValidator {
         if ('result' in message) add('WT-CANCEL-2', `request ${JSON.stringify(id)} (${request.method}) was cancelled with $/cancel but answered with a result, not an error`);
       } else add('CORE-CANCEL-2', `request ${JSON.stringify(id)} (${request.method}) was answered after the client cancelled it`);
     }
-    if (request.method === 'initialize' && direction === 'server-to-client') this.#onInitializeAnswer(message, add);
+    const refusal = request.mustRefuse;
+    if (refusal) {
+      const code = isRecord(message['error']) ? message['error']['code'] : undefined;
+      if ('result' in message) add(refusal.requirement, `${refusal.why}, yet it was answered with a result`);
+      else if (refusal.code !== undefined && code !== refusal.code) add(refusal.requirement, `${refusal.why}, yet it was answered with error ${String(code)}`);
+    }
+    if ('result' in message && isRecord(message['result'])) {
+      const data = Object.keys(message['result']).filter((name) => name !== '_meta');
+      if (data.length > 0 && request.method === 'ping') add('CORE-LIFE-12', `ping was answered with a non-empty result (${data.join(', ')})`);
+      else if (data.length > 0 && ['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe'].includes(request.method)) {
+        add('CORE-RPC-14', `${request.method} was answered with a non-empty result (${data.join(', ')})`);
+      }
+    }
+    if (request.method === 'initialize' && direction === 'server-to-client' && !refusal) this.#onInitializeAnswer(message, add);
     if (request.method === 'resources/subscribe' && 'result' in message && typeof request.params?.['uri'] === 'string') this.#subscriptions.add(request.params['uri']);
     if ('result' in message) this.#flowResult(request, message['result'] as Record<string, unknown>, add);
     this.#schema(direction, message, request.method, add);

@@ -111,6 +111,30 @@ describe('requests and responses', () => {
   });
 });
 
+describe('requests the receiver must refuse', () => {
+  it('an undeclared feature served (CORE-CAP-3), an interaction.* request sent the wrong way served (FLOW-CAP-9), a second initialize (CORE-LIFE-8)', () => {
+    const { feed } = ready();
+    feed(C, { jsonrpc: '2.0', id: 1, method: 'prompts/list' });
+    expect(feed(S, { jsonrpc: '2.0', id: 1, result: { prompts: [] } })).toEqual(['CORE-CAP-3']);
+    feed(C, { jsonrpc: '2.0', id: 2, method: 'interaction.prompt', params: { sessionId: 'x', prompt: { type: 'text', message: 'x' } } });
+    expect(feed(S, { jsonrpc: '2.0', id: 2, error: { code: -32600, message: 'Invalid Request' } })).toEqual(['FLOW-CAP-9']);
+    feed(C, { jsonrpc: '2.0', id: 3, method: 'interaction.prompt', params: { sessionId: 'x', prompt: { type: 'text', message: 'x' } } });
+    expect(feed(S, { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'Method not found' } })).toEqual([]);
+    feed(C, { ...initialize, id: 4 });
+    expect(feed(S, { ...initResult, id: 4 })).toEqual(['CORE-LIFE-8']);
+  });
+
+  it('ping is answered with {} (CORE-LIFE-12), logging/setLevel too (CORE-RPC-14)', () => {
+    const { feed } = ready();
+    feed(C, { jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(feed(S, { jsonrpc: '2.0', id: 1, result: { pong: true } })).toEqual(['CORE-LIFE-12']);
+    feed(C, { jsonrpc: '2.0', id: 2, method: 'ping' });
+    expect(feed(S, { jsonrpc: '2.0', id: 2, result: { _meta: {} } })).toEqual([]);
+    feed(C, { jsonrpc: '2.0', id: 3, method: 'logging/setLevel', params: { level: 'info' } });
+    expect(feed(S, { jsonrpc: '2.0', id: 3, result: { level: 'info' } })).toEqual(['CORE-RPC-14']);
+  });
+});
+
 describe('progress, cancellation and capabilities', () => {
   it('progress needs a token the receiver supplied (CORE-PROG-2), increases (CORE-PROG-3) and stops with the answer (CORE-PROG-4)', () => {
     const { feed } = ready();
