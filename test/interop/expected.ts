@@ -3,8 +3,12 @@
 // other case must PASS, be INFO or NOT_APPLICABLE: a change in either direction fails the tests.
 import type { ExpectedDeviations } from './support.js';
 
-/** Modules run against server-everything: the MCP core suites, plus cancellation (its only other applicable cases). */
-export const CORE_MODULES_LIFECYCLE = ['negotiation', 'lifecycle', 'cancellation'] as const;
+/**
+ * Modules run against server-everything: the MCP core suites, plus cancellation and
+ * session-security, the only others with a case that applies (every other case needs WebTransport,
+ * MCP Flow or FastWorkflow and is NOT_APPLICABLE).
+ */
+export const CORE_MODULES_LIFECYCLE = ['negotiation', 'lifecycle', 'cancellation', 'session-security'] as const;
 export const CORE_MODULES_MESSAGES = ['mcp-core', 'bad-input'] as const;
 
 const pageCursor = { verdict: 'WARN', requirements: ['CORE-PAGE-3'], findings: ['SDK-6'] } as const;

@@ -1,4 +1,4 @@
-// server-everything over Streamable HTTP on 127.0.0.1, judged by negotiation, lifecycle and cancellation.
+// server-everything over Streamable HTTP on 127.0.0.1, judged by negotiation, lifecycle, cancellation and session-security.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpTarget } from '../../src/harness/index.js';
 import { CORE_MODULES_LIFECYCLE, SERVER_EVERYTHING_HTTP } from './expected.js';
@@ -13,7 +13,7 @@ afterAll(async () => {
   await peer?.close();
 });
 
-describe('@modelcontextprotocol/server-everything over Streamable HTTP: negotiation, lifecycle, cancellation', () => {
+describe('@modelcontextprotocol/server-everything over Streamable HTTP: negotiation, lifecycle, cancellation, session-security', () => {
   it(
     'fails or warns exactly where docs/interop.md says, and nowhere else',
     async () => {

@@ -1,11 +1,11 @@
-// server-everything over stdio (a process per case), judged by negotiation, lifecycle and cancellation.
+// server-everything over stdio (a process per case), judged by negotiation, lifecycle, cancellation and session-security.
 import { describe, expect, it } from 'vitest';
 import { stdioTarget } from '../../src/harness/index.js';
 import { CORE_MODULES_LIFECYCLE, SERVER_EVERYTHING_STDIO } from './expected.js';
 import { serverEverythingStdioCommand } from './server-everything.js';
 import { describeDeviations, deviationsOf, expectedShape, INTEROP_TIMEOUT_MS, runModules } from './support.js';
 
-describe('@modelcontextprotocol/server-everything over stdio: negotiation, lifecycle, cancellation', () => {
+describe('@modelcontextprotocol/server-everything over stdio: negotiation, lifecycle, cancellation, session-security', () => {
   it(
     'fails or warns exactly where docs/interop.md says, and nowhere else',
     async () => {
