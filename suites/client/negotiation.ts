@@ -4,6 +4,7 @@
 // maxMessageSize (001 §2.1, §3).
 import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
 import { isRecord } from '../../src/wire/index.js';
+import { cborShapeIssues, CborWalkError } from './cbor-items.js';
 import {
   clientMessages,
   describe,
@@ -83,7 +84,7 @@ const initializeJson = defineCase({
  * Negotiates `encoding`, lets the client run its `initialize` scenario, and checks that everything
  * it sent after the initialize result (from notifications/initialized on) is in that encoding.
  */
-async function checkSwitch(ctx: CaseContext, encoding: 'json' | 'cbor'): Promise<void> {
+async function checkSwitch(ctx: CaseContext, encoding: 'json' | 'cbor'): Promise<ScriptedServer> {
   const server = new ScriptedServer(ctx);
   const request = await server.awaitInitialize();
   await server.answerInitialize({ result: { transport: { encoding } } });
@@ -110,18 +111,35 @@ async function checkSwitch(ctx: CaseContext, encoding: 'json' | 'cbor'): Promise
             ? 'nothing was sent after the initialize result'
             : `${after.length} message(s), all in ${encoding}`,
   });
+  return server;
 }
 
 const switchToCbor = defineCase({
   id: 'negotiation/switch-to-cbor',
   suite: SUITE,
-  title: 'WT-ENC-3, WT-ENC-12: with "cbor" negotiated, notifications/initialized and everything after it are CBOR',
-  requirements: ['WT-ENC-3', 'WT-ENC-12'],
+  title: 'WT-ENC-3, WT-ENC-12, WT-ENC-10: with "cbor" negotiated, notifications/initialized and everything after it are CBOR data items with integers as integers and text keys',
+  requirements: ['WT-ENC-3', 'WT-ENC-12', 'WT-ENC-10'],
   transports: WT_ONLY,
   scenario: { name: 'initialize' },
   applies: offersCbor,
   timeLimitMs: 20_000,
-  run: (ctx) => checkSwitch(ctx, 'cbor'),
+  async run(ctx) {
+    const server = await checkSwitch(ctx, 'cbor');
+    const bodies = server.seen.filter((s) => s.received.encoding === 'cbor' && s.received.body !== undefined);
+    const issues = bodies.flatMap((s) => {
+      try {
+        return cborShapeIssues(s.received.body!).map((issue) => `${describe(s.received.message)}: ${issue.problem} (byte ${issue.offset})`);
+      } catch (error) {
+        if (error instanceof CborWalkError) return [`${describe(s.received.message)}: ${error.message}`];
+        throw error;
+      }
+    });
+    ctx.check('WT-ENC-10', bodies.length > 0 && issues.length === 0, {
+      message: 'each CBOR body is one data item with text-string map keys and integral numbers as CBOR integers',
+      expected: 'RFC 8949 items as the binding encodes JSON',
+      actual: issues.length > 0 ? issues.slice(0, 5) : bodies.length === 0 ? 'no CBOR body was received' : `${bodies.length} CBOR bodies`,
+    });
+  },
 });
 
 const switchToJson = defineCase({

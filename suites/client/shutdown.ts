@@ -4,7 +4,7 @@
 import { defineCase, TargetPreconditionError, type ConformanceCase } from '../../src/harness/index.js';
 import { ConnectionError } from '../../src/transport/errors.js';
 import { raceTimeout, wt } from '../server/support/webtransport.js';
-import { clientMessages, describe, ECHO_CALL, EXIT_WAIT_MS, isRequest, QUIET_MS, ScriptedServer, sentSeq } from './support.js';
+import { clientMessages, describe, ECHO_CALL, EXIT_WAIT_MS, exitText, isRequest, QUIET_MS, ScriptedServer, sentSeq } from './support.js';
 
 const SUITE = 'shutdown';
 
@@ -56,4 +56,53 @@ const honoursShutdown = defineCase({
   },
 });
 
-export const cases: readonly ConformanceCase[] = [honoursShutdown];
+/** 32 KiB sent in two halves around the $/shutdown. */
+const FILE = new TextEncoder().encode('drain '.repeat(5461) + 'end.\n');
+/** How long a write may take before the case gives up on it (before --timeout-scale). */
+const WRITE_WAIT_MS = 6_000;
+
+const drainBeforeClose = defineCase({
+  id: 'shutdown/streams-drain-before-close',
+  suite: SUITE,
+  title: 'WT-SHUT-3, WT-SHUT-4: after $/shutdown the client keeps the session until the in-flight execution stream finished (FIN), then closes it',
+  requirements: ['WT-SHUT-3', 'WT-SHUT-4'],
+  transports: ['webtransport'],
+  scenario: { name: 'tools-call', context: { tool: 'download', arguments: {} } },
+  timeLimitMs: 20_000,
+  async run(ctx) {
+    const server = new ScriptedServer(ctx);
+    await server.open();
+    const call = await server.awaitCall();
+    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    if (typeof call.id !== 'number') throw new TargetPreconditionError('the tools/call id cannot name an execution stream (WT-ID-1)', { requirement: 'WT-ID-1' });
+    const stream = await wt(ctx).openExecutionStream({ requestId: call.id, streamTag: 1 });
+    const half = FILE.byteLength >>> 1;
+    await raceTimeout(ctx, stream.write(FILE.subarray(0, half)), WRITE_WAIT_MS, undefined);
+    await server.send({ jsonrpc: '2.0', method: '$/shutdown' });
+    await server.send({ jsonrpc: '2.0', id: call.id, result: { content: [{ type: 'ref/stream', streamTag: 1, mimeType: 'text/plain' }] } });
+    // The stream is still in flight: the client must not close the session yet.
+    await server.collect(QUIET_MS);
+    const closedEarly = ctx.connection.isClosed;
+    ctx.check('WT-SHUT-3', !closedEarly, {
+      message: 'the session stays open while an execution stream of the shutting-down session is still in flight',
+      expected: 'open until the stream finished',
+      actual: closedEarly ? 'the client closed the session before the stream finished' : 'still open',
+    });
+    if (closedEarly) return;
+    const finished = await raceTimeout(ctx, stream.write(FILE.subarray(half)).then(() => stream.close()).then(() => true, () => false), WRITE_WAIT_MS, false);
+    const closed = await raceTimeout(ctx, ctx.connection.closed, EXIT_WAIT_MS, undefined);
+    ctx.check('WT-SHUT-4', closed !== undefined, {
+      message: 'once the stream finished and the call was answered, the session is closed',
+      expected: 'the session closes',
+      actual: closed ?? `still open ${ctx.scaled(EXIT_WAIT_MS)} ms after the drain`,
+    });
+    const exit = await server.untilExit();
+    ctx.check('WT-SHUT-3', finished && exit?.code === 0, {
+      message: 'the in-flight stream was read to its end (FIN) and the call succeeded',
+      expected: 'stream finished, exit status 0',
+      actual: { streamFinished: finished, exit: exitText(exit) },
+    });
+  },
+});
+
+export const cases: readonly ConformanceCase[] = [honoursShutdown, drainBeforeClose];

@@ -14,14 +14,10 @@ const NOT_CHECKED: Readonly<Record<string, string>> = {
     'says CORE-LIFE-* and CORE-VER-* apply to the WebTransport initialize: the lifecycle cases run over WebTransport and check those parts there',
   'WT-FRAME-3': "a client advertises no maxMessageSize of its own, so no scripted server knows which frame length the client must refuse",
   'WT-FRAME-7': 'follows WT-FRAME-3: without a known client limit there is no oversized frame to send it',
-  'WT-ENC-10':
-    'needs a byte-level CBOR walk of the client frames (a float64 1.0 and the integer 1 decode alike); the decoded messages the harness sees cannot tell them apart',
   'WT-DGRAM-6': 'the scenarios give a client no reason to send progress or log datagrams: a check would never see one',
   'WT-DGRAM-8': 'concerns what a peer sends in datagrams; a scenario client sends none',
   'WT-ID-4': 'concerns execution streams and datagrams a peer opens; a scenario client opens none',
   'WT-SHUT-1': 'concerns a $/shutdown the peer sends; a scenario client never shuts the session down itself (the schema check would judge one it sent)',
-  'WT-SHUT-3':
-    "concerns the sender's in-flight execution streams at shutdown; a scenario client opens none (the server's own streams finishing is the server's side of the rule)",
   'WT-SEC-2': "the negotiated TLS version is not exposed to cases by the harness's WebTransport listener",
   'WT-SEC-4':
     'needs the harness to give the client a certificate hash that does not match its certificate (MCP_FLOW_CERT_HASH is always the right one); clientTarget has no option for it',

@@ -1,0 +1,45 @@
+// The byte-level CBOR walk behind WT-ENC-10 (suites/client/cbor-items.ts).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cborShapeIssues, CborWalkError } from '../../../suites/client/cbor-items.js';
+import { codecFor } from '../../../src/wire/index.js';
+
+const cbor = codecFor('cbor');
+const hex = (text: string) => new Uint8Array(text.match(/../g)!.map((b) => parseInt(b, 16)));
+
+describe('cborShapeIssues', () => {
+  it('accepts what the project CBOR codec makes of JSON values (property)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(cborShapeIssues(cbor.encode({ jsonrpc: '2.0', id: 7, result: { value } }))).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('flags an integral id encoded as a float64, half or single', () => {
+    // {"id": 1.0} with the value as float64, then as half (f93c00) and single (fa3f800000)
+    for (const value of ['fb3ff0000000000000', 'f93c00', 'fa3f800000']) {
+      const issues = cborShapeIssues(hex(`a1626964${value}`));
+      expect(issues).toHaveLength(1);
+      expect(issues[0]!.problem).toMatch(/integral value 1 is encoded as a float/);
+      expect(issues[0]!.offset).toBe(4);
+    }
+    expect(cborShapeIssues(hex('a1626964fb3ff8000000000000'))).toEqual([]); // 1.5 stays a float
+  });
+
+  it('flags a map key that is not a text string, and bytes after the item', () => {
+    expect(cborShapeIssues(hex('a10101'))[0]!.problem).toMatch(/map key of major type 0/);
+    expect(cborShapeIssues(hex('a0ff'))[0]!.problem).toMatch(/1 byte\(s\) after the data item/);
+  });
+
+  it('walks indefinite-length items', () => {
+    // {_ "a": [_ 1, 2]} with a break after each
+    expect(cborShapeIssues(hex('bf61619f0102ffff'))).toEqual([]);
+  });
+
+  it('throws CborWalkError for a body that ends inside an item', () => {
+    expect(() => cborShapeIssues(hex('a26169'))).toThrow(CborWalkError);
+    expect(() => cborShapeIssues(hex('ff'))).toThrow(/starts with a break/);
+  });
+});
