@@ -58,7 +58,7 @@ interface PendingRequest {
   /** How it was cancelled: notifications/cancelled (no answer expected) or $/cancel (an error expected). */
   cancelledBy?: string;
   /** The request must be refused: the requirement a success (or, for -32601, another error) breaks. */
-  mustRefuse?: { requirement: string; why: string; code?: number };
+  mustRefuse?: { requirement: string; why: string; code?: number; onResult?: string };
   params: Record<string, unknown> | undefined;
 }
 
@@ -333,7 +333,8 @@ export class SessionValidator {
     if (!maySend(method, sender)) {
       if (definition.system === 'flow') {
         add('FLOW-CAP-8', `${method} is a ${definition.direction} ${definition.kind}; the ${sender} sent it`);
-        return { requirement: 'FLOW-CAP-9', why: `${method} sent the wrong way must be answered -32601 Method not found`, code: -32601 };
+        // Served as if it went the right way breaks the direction rule itself; refused with another code, FLOW-CAP-9.
+        return { requirement: 'FLOW-CAP-9', onResult: 'FLOW-CAP-8', why: `${method} sent the wrong way must be answered -32601 Method not found`, code: -32601 };
       }
       if (method === '$/cancel' && sender === 'server') add('WT-CANCEL-6', '$/cancel is sent by clients only');
       return undefined;
@@ -434,7 +435,7 @@ export class SessionValidator {
     const refusal = request.mustRefuse;
     if (refusal) {
       const code = isRecord(message['error']) ? message['error']['code'] : undefined;
-      if ('result' in message) add(refusal.requirement, `${refusal.why}, yet it was answered with a result`);
+      if ('result' in message) add(refusal.onResult ?? refusal.requirement, `${refusal.why}, yet it was answered with a result`);
       else if (refusal.code !== undefined && code !== refusal.code) add(refusal.requirement, `${refusal.why}, yet it was answered with error ${String(code)}`);
     }
     if ('result' in message && isRecord(message['result'])) {
@@ -571,6 +572,9 @@ export class SessionValidator {
       const depth = (issues: readonly { instancePath: string }[]) => Math.max(...issues.map((issue) => issue.instancePath.split('/').length));
       best = candidates.reduce((chosen, candidate) => (depth(candidate.issues) > depth(chosen.issues) ? candidate : chosen), best);
     }
+    // A schema for the other direction (the answer to a request that was itself sent the wrong way) does not apply.
+    const expected = best.schema.meta.direction;
+    if (expected !== undefined && expected !== 'both' && expected !== direction) return;
     for (const id of best.schema.meta.requirements ?? []) this.#checked.add(id);
     if (best.issues.length === 0) return;
     this.#reportSchema(best.schema.file, best.schema.meta.requirements ?? [], best.issues, add);

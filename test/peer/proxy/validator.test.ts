@@ -120,6 +120,8 @@ describe('requests the receiver must refuse', () => {
     expect(feed(S, { jsonrpc: '2.0', id: 2, error: { code: -32600, message: 'Invalid Request' } })).toEqual(['FLOW-CAP-9']);
     feed(C, { jsonrpc: '2.0', id: 3, method: 'interaction.prompt', params: { sessionId: 'x', prompt: { type: 'text', message: 'x' } } });
     expect(feed(S, { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'Method not found' } })).toEqual([]);
+    feed(C, { jsonrpc: '2.0', id: 5, method: 'interaction.complete', params: { sessionId: 'x', result: { success: true } } });
+    expect(feed(S, { jsonrpc: '2.0', id: 5, result: {} })).toEqual(['FLOW-CAP-8']);
     feed(C, { ...initialize, id: 4 });
     expect(feed(S, { ...initResult, id: 4 })).toEqual(['CORE-LIFE-8']);
   });
