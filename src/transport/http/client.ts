@@ -1,6 +1,7 @@
 // Streamable HTTP client connection (MCP 2025-03-26 / 2025-06-18 "Streamable HTTP" transport):
 // every message is POSTed to the endpoint; answers come back as a JSON body or an SSE stream and are
 // queued for `next()`. The session id and protocol version are learned from the initialize exchange.
+import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
@@ -21,6 +22,9 @@ import { flattenHeaders, hasHeader, mediaType, startExchange } from './exchange.
 import { classifyMessage, decodeJsonBody } from './json-body.js';
 import { SseParser, type SseEvent } from './sse.js';
 import { encodeJsonMessage } from '../json-message.js';
+
+/** Exchanges (and SSE streams) a connection may have open before Node warns of a listener leak. */
+const MAX_OPEN_EXCHANGES = 1000;
 
 export const SESSION_HEADER = 'Mcp-Session-Id';
 export const PROTOCOL_VERSION_HEADER = 'MCP-Protocol-Version';
@@ -98,6 +102,9 @@ export class HttpClientConnection implements Connection {
   #eventStreamOpened = false;
 
   constructor(url: URL, options: HttpClientOptions) {
+    // Every open SSE response and exchange listens on the lifetime signal; a server that answers
+    // each POST with an event stream keeps many open at once (not a leak).
+    setMaxListeners(MAX_OPEN_EXCHANGES, this.#lifetime.signal);
     this.url = url;
     this.#options = options;
     this.transcript = options.transcript instanceof Transcript ? options.transcript : new Transcript(options.transcript);
