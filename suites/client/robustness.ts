@@ -74,7 +74,7 @@ const ENCODING_MISMATCH = -32003;
 const WT_ONLY = ['webtransport'] as const;
 
 /** Opens the session and waits for the client's call (left unanswered): where the robustness probes happen. */
-async function callInFlight(ctx: CaseContext, server: ScriptedServer): Promise<Message & { id: RequestId }> {
+async function callInFlight(server: ScriptedServer): Promise<Message & { id: RequestId }> {
   await server.open();
   const call = await server.awaitCall();
   if (!call) throw new TargetPreconditionError('the client made no tools/call');
@@ -98,7 +98,7 @@ const zeroLengthFrame = defineCase({
   timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
-    const call = await callInFlight(ctx, server);
+    const call = await callInFlight(server);
     if (await sendRawQuietly(ctx, new Uint8Array(4))) {
       const answer = await nullIdError(server);
       ctx.check('WT-FRAME-2', answer !== undefined && errorOf(answer)?.code === INVALID_REQUEST, {
@@ -154,7 +154,7 @@ const splitFrames = defineCase({
   timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
-    const call = await callInFlight(ctx, server);
+    const call = await callInFlight(server);
     const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
     // One frame in three writes, cutting through the length prefix and the body.
     const splitId = ctx.nextId();
@@ -194,7 +194,7 @@ const endInsideFrame = defineCase({
   timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
-    await callInFlight(ctx, server);
+    await callInFlight(server);
     const pingId = ctx.nextId();
     const whole = frameOf(ctx, { jsonrpc: '2.0', id: pingId, method: 'ping' });
     if (await sendRawQuietly(ctx, whole.subarray(0, whole.byteLength - 3))) await wt(ctx).endControlStream();
@@ -245,7 +245,7 @@ const strayDatagramsDropped = defineCase({
   timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
-    const call = await callInFlight(ctx, server);
+    const call = await callInFlight(server);
     if (typeof call.id !== 'number') throw new TargetPreconditionError('the tools/call id is not a number (WT-ID-1)', { requirement: 'WT-ID-1' });
     for (const stray of strayDatagrams(ctx, call.id)) {
       try {
