@@ -4,6 +4,7 @@
 // message the client sent passes through one ScriptedServer, so whole-session checks (request ids
 // never reused, cancels naming in-flight requests, no answer to a notification) see all of them.
 import {
+  CaseMisuseError,
   initializeResult,
   TargetPreconditionError,
   type InitializeResultOptions,
@@ -168,7 +169,7 @@ export class ScriptedServer {
   initialize: (Message & { id: RequestId }) | undefined;
   /** The initialize result sent, when the server answered with one. */
   initializeResult: Message | undefined;
-  /** Ids of the requests the server sent and the notifications' methods (what the client may answer). */
+  /** Ids of the requests the server sent (the only ids a response from the client may carry). */
   readonly sentRequestIds = new Set<RequestId>();
   #answered = false;
   /** MCP Flow requests from the client, kept for the case that drives the session (never answered by the fixture). */
@@ -178,10 +179,6 @@ export class ScriptedServer {
   constructor(ctx: CaseContext, options: ServeOptions = {}) {
     this.ctx = ctx;
     this.#options = options;
-  }
-
-  get transport(): 'webtransport' | 'http' | 'stdio' {
-    return this.ctx.connection.kind;
   }
 
   /**
@@ -235,7 +232,7 @@ export class ScriptedServer {
   /** Answers the initialize request as `answer` says. */
   async answerInitialize(answer: InitializeAnswer = {}): Promise<void> {
     const request = this.initialize;
-    if (!request) throw new TargetPreconditionError('answerInitialize before the client sent initialize');
+    if (!request) throw new CaseMisuseError('answerInitialize called before awaitInitialize took the client\'s initialize');
     if (answer.delayMs !== undefined) await this.collect(answer.delayMs);
     if (answer.error) {
       await this.send({ jsonrpc: '2.0', id: request.id, error: answer.error });
