@@ -67,6 +67,8 @@ interface FlowSession {
   completes: number;
   /** The session's first prompt arrived (initialPrompt, interaction.prompt, or continue with nextPrompt). */
   prompted: boolean;
+  /** Terminal because interaction.cancel was answered (a response, not ordered with server requests on HTTP). */
+  cancelledByAnswer?: boolean;
 }
 
 const BINDING_INITIALIZE_RESULT = 'binding/initialize.result.schema.json';
@@ -101,6 +103,8 @@ export class SessionValidator {
   readonly #lastWasNotification = { 'client-to-server': false, 'server-to-client': false };
   readonly #subscriptions = new Set<string>();
   readonly #flowSessions = new Map<string, FlowSession>();
+  /** Server requests naming a session not known yet while an interaction.start was unanswered. */
+  #orphans: { method: string; params: Record<string, unknown> | undefined; add: (r: string, t: string) => void }[] = [];
   readonly #seenFaults = { downstream: 0, upstream: 0 };
   #lastSeq = 0;
 
@@ -170,6 +174,9 @@ export class SessionValidator {
       this.#add(answerer, this.#lastSeq, Date.now(), `${request.method} ${JSON.stringify(request.id)}`, 'CORE-RPC-16', `request ${JSON.stringify(request.id)} (${request.method}) was never answered before the session ended`);
     }
     this.#pending.clear();
+    for (const orphan of this.#orphans.splice(0)) {
+      orphan.add('FLOW-PROMPT-14', `${orphan.method} for session ${JSON.stringify(orphan.params?.['sessionId'])}, which no interaction.start of this connection returned`);
+    }
     for (const [id, session] of this.#flowSessions) {
       const state = session.states.at(-1);
       if (session.prompted || session.completes > 0 || (state !== undefined && isTerminal(state))) continue;
@@ -493,13 +500,20 @@ export class SessionValidator {
         const state = result['state'];
         this.#flowSessions.set(id, { states: isInteractionState(state) ? [state] : [], completes: 0, prompted: isRecord(result['initialPrompt']) });
         for (const problem of promptProblems(result['initialPrompt'])) add(problem.requirement, problem.message);
+        const waiting = this.#orphans.filter((orphan) => orphan.params?.['sessionId'] === id);
+        this.#orphans = this.#orphans.filter((orphan) => orphan.params?.['sessionId'] !== id);
+        for (const orphan of waiting) this.#flowServerRequest(orphan.method, orphan.params, orphan.add);
         return;
       }
-      case 'interaction.respond':
-        if (sessionId !== undefined && result['accepted'] === true) this.#observeState(sessionId, 'processing', add);
-        return;
+      // An accepted interaction.respond implies processing, but over Streamable HTTP its result and the
+      // server's next request travel on different streams and may be seen in either order: the
+      // state is taken from what the server says (prompts, complete, getState), not inferred here.
       case 'interaction.cancel':
-        if (sessionId !== undefined && result['cancelled'] === true) this.#observeState(sessionId, 'cancelled', add);
+        if (sessionId !== undefined && result['cancelled'] === true) {
+          this.#observeState(sessionId, 'cancelled', add);
+          const session = this.#flowSessions.get(sessionId);
+          if (session) session.cancelledByAnswer = true;
+        }
         return;
       case 'interaction.getState':
         if (sessionId !== undefined && isInteractionState(result['state'])) this.#observeState(sessionId, result['state'], add);
@@ -515,12 +529,20 @@ export class SessionValidator {
     if (typeof sessionId !== 'string') return;
     const session = this.#flowSessions.get(sessionId);
     if (!session) {
+      // Over Streamable HTTP the first prompt may be seen before the start result that names its
+      // session (another stream): judged once that result arrives, or at the end.
+      if ([...this.#pending.values()].some((request) => request.method === 'interaction.start' && request.from === 'client-to-server')) {
+        this.#orphans.push({ method, params, add });
+        return;
+      }
       add('FLOW-PROMPT-14', `${method} for session ${JSON.stringify(sessionId)}, which no interaction.start of this connection returned`);
       return;
     }
     const state = session.states.at(-1);
     const secondComplete = method === 'interaction.complete' && session.completes > 0;
-    if (state !== undefined && isTerminal(state) && !secondComplete) {
+    // A session cancelled by an answer may still see requests the server sent before it (HTTP streams are not ordered with each other).
+    const unordered = session.cancelledByAnswer === true && this.#options.upstream === 'http';
+    if (state !== undefined && isTerminal(state) && !secondComplete && !unordered) {
       add('FLOW-SM-10', `${method} for session ${JSON.stringify(sessionId)}, which is already ${state}`);
       return;
     }

@@ -142,10 +142,10 @@ describe('mock-server faults seen through the proxy', () => {
       const pair = await startPair(transport, { faults: [fault] });
       try {
         // A faulty server may break the SDK's own checks: the session goes as far as it can.
-        await runSdkSession(transport, pair.proxy.url, pair.proxy.certificateHash, { stopOnFailure: true, ...(flow ? { flow } : {}), ...(encodings ? { encodings } : {}) });
+        const outcome = await runSdkSession(transport, pair.proxy.url, pair.proxy.certificateHash, { stopOnFailure: true, ...(flow ? { flow } : {}), ...(encodings ? { encodings } : {}) });
         await pair.proxy.close();
         const cited = pair.proxy.violations().map((violation) => violation.requirement);
-        expect(cited, describeViolations(pair.proxy)).toContain(entry!.requirement);
+        expect(cited, `${describeViolations(pair.proxy)}\nSDK steps that failed: ${outcome.failures.join('; ') || '(none)'}`).toContain(entry!.requirement);
         const run = proxyRunResult({
           checked: pair.proxy.checked(),
           violations: pair.proxy.violations(),

@@ -181,6 +181,21 @@ describe('MCP Flow sessions', () => {
   });
   const complete = (id: number) => ({ jsonrpc: '2.0', id, method: 'interaction.complete', params: { sessionId: 'abc', result: { success: true } } });
 
+  it('a first prompt seen before the start result that names its session is judged once the result arrives', () => {
+    const { v, feed } = ready();
+    feed(C, { jsonrpc: '2.0', id: 1, method: 'interaction.start', params: { toolName: 'registration' } });
+    expect(feed(S, prompt(10))).toEqual([]);
+    expect(feed(S, { jsonrpc: '2.0', id: 1, result: { sessionId: 'abc', state: 'active' } })).toEqual([]);
+    feed(C, { jsonrpc: '2.0', id: 10, result: { acknowledged: true } });
+    expect(v.finish()).toEqual([]);
+    const orphan = ready();
+    orphan.feed(C, { jsonrpc: '2.0', id: 1, method: 'interaction.start', params: { toolName: 'registration' } });
+    orphan.feed(S, { ...prompt(10), params: { ...prompt(10).params, sessionId: 'elsewhere' } });
+    orphan.feed(S, { jsonrpc: '2.0', id: 1, result: { sessionId: 'abc', state: 'active' } });
+    orphan.feed(C, { jsonrpc: '2.0', id: 10, result: { acknowledged: true } });
+    expect(orphan.v.finish().map((violation) => violation.requirement)).toEqual(['FLOW-PROMPT-14', 'FLOW-START-8']);
+  });
+
   it('interaction.* directions (FLOW-CAP-8) and prompts for unknown sessions (FLOW-PROMPT-14)', () => {
     const { feed } = started();
     expect(feed(C, { jsonrpc: '2.0', id: 2, method: 'interaction.prompt', params: { sessionId: 'abc', prompt: { type: 'text', message: 'x' } } })).toEqual(['FLOW-CAP-8']);
