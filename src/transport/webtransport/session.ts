@@ -1146,7 +1146,9 @@ export class WebTransportSessionConnection implements Connection {
       `session closed by ${info.initiator}${info.code !== undefined ? `, code ${info.code}` : ''}${info.reason ? `: ${info.reason}` : ''}`,
     );
     const error = new ConnectionClosedError(`WebTransport session closed (${info.initiator})`);
-    this.#messages.close(error);
+    // Messages read before the close may still be on their way through the delivery chain (waiting
+    // for a referenced stream, which the close now ends): queue them first, so a wait sees them.
+    void this.#deliveryChain.then(() => this.#messages.close(error));
     this.#streams.close(error);
     this.#datagrams.close(error);
     this.#changed();
