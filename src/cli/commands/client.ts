@@ -1,11 +1,11 @@
 // `mcp-flow-conformance client -- <command>`: runs the client suites against a client (the harness
 // acts as its server, one scenario per case: docs/client-scenarios.md) with the same verdicts,
 // reports, baseline and exit codes as the `server` command.
-import { clientTarget, readBaseline, selectCases, type Baseline, type CaseRegistry } from '../../harness/index.js';
+import { clientTarget, type CaseRegistry } from '../../harness/index.js';
 import { splitCommandLine } from '../../transport/stdio/index.js';
 import { CliUsageError } from '../errors.js';
-import { ExitCode, type CliCommand, type CliIo } from '../io.js';
-import { executeRun, isUsageOrHarnessError, listCases, oneNumber, oneString, parseRunArgs, REPORT_FILES, type RunPlan } from './server.js';
+import { type CliCommand, type CliIo } from '../io.js';
+import { executeRun, oneNumber, oneString, parseRunArgs, prepareRun, REPORT_FILES, type RunPlan } from './server.js';
 
 export interface ClientPlan extends RunPlan {
   /** Undefined with --list and no command. */
@@ -50,23 +50,9 @@ export async function loadClientRegistry(): Promise<CaseRegistry> {
 }
 
 export async function runClient(args: Record<string, unknown>, io: CliIo, hooks: { registry?: CaseRegistry } = {}): Promise<number> {
-  let plan: ClientPlan;
-  let registry: CaseRegistry;
-  let baseline: Baseline | undefined;
-  try {
-    plan = parseClientArgs(args);
-    registry = hooks.registry ?? (await loadClientRegistry());
-    if (plan.list) {
-      io.out(listCases(registry, plan.filters));
-      return ExitCode.ok;
-    }
-    selectCases(registry.list(), plan.filters);
-    if (plan.baselineFile !== undefined) baseline = readBaseline(plan.baselineFile, (id) => registry.has(id));
-  } catch (error) {
-    if (!isUsageOrHarnessError(error)) throw error;
-    io.err(`error: ${error.message}`);
-    return ExitCode.usage;
-  }
+  const prepared = await prepareRun(io, () => parseClientArgs(args), async () => hooks.registry ?? (await loadClientRegistry()));
+  if (typeof prepared === 'number') return prepared;
+  const { plan, registry, baseline } = prepared;
   const command = plan.command!;
   return executeRun(io, {
     plan,

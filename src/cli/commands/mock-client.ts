@@ -385,6 +385,8 @@ class MockClientRun {
   /** Ctrl-C: the first cancels what runs (the cancel is sent and, where answered, awaited); a second quits at once. */
   readonly #interrupt = (): void => {
     if (this.#interrupted.signal.aborted) return this.#resolveQuit();
+    // The bar drawn in place ends here; progress that still arrives while the cancel goes out is not drawn.
+    this.#callProgress.end();
     this.#io.err('cancelling (Ctrl-C again to quit at once)');
     this.#interrupted.abort();
   };
@@ -458,6 +460,7 @@ class MockClientRun {
     const outcome = await client.callTool(plan.tool, plan.args, {
       signal: this.#interrupted.signal,
       onProgress: (update) =>
+        !this.#interrupted.signal.aborted &&
         this.#callProgress.show({
           current: update.progress,
           ...(update.total !== undefined ? { total: update.total } : {}),

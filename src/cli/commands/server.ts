@@ -171,24 +171,9 @@ export interface ServerRunHooks {
 
 /** Runs the command; `hooks` let other commands reuse it with their own registry or result handling. */
 export async function runServer(args: Record<string, unknown>, io: CliIo, hooks: ServerRunHooks = {}): Promise<number> {
-  let plan: ServerPlan;
-  let registry: CaseRegistry;
-  let baseline: Baseline | undefined;
-  try {
-    plan = parseServerArgs(args);
-    registry = hooks.registry ?? (await loadServerRegistry());
-    if (plan.list) {
-      io.out(listCases(registry, plan.filters));
-      return ExitCode.ok;
-    }
-    // Filters are checked before anything is printed, so a bad one is the only line shown.
-    selectCases(registry.list(), plan.filters);
-    if (plan.baselineFile !== undefined) baseline = readBaseline(plan.baselineFile, (id) => registry.has(id));
-  } catch (error) {
-    if (!isUsageOrHarnessError(error)) throw error;
-    io.err(`error: ${error.message}`);
-    return ExitCode.usage;
-  }
+  const prepared = await prepareRun(io, () => parseServerArgs(args), async () => hooks.registry ?? (await loadServerRegistry()));
+  if (typeof prepared === 'number') return prepared;
+  const { plan, registry, baseline } = prepared;
   const spec = plan.target!;
   return executeRun(io, {
     plan,
@@ -199,6 +184,33 @@ export async function runServer(args: Record<string, unknown>, io: CliIo, hooks:
     ...(baseline !== undefined ? { baseline } : {}),
     ...(hooks.onResult !== undefined ? { onResult: hooks.onResult } : {}),
   });
+}
+
+/**
+ * The steps before a run: parse the options, load the registry, answer --list, check the filters
+ * (so a bad one is the only line shown) and read the baseline. Returns the exit code when the
+ * command is already done (--list, or an error printed as one line).
+ */
+export async function prepareRun<P extends RunPlan>(
+  io: CliIo,
+  parse: () => P,
+  loadRegistry: () => Promise<CaseRegistry>,
+): Promise<{ plan: P; registry: CaseRegistry; baseline: Baseline | undefined } | number> {
+  try {
+    const plan = parse();
+    const registry = await loadRegistry();
+    if (plan.list) {
+      io.out(listCases(registry, plan.filters));
+      return ExitCode.ok;
+    }
+    selectCases(registry.list(), plan.filters);
+    const baseline = plan.baselineFile !== undefined ? readBaseline(plan.baselineFile, (id) => registry.has(id)) : undefined;
+    return { plan, registry, baseline };
+  } catch (error) {
+    if (!isUsageOrHarnessError(error)) throw error;
+    io.err(`error: ${error.message}`);
+    return ExitCode.usage;
+  }
 }
 
 export interface PlannedRun {
