@@ -1,8 +1,9 @@
 // Suite `cancellation` (client side): a client that gives up on a call says so (`$/cancel` over
 // WebTransport, 001 §6 and §8; `notifications/cancelled` in MCP), and never cancels initialize or a
 // request it did not send or that is no longer in flight (C-02).
-import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
+import { defineCase, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
 import {
+  callInFlight,
   clientMessages,
   CODE,
   describe,
@@ -13,6 +14,7 @@ import {
   paramsOf,
   ScriptedServer,
   sentSeq,
+  servedSession,
   STEP_WAIT_MS,
   type ClientMessage,
   type RequestId,
@@ -62,18 +64,16 @@ function checkEveryCancel(ctx: CaseContext, requirements: { cancel: boolean; can
   }
 }
 
-/** Runs the aborted call: returns the call and the cancel that came for it (undefined when none). */
-async function abortedCall(server: ScriptedServer): Promise<{ callId: RequestId; cancel: Record<string, unknown> | undefined }> {
-  await server.open();
-  const call = await server.awaitCall();
-  if (!call) throw new TargetPreconditionError('the client made no tools/call');
+/** Runs the aborted call: returns the server, the call and the cancel that came for it (undefined when none). */
+async function abortedCall(ctx: CaseContext): Promise<{ server: ScriptedServer; callId: RequestId; cancel: Record<string, unknown> | undefined }> {
+  const { server, call } = await callInFlight(ctx);
   // The call is never answered: the client gives up after abortAfterMs.
   const cancel = await server.serveUntil((r) => isCancel(r.message) && paramsOf(r.message).requestId === call.id, STEP_WAIT_MS + ABORT_AFTER_MS);
   if (cancel && isNotification(cancel.message, '$/cancel')) {
     // 001 §6: a $/cancel-led request is answered with an error (C-02).
     await server.send({ jsonrpc: '2.0', id: call.id, error: { code: CODE.cancelled, message: 'Cancelled' } });
   }
-  return { callId: call.id, cancel: cancel?.message as Record<string, unknown> | undefined };
+  return { server, callId: call.id, cancel: cancel?.message as Record<string, unknown> | undefined };
 }
 
 const abortSendsCancel = defineCase({
@@ -83,10 +83,8 @@ const abortSendsCancel = defineCase({
   requirements: ['WT-CANCEL-7', 'WT-CANCEL-6', 'CORE-CANCEL-3'],
   transports: ['webtransport'],
   scenario: ABORTED_CALL,
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    const { callId, cancel } = await abortedCall(server);
+    const { server, callId, cancel } = await abortedCall(ctx);
     ctx.check('WT-CANCEL-7', cancel !== undefined, {
       message: `the call the client abandoned (id ${JSON.stringify(callId)}) is cancelled by a notification naming it`,
       expected: { method: '$/cancel', params: { requestId: callId } },
@@ -105,10 +103,8 @@ const abortOverHttp = defineCase({
   requirements: ['CORE-CANCEL-1', 'CORE-CANCEL-3'],
   transports: ['http'],
   scenario: ABORTED_CALL,
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    const { callId, cancel } = await abortedCall(server);
+    const { server, callId, cancel } = await abortedCall(ctx);
     // Seed 002 does not ask for a cancellation: sending none is reported, not failed.
     ctx.info(
       'CORE-CANCEL-1',
@@ -126,11 +122,8 @@ const cancelsInFlightOnly = defineCase({
   title: 'WT-CANCEL-6, CORE-CANCEL-1, CORE-CANCEL-3: a client that aborts nothing cancels nothing it did not send or that was already answered',
   requirements: ['WT-CANCEL-6', 'CORE-CANCEL-1', 'CORE-CANCEL-3'],
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 2 } },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    await server.untilExit();
+    await servedSession(ctx);
     checkEveryCancel(ctx, { cancel: ctx.connection.kind === 'webtransport', cancelled: true });
     if (ctx.connection.kind !== 'webtransport') ctx.info('WT-CANCEL-6', '$/cancel exists only over WebTransport');
   },

@@ -8,6 +8,7 @@ import { ConnectionError } from '../../src/transport/errors.js';
 import { isRecord } from '../../src/wire/index.js';
 import { raceTimeout, wt } from '../server/support/webtransport.js';
 import {
+  callInFlight,
   clientMessages,
   CODE,
   describe,
@@ -16,9 +17,11 @@ import {
   isResponse,
   QUIET_MS,
   ScriptedServer,
+  servedSession,
   stderrTail,
   type Message,
   type RequestId,
+  type ServedSession,
 } from './support.js';
 
 const SUITE = 'execution-streams';
@@ -77,8 +80,7 @@ function unsolicitedErrors(server: ScriptedServer): Message[] {
 }
 
 /** WT-EXEC-7: the download finished (exit 0) and the client raised no stream error. */
-async function checkCorrelated(ctx: CaseContext, server: ScriptedServer, order: string, sent: () => boolean | undefined): Promise<void> {
-  const exit = await server.untilExit();
+function checkCorrelated(ctx: CaseContext, { server, exit }: ServedSession, order: string, sent: () => boolean | undefined): void {
   const errors = unsolicitedErrors(server);
   ctx.check('WT-EXEC-7', exit?.code === 0 && errors.length === 0 && sent() === true, {
     message: `a stream sent ${order} the result naming it is read as that call's content (the scenario succeeds)`,
@@ -94,18 +96,16 @@ const streamBeforeResult = defineCase({
   requirements: ['WT-EXEC-7'],
   transports: WT_ONLY,
   scenario: DOWNLOAD_CALL,
-  timeLimitMs: 20_000,
   async run(ctx) {
     let sent: boolean | undefined;
-    const server = new ScriptedServer(ctx, {
+    const session = await servedSession(ctx, {}, {
       async onCall(request, s) {
         sent = await sendFile(ctx, headerId(request), 1);
         await s.send(refStreamResult(request.id, 1));
         return true;
       },
     });
-    await server.open();
-    await checkCorrelated(ctx, server, 'before', () => sent);
+    checkCorrelated(ctx, session, 'before', () => sent);
   },
 });
 
@@ -116,10 +116,9 @@ const streamAfterResult = defineCase({
   requirements: ['WT-EXEC-7'],
   transports: WT_ONLY,
   scenario: DOWNLOAD_CALL,
-  timeLimitMs: 20_000,
   async run(ctx) {
     let sent: boolean | undefined;
-    const server = new ScriptedServer(ctx, {
+    const session = await servedSession(ctx, {}, {
       async onCall(request, s) {
         const id = headerId(request);
         await s.send(refStreamResult(request.id, 1));
@@ -128,8 +127,7 @@ const streamAfterResult = defineCase({
         return true;
       },
     });
-    await server.open();
-    await checkCorrelated(ctx, server, 'after', () => sent);
+    checkCorrelated(ctx, session, 'after', () => sent);
   },
 });
 
@@ -146,12 +144,8 @@ const injectedStream = defineCase({
   requirements: ['WT-EXEC-2', 'WT-EXEC-9', 'WT-ERR-1', 'WT-ERR-3'],
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: { tool: 'echo', arguments: { text: 'injection' } } },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const { server, call } = await callInFlight(ctx);
     const header = { requestId: NEVER_SENT_ID, streamTag: 1 };
     let stream: OutgoingExecutionStream | undefined;
     let stopped = false;
@@ -202,8 +196,7 @@ const injectedStream = defineCase({
       ctx.info('WT-ERR-3', 'the client did not report the injected stream on the control stream: no error code or id to judge');
       ctx.info('WT-ERR-1', 'the client did not report the injected stream on the control stream: no error code to judge');
     }
-    await server.answerCall(call);
-    await server.untilExit();
+    await server.finishCall(call);
   },
 });
 
@@ -214,17 +207,14 @@ const danglingRef = defineCase({
   requirements: ['WT-EXEC-3'],
   transports: WT_ONLY,
   scenario: DOWNLOAD_CALL,
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx, {
+    const { server, exit } = await servedSession(ctx, {}, {
       async onCall(request, s) {
         headerId(request);
         await s.send(refStreamResult(request.id, 7));
         return true;
       },
     });
-    await server.open();
-    const exit = await server.untilExit();
     ctx.check('WT-EXEC-3', exit !== undefined && exit.code !== 0, {
       message: 'a ref/stream naming a stream that never came is an error the client reports (non-zero exit status)',
       expected: 'a non-zero exit status',
@@ -242,22 +232,19 @@ const streamError = defineCase({
   requirements: ['WT-STREAMERR-4'],
   transports: WT_ONLY,
   scenario: DOWNLOAD_CALL,
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx, {
+    const { exit } = await servedSession(ctx, {}, {
       async onCall(request, s) {
         const id = headerId(request);
         // Unknown first: nothing may answer it, and the session goes on (ping).
         await s.send({ jsonrpc: '2.0', method: '$/streamError', params: { requestId: NEVER_SENT_ID, streamTag: 3, error: 'a stream the client never had' } });
-        const quiet = await s.collect(QUIET_MS);
-        const answers = quiet.filter((r) => isResponse(r.message) && !s.sentRequestIds.has((r.message as Message).id as RequestId));
+        const answers = await s.collectUnsolicited(QUIET_MS);
         const ping = await s.request('WT-STREAMERR-4', 'ping');
         ctx.check('WT-STREAMERR-4', answers.length === 0 && ping !== undefined && 'result' in ping, {
           message: 'a $/streamError naming an unknown request gets no response and the session goes on (ping answered)',
           expected: 'no response; ping answered',
           actual: answers.length > 0 ? answers.map((r) => describe(r.message)) : ping ? describe(ping) : 'ping unanswered',
         });
-        for (const r of quiet) await s.serve(r.message);
         // Then the known one: the stream is reset mid-transfer and reported.
         const stream = await wt(ctx).openExecutionStream({ requestId: id, streamTag: 1 });
         await raceTimeout(ctx, stream.write(FILE.subarray(0, 4096)).catch(() => undefined), SEND_WAIT_MS, undefined);
@@ -267,8 +254,6 @@ const streamError = defineCase({
         return true;
       },
     });
-    await server.open();
-    const exit = await server.untilExit();
     // WT-STREAMERR-3 (content of a failed stream not delivered as complete) is not visible on the wire: reported only.
     ctx.info('WT-STREAMERR-4', `after a $/streamError for its download the client ended with ${exitText(exit)} (the driver contract asks for non-zero)`, exit);
   },
@@ -282,26 +267,21 @@ const truncatedHeader = defineCase({
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: { tool: 'echo', arguments: { text: 'header' } } },
   sendsInvalid: true,
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const { server, call } = await callInFlight(ctx);
     const id = headerId(call);
     // The first 3 bytes of a header naming the call, then FIN.
     const header = new Uint8Array([(id >>> 24) & 0xff, (id >>> 16) & 0xff, (id >>> 8) & 0xff]);
     await raceTimeout(ctx, wt(ctx).openRawStream(header).then((stream) => stream.close()), SEND_WAIT_MS, undefined);
-    const answer = await server.serveUntil((r) => isResponse(r.message) && r.message.id === null, REJECTION_WAIT_MS / 2);
-    ctx.check('WT-EXEC-1', answer !== undefined && errorOf(answer.message)?.code === -32600, {
+    const answer = await server.awaitNullIdResponse(REJECTION_WAIT_MS / 2);
+    ctx.check('WT-EXEC-1', answer !== undefined && errorOf(answer)?.code === -32600, {
       message: 'a stream that ends inside its 8-byte header is answered -32600 Invalid Request, id null',
       expected: { id: null, error: { code: -32600 } },
-      actual: answer?.message ?? 'no answer',
+      actual: answer ?? 'no answer',
     });
     const ping = await server.request('WT-EXEC-1', 'ping');
     ctx.check('WT-EXEC-1', ping !== undefined && 'result' in ping, { message: 'the session goes on after the truncated stream (ping answered)', actual: ping ?? 'no answer' });
-    await server.answerCall(call);
-    await server.untilExit();
+    await server.finishCall(call);
   },
 });
 
@@ -312,9 +292,8 @@ const controlNotBlocked = defineCase({
   requirements: ['WT-EXEC-8'],
   transports: WT_ONLY,
   scenario: DOWNLOAD_CALL,
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx, {
+    await servedSession(ctx, {}, {
       async onCall(request, s) {
         const stream = await wt(ctx).openExecutionStream({ requestId: headerId(request), streamTag: 1 });
         const half = FILE.byteLength >>> 1;
@@ -331,8 +310,6 @@ const controlNotBlocked = defineCase({
         return true;
       },
     });
-    await server.open();
-    await server.untilExit();
   },
 });
 

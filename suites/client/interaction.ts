@@ -7,6 +7,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
 import { isRecord } from '../../src/wire/index.js';
 import {
+  askDuringCall,
+  callInFlight,
   CODE,
   describe,
   ECHO_CALL,
@@ -32,14 +34,21 @@ const DATE_PROMPT = { type: 'date', message: 'Travel date?', validation: { requi
 /** MCP Flow requests only a server sends (FLOW-CAP-8). */
 const SERVER_TO_CLIENT = new Set(['interaction.prompt', 'interaction.continue', 'interaction.complete']);
 
-/** A scripted interaction: the session id the server gives, and the client's start request. */
+/** A scripted interaction: the server, the session id it gave, and the client's first interaction.respond (not answered yet). */
 interface Started {
+  server: ScriptedServer;
   sessionId: string;
-  start: Message & { id: RequestId };
+  first: Message & { id: RequestId };
 }
 
-/** Serves until the client's interaction.start and answers it with `initialPrompt`. */
-async function startSession(ctx: CaseContext, server: ScriptedServer, initialPrompt: Message): Promise<Started> {
+/**
+ * Opens an interactive session, serves until the client's interaction.start, answers it with
+ * `initialPrompt`, and waits for the client's answer to that prompt. No start or no answer is a
+ * precondition failure.
+ */
+async function startSession(ctx: CaseContext, initialPrompt: Message): Promise<Started> {
+  const server = new ScriptedServer(ctx);
+  await server.open(INTERACTIVE_INITIALIZE);
   const received = await server.serveUntil((r) => isRequest(r.message, 'interaction.start'));
   if (!received) throw new TargetPreconditionError('the client did not send interaction.start');
   const start = received.message as Message & { id: RequestId };
@@ -52,7 +61,9 @@ async function startSession(ctx: CaseContext, server: ScriptedServer, initialPro
   });
   const sessionId = `session_conformance_${ctx.nextId()}`;
   await server.send({ jsonrpc: '2.0', id: start.id, result: { sessionId, state: 'waiting_user', initialPrompt } });
-  return { sessionId, start };
+  const first = await nextRespond(ctx, server, sessionId);
+  if (!first) throw new TargetPreconditionError('the client did not answer the initialPrompt with interaction.respond');
+  return { server, sessionId, first };
 }
 
 /** Serves until the next interaction.respond; checks its params (FLOW-RESPOND-1). Undefined when none came. */
@@ -81,13 +92,8 @@ const completedSession = defineCase({
   title: 'FLOW-PROMPT-2, FLOW-PROMPT-12, FLOW-SM-8, FLOW-SM-9: prompts and continues of the session are acknowledged; interaction.complete answered with {success, finalResult: data}',
   requirements: ['FLOW-START-1', 'FLOW-RESPOND-1', 'FLOW-RESPOND-8', 'FLOW-PROMPT-2', 'FLOW-PROMPT-12', 'FLOW-SM-8', 'FLOW-SM-9', 'FLOW-CAP-8'],
   scenario: { name: 'interaction', context: { tool: TOOL, answers: ['Ada Lovelace', true] } },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open(INTERACTIVE_INITIALIZE);
-    const { sessionId } = await startSession(ctx, server, NAME_PROMPT);
-    const first = await nextRespond(ctx, server, sessionId);
-    if (!first) throw new TargetPreconditionError('the client did not answer the initialPrompt with interaction.respond');
+    const { server, sessionId, first } = await startSession(ctx, NAME_PROMPT);
     await server.send({ jsonrpc: '2.0', id: first.id, result: { accepted: true, validation: { valid: true } } });
 
     const ack = await server.request('FLOW-PROMPT-2', 'interaction.prompt', { sessionId, prompt: CONFIRM_PROMPT, progress: { current: 2, total: 2 } });
@@ -150,13 +156,8 @@ const retryAfterRejection = defineCase({
   title: 'FLOW-VALID-12: after accepted:false the client answers the re-prompt with its next value',
   requirements: ['FLOW-START-1', 'FLOW-RESPOND-1', 'FLOW-VALID-12'],
   scenario: { name: 'interaction', context: { tool: TOOL, answers: ['next tuesday', '2024-05-17'] } },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open(INTERACTIVE_INITIALIZE);
-    const { sessionId } = await startSession(ctx, server, DATE_PROMPT);
-    const first = await nextRespond(ctx, server, sessionId);
-    if (!first) throw new TargetPreconditionError('the client did not answer the initialPrompt with interaction.respond');
+    const { server, sessionId, first } = await startSession(ctx, DATE_PROMPT);
     const error = 'Invalid date: expected YYYY-MM-DD';
     await server.send({ jsonrpc: '2.0', id: first.id, result: { accepted: false, validation: { valid: false, error, suggestion: 'Use YYYY-MM-DD' } } });
     // 000 §Example: Validation Retry: the prompt comes again, carrying the error.
@@ -183,24 +184,16 @@ const unknownSession = defineCase({
   title: 'FLOW-PROMPT-2: interaction.prompt for a session the client does not know is answered -32001 with data.sessionId',
   requirements: ['FLOW-PROMPT-2'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
     // Asked while the client's call is open, so that over Streamable HTTP the request rides its event stream.
-    const answer = await server.request('FLOW-PROMPT-2', 'interaction.prompt', { sessionId: UNKNOWN_SESSION, prompt: NAME_PROMPT });
-    if (answer) {
+    await askDuringCall(ctx, 'FLOW-PROMPT-2', 'interaction.prompt', { sessionId: UNKNOWN_SESSION, prompt: NAME_PROMPT }, (answer) => {
       const error = errorOf(answer);
       ctx.check('FLOW-PROMPT-2', error?.code === CODE.sessionNotFound && isRecord(error.data) && error.data.sessionId === UNKNOWN_SESSION, {
         message: 'interaction.prompt for an unknown session is answered with -32001 and data.sessionId',
         expected: { error: { code: CODE.sessionNotFound, data: { sessionId: UNKNOWN_SESSION } } },
         actual: answer,
       });
-    }
-    await server.answerCall(call);
-    await server.untilExit();
+    });
   },
 });
 
@@ -219,12 +212,8 @@ const wrongDirection = defineCase({
   scenario: { name: 'tools-call', context: ECHO_CALL },
   // The requests go the wrong way on purpose: the schemas say client-to-server.
   sendsInvalid: true,
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const { server, call } = await callInFlight(ctx);
     for (const [method, params] of SERVER_BOUND) {
       const answer = await server.request('FLOW-CAP-9', method, params);
       if (!answer) continue;
@@ -234,8 +223,7 @@ const wrongDirection = defineCase({
         actual: describe(answer) + ' ' + JSON.stringify(answer.error ?? answer.result),
       });
     }
-    await server.answerCall(call);
-    await server.untilExit();
+    await server.finishCall(call);
   },
 });
 

@@ -2,7 +2,7 @@
 // first with the required params, nothing else until its answer, notifications/initialized next,
 // and what the client does when initialize fails or names a version it cannot speak (002
 // §Lifecycle, 001 §1).
-import { defineCase, type ConformanceCase } from '../../src/harness/index.js';
+import { defineCase, type ClientExit, type ConformanceCase } from '../../src/harness/index.js';
 import { isRecord } from '../../src/wire/index.js';
 import {
   clientMessages,
@@ -10,13 +10,13 @@ import {
   EXIT_WAIT_MS,
   exitText,
   faultCodes,
+  initializeSeq,
   isNotification,
   isRequest,
   paramsOf,
   QUIET_MS,
   ScriptedServer,
-  sentSeq,
-  isResponseTo,
+  type ClientMessage,
 } from './support.js';
 
 const SUITE = 'lifecycle';
@@ -28,12 +28,11 @@ const initializeFirst = defineCase({
   title: 'CORE-LIFE-1/2: the first request is initialize, with protocolVersion, capabilities and clientInfo {name, version}',
   requirements: ['CORE-LIFE-1', 'CORE-LIFE-2', 'CORE-CAP-6'],
   scenario: INITIALIZE,
-  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     const request = await server.awaitInitialize();
     // What came before it: delivered messages, and (WebTransport) what the session refused.
-    const initializeAt = clientMessages(ctx).find((m) => isRequest(m.message, 'initialize'))?.seq ?? Infinity;
+    const initializeAt = initializeSeq(ctx) ?? Infinity;
     const earlier = clientMessages(ctx).filter((m) => m.seq < initializeAt);
     const refused = faultCodes(ctx).filter((code) => code === 'FIRST_MESSAGE_NOT_INITIALIZE');
     ctx.check('CORE-LIFE-1', earlier.length === 0 && refused.length === 0, {
@@ -69,7 +68,6 @@ const initializedNotification = defineCase({
   title: 'CORE-LIFE-4: after the initialize result the client sends notifications/initialized before any request but ping',
   requirements: ['CORE-LIFE-4'],
   scenario: INITIALIZE,
-  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     await server.open();
@@ -93,14 +91,12 @@ const nothingBeforeResult = defineCase({
   // Over Streamable HTTP a message before the initialize answer has no session to reach.
   transports: ['webtransport'],
   scenario: INITIALIZE,
-  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
-    const request = await server.awaitInitialize();
     // The answer is held back a little: a client that does not wait shows it now.
-    await server.answerInitialize({ delayMs: QUIET_MS });
-    const answeredAt = sentSeq(ctx, (m) => isResponseTo(m, request.id));
-    const initializeAt = clientMessages(ctx).find((m) => isRequest(m.message, 'initialize'))?.seq ?? -1;
+    await server.open({ delayMs: QUIET_MS });
+    const answeredAt = server.initializeAnsweredAt();
+    const initializeAt = initializeSeq(ctx) ?? -1;
     const between = clientMessages(ctx).filter((m) => m.seq > initializeAt && m.seq < answeredAt);
     const refused = faultCodes(ctx).filter((code) => code === 'MESSAGE_BEFORE_READY');
     ctx.check('WT-CONN-5', between.length === 0 && refused.length === 0, {
@@ -118,21 +114,28 @@ const nothingBeforeResult = defineCase({
   },
 });
 
+/**
+ * After an initialize answer the client cannot go on with: waits a little, serves the client until
+ * it exits, and returns the requests it sent after the answer (a new initialize aside).
+ */
+async function requestsAfterAnswer(server: ScriptedServer): Promise<{ later: ClientMessage[]; exit: ClientExit | undefined }> {
+  const answeredAt = server.initializeAnsweredAt();
+  await server.collect(QUIET_MS);
+  const exit = await server.untilExit(EXIT_WAIT_MS / 2);
+  const later = clientMessages(server.ctx).filter((m) => m.seq > answeredAt && isRequest(m.message) && m.message.method !== 'initialize');
+  return { later, exit };
+}
+
 const initializeError = defineCase({
   id: 'lifecycle/initialize-error-stops',
   suite: SUITE,
   title: 'CORE-LIFE-9: after initialize is answered with an error the client sends no request but a new initialize',
   requirements: ['CORE-LIFE-9'],
   scenario: INITIALIZE,
-  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
-    const request = await server.awaitInitialize();
-    await server.answerInitialize({ error: { code: -32602, message: 'initialize refused by the conformance harness (on purpose)' } });
-    const answeredAt = sentSeq(ctx, (m) => isResponseTo(m, request.id));
-    await server.collect(QUIET_MS);
-    const exit = await server.untilExit(EXIT_WAIT_MS / 2);
-    const later = clientMessages(ctx).filter((m) => m.seq > answeredAt && isRequest(m.message) && m.message.method !== 'initialize');
+    await server.open({ error: { code: -32602, message: 'initialize refused by the conformance harness (on purpose)' } });
+    const { later, exit } = await requestsAfterAnswer(server);
     const refused = faultCodes(ctx).filter((code) => code === 'FIRST_MESSAGE_NOT_INITIALIZE');
     ctx.check('CORE-LIFE-9', later.length === 0 && refused.length === 0, {
       message: 'no request other than a new initialize after the failed initialize',
@@ -155,15 +158,10 @@ const unsupportedVersion = defineCase({
   // (400) before it reaches the session, so the harness cannot see whether the client went on.
   transports: ['webtransport'],
   scenario: INITIALIZE,
-  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
-    const request = await server.awaitInitialize();
-    await server.answerInitialize({ result: { protocolVersion: UNKNOWN_VERSION } });
-    const answeredAt = sentSeq(ctx, (m) => isResponseTo(m, request.id));
-    await server.collect(QUIET_MS);
-    const exit = await server.untilExit(EXIT_WAIT_MS / 2);
-    const later = clientMessages(ctx).filter((m) => m.seq > answeredAt && isRequest(m.message) && m.message.method !== 'initialize');
+    await server.open({ result: { protocolVersion: UNKNOWN_VERSION } });
+    const { later, exit } = await requestsAfterAnswer(server);
     ctx.check('CORE-VER-5', later.length === 0, {
       message: `no request after the server answered with protocol version ${UNKNOWN_VERSION}`,
       expected: 'the client disconnects',
@@ -183,7 +181,6 @@ const protocolVersionHeader = defineCase({
   requirements: ['CORE-VER-7'],
   transports: ['http'],
   scenario: INITIALIZE,
-  timeLimitMs: 20_000,
   applies: (discovery) =>
     typeof discovery.protocolVersion === 'string' && HEADER_VERSIONS.has(discovery.protocolVersion)
       ? true
@@ -194,7 +191,7 @@ const protocolVersionHeader = defineCase({
     const version = String(paramsOf(request).protocolVersion);
     await server.answerInitialize({ result: { protocolVersion: version } });
     await server.untilExit();
-    const initializeAt = clientMessages(ctx).find((m) => isRequest(m.message, 'initialize'))?.seq ?? Infinity;
+    const initializeAt = initializeSeq(ctx) ?? Infinity;
     const later = clientMessages(ctx).filter((m) => m.seq > initializeAt);
     const wrong = later.filter((m) => m.headers?.['mcp-protocol-version'] !== version);
     ctx.check('CORE-VER-7', later.length > 0 && wrong.length === 0, {

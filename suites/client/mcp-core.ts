@@ -1,19 +1,21 @@
 // Suite `mcp-core` (client side, seeds 002/003): the client answers ping, refuses a feature it did
 // not declare, sends cursors back exactly, never reuses a request id, never answers a
 // notification, and calls only what the server declared.
-import { defineCase, TargetPreconditionError, type Applicability, type CaseContext, type ConformanceCase, type Discovery } from '../../src/harness/index.js';
+import { defineCase, type Applicability, type CaseContext, type ConformanceCase, type Discovery } from '../../src/harness/index.js';
 import { findMethod, isDefinedIn, isProtocolVersion } from '../../src/protocol/methods.js';
 import { isRecord } from '../../src/wire/index.js';
 import {
+  askDuringCall,
+  callInFlight,
   clientMessages,
   describe,
   ECHO_CALL,
   errorOf,
   isRequest,
-  isResponse,
   paramsOf,
   QUIET_MS,
   ScriptedServer,
+  servedSession,
   TOOL_PAGES,
   withoutSampling,
   type RequestId,
@@ -21,29 +23,24 @@ import {
 
 const SUITE = 'mcp-core';
 
+/** The sampling/createMessage params the sampling cases send. */
+const SAMPLING_QUESTION = { messages: [{ role: 'user', content: { type: 'text', text: 'What is 2 + 2?' } }], maxTokens: 16 };
+
 const pingAnswered = defineCase({
   id: 'mcp-core/ping-answered',
   suite: SUITE,
   title: 'CORE-LIFE-12, CORE-RPC-14: a ping from the server is answered with the empty result {}',
   requirements: ['CORE-LIFE-12', 'CORE-RPC-14'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
-    const answer = await server.request('CORE-LIFE-12', 'ping');
-    if (answer) {
+    await askDuringCall(ctx, 'CORE-LIFE-12', 'ping', undefined, (answer) => {
       ctx.check('CORE-LIFE-12', 'result' in answer, { message: 'ping is answered with a result', expected: { result: {} }, actual: answer });
       ctx.check('CORE-RPC-14', isRecord(answer.result) && Object.keys(answer.result).length === 0, {
         message: 'the ping result is the empty object {}',
         expected: {},
         actual: answer.result ?? answer.error,
       });
-    }
-    await server.answerCall(call);
-    await server.untilExit();
+    });
   },
 });
 
@@ -54,25 +51,14 @@ const samplingRefused = defineCase({
   requirements: ['CORE-SAMPLING-4'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
   applies: withoutSampling,
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
-    const answer = await server.request('CORE-SAMPLING-4', 'sampling/createMessage', {
-      messages: [{ role: 'user', content: { type: 'text', text: 'What is 2 + 2?' } }],
-      maxTokens: 16,
-    });
-    if (answer) {
+    await askDuringCall(ctx, 'CORE-SAMPLING-4', 'sampling/createMessage', SAMPLING_QUESTION, (answer) => {
       ctx.check('CORE-SAMPLING-4', errorOf(answer) !== undefined, {
         message: 'sampling/createMessage to a client without the sampling capability is answered with an error',
         expected: { error: { code: '...' } },
         actual: answer,
       });
-    }
-    await server.answerCall(call);
-    await server.untilExit();
+    });
   },
 });
 
@@ -82,11 +68,8 @@ const cursorsExact = defineCase({
   title: 'CORE-PAGE-4: tools/list cursors are sent back exactly as received (opaque)',
   requirements: ['CORE-PAGE-4'],
   scenario: { name: 'initialize' },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    await server.untilExit();
+    const { server } = await servedSession(ctx);
     const given = new Set(TOOL_PAGES.flatMap((p) => (p.nextCursor !== undefined ? [p.nextCursor] : [])));
     const lists = server.requests().filter((r) => r.method === 'tools/list');
     const cursors = lists.map((r) => paramsOf(r).cursor).filter((c) => c !== undefined);
@@ -107,11 +90,8 @@ const idsNotReused = defineCase({
   title: 'CORE-RPC-4, CORE-RPC-3: no two requests of the client share an id; ids are strings or integers',
   requirements: ['CORE-RPC-4', 'CORE-RPC-3', 'WT-ID-1'],
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 3 } },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    await server.untilExit();
+    const { server } = await servedSession(ctx);
     const requests = clientMessages(ctx).filter((m) => isRecord(m.message) && typeof m.message.method === 'string' && 'id' in m.message);
     const seen = new Map<string, string>();
     const reused: string[] = [];
@@ -151,23 +131,16 @@ const notificationsUnanswered = defineCase({
   title: 'CORE-RPC-6: a notification from the server gets no response, not even an error',
   requirements: ['CORE-RPC-6'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open({ result: { capabilities: { tools: { listChanged: true } } } });
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const { server, call } = await callInFlight(ctx, { result: { capabilities: { tools: { listChanged: true } } } });
     await server.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
-    const quiet = await server.collect(QUIET_MS);
-    const answers = quiet.filter((r) => isResponse(r.message) && !server.sentRequestIds.has(r.message.id as RequestId));
+    const answers = await server.collectUnsolicited(QUIET_MS);
     ctx.check('CORE-RPC-6', answers.length === 0, {
       message: 'notifications/tools/list_changed gets no response',
       expected: 'no response',
       actual: answers.length > 0 ? answers.map((r) => r.message) : 'none',
     });
-    for (const r of quiet) await server.serve(r.message);
-    await server.answerCall(call);
-    await server.untilExit();
+    await server.finishCall(call);
   },
 });
 
@@ -177,11 +150,8 @@ const declaredFeaturesOnly = defineCase({
   title: 'CORE-CAP-1: the client calls only features the server declared (here: tools only)',
   requirements: ['CORE-CAP-1'],
   scenario: { name: 'initialize' },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    await server.untilExit();
+    const { server } = await servedSession(ctx);
     const NEEDS: Record<string, string> = { 'resources/': 'resources', 'prompts/': 'prompts', 'logging/': 'logging', 'completion/': 'completions' };
     const undeclared = server.requests().filter((r) => Object.keys(NEEDS).some((prefix) => r.method.startsWith(prefix)));
     ctx.check('CORE-CAP-1', undeclared.length === 0, {
@@ -247,17 +217,12 @@ const wellFormed = defineCase({
   title: 'CORE-RPC-1/2/5/7/16: every client message is JSON-RPC 2.0; requests have a method and object params; each server request is answered once, by id, with a well-formed result or error',
   requirements: ['CORE-RPC-1', 'CORE-RPC-2', 'CORE-RPC-5', 'CORE-RPC-7', 'CORE-RPC-16', 'CORE-ERR-1', 'CORE-LIFE-11', 'CORE-PROG-1', 'CORE-PROG-2', 'CORE-PROG-3', 'CORE-PROG-4'],
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 2 } },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const { server, call } = await callInFlight(ctx);
     // Two requests to the client: one it can serve (ping), one it cannot (an unknown method).
     const ping = await server.request('CORE-RPC-16', 'ping');
     const unknown = await server.request('CORE-RPC-16', UNKNOWN_METHOD);
-    await server.answerCall(call);
-    await server.untilExit();
+    await server.finishCall(call);
     const messages = clientMessages(ctx).map((m) => m.message);
     const notRpc = messages.filter((m) => m.jsonrpc !== '2.0');
     ctx.check('CORE-RPC-1', messages.length > 0 && notRpc.length === 0, {
@@ -322,24 +287,17 @@ const unknownCancelIgnored = defineCase({
   title: 'CORE-CANCEL-4: notifications/cancelled naming a request the client never received is ignored (no response, the session goes on)',
   requirements: ['CORE-CANCEL-4'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const { server, call } = await callInFlight(ctx);
     await server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 987_654_321, reason: 'no such request' } });
-    const quiet = await server.collect(QUIET_MS);
-    const answers = quiet.filter((r) => isResponse(r.message) && !server.sentRequestIds.has(r.message.id as RequestId));
-    for (const r of quiet) await server.serve(r.message);
+    const answers = await server.collectUnsolicited(QUIET_MS);
     const ping = await server.request('CORE-CANCEL-4', 'ping');
     ctx.check('CORE-CANCEL-4', answers.length === 0 && ping !== undefined && 'result' in ping, {
       message: 'a cancellation of an unknown request gets no response and the session goes on (ping answered)',
       expected: 'no response; ping answered',
       actual: answers.length > 0 ? answers.map((r) => r.message) : (ping ?? 'ping unanswered'),
     });
-    await server.answerCall(call);
-    await server.untilExit();
+    await server.finishCall(call);
   },
 });
 
@@ -349,12 +307,8 @@ const carriesOnAfterError = defineCase({
   title: 'CORE-ERR-4: after an error response without data the client carries on with the session (its next call)',
   requirements: ['CORE-ERR-4'],
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 2 } },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const first = await server.awaitCall();
-    if (!first) throw new TargetPreconditionError('the client made no tools/call');
+    const { server, call: first } = await callInFlight(ctx);
     await server.send({ jsonrpc: '2.0', id: first.id, error: { code: -32603, message: 'Internal error' } });
     const second = await server.awaitCall();
     ctx.check('CORE-ERR-4', second !== undefined, {
@@ -380,20 +334,12 @@ const rootsAnswered = defineCase({
   requirements: ['CORE-CAP-7'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
   applies: declaresCapability('roots'),
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
-    const answer = await server.request('CORE-CAP-7', 'roots/list');
-    if (answer) {
+    await askDuringCall(ctx, 'CORE-CAP-7', 'roots/list', undefined, (answer) => {
       const roots = isRecord(answer.result) ? answer.result.roots : undefined;
       const ok = Array.isArray(roots) && roots.every((r) => isRecord(r) && typeof r.uri === 'string' && r.uri.startsWith('file://') && (r.name === undefined || typeof r.name === 'string'));
       ctx.check('CORE-CAP-7', ok, { message: 'roots/list is answered with roots, each a file:// uri and an optional name', expected: { result: { roots: [{ uri: 'file:///...' }] } }, actual: answer });
-    }
-    await server.answerCall(call);
-    await server.untilExit();
+    });
   },
 });
 
@@ -408,24 +354,14 @@ const elicitationAnswered = defineCase({
     if (declared !== true) return declared;
     return discovery.protocolVersion === '2025-06-18' || discovery.protocolVersion === '2025-11-25' ? true : 'elicitation/create exists from 2025-06-18 on';
   },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
-    const answer = await server.request('CORE-CAP-8', 'elicitation/create', {
-      message: 'Which colour?',
-      requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } },
-    });
-    if (answer) {
+    const question = { message: 'Which colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } };
+    await askDuringCall(ctx, 'CORE-CAP-8', 'elicitation/create', question, (answer) => {
       const result = isRecord(answer.result) ? answer.result : undefined;
       const action = result?.action;
       const ok = (action === 'accept' || action === 'decline' || action === 'cancel') && (action === 'accept' || result?.content === undefined);
       ctx.check('CORE-CAP-8', ok, { message: 'elicitation/create is answered with action accept/decline/cancel (content only with accept)', expected: { result: { action: 'accept | decline | cancel' } }, actual: answer });
-    }
-    await server.answerCall(call);
-    await server.untilExit();
+    });
   },
 });
 
@@ -436,23 +372,12 @@ const samplingAnswered = defineCase({
   requirements: ['CORE-SAMPLING-1'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
   applies: declaresCapability('sampling'),
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
-    const answer = await server.request('CORE-SAMPLING-1', 'sampling/createMessage', {
-      messages: [{ role: 'user', content: { type: 'text', text: 'What is 2 + 2?' } }],
-      maxTokens: 16,
-    });
-    if (answer) {
+    await askDuringCall(ctx, 'CORE-SAMPLING-1', 'sampling/createMessage', SAMPLING_QUESTION, (answer) => {
       const result = isRecord(answer.result) ? answer.result : undefined;
       const ok = errorOf(answer) !== undefined || (result !== undefined && typeof result.role === 'string' && isRecord(result.content) && typeof result.model === 'string');
       ctx.check('CORE-SAMPLING-1', ok, { message: 'sampling/createMessage is answered with {role, content, model} or an error', expected: { result: { role: 'assistant', content: {}, model: '...' } }, actual: answer });
-    }
-    await server.answerCall(call);
-    await server.untilExit();
+    });
   },
 });
 

@@ -13,12 +13,11 @@ import {
   faultCodes,
   isNotification,
   isRequest,
-  isResponseTo,
-  offersCbor,
   offeredEncodings,
+  offersCbor,
   paramsOf,
   ScriptedServer,
-  sentSeq,
+  servedSession,
   type Message,
 } from './support.js';
 
@@ -32,7 +31,6 @@ const initializeJson = defineCase({
   requirements: ['WT-CONN-3', 'WT-ENC-1', 'WT-INIT-1', 'WT-CONN-2', 'WT-FRAME-1'],
   transports: WT_ONLY,
   scenario: { name: 'initialize' },
-  timeLimitMs: 20_000,
   async run(ctx) {
     const server = new ScriptedServer(ctx);
     let request: (Message & { id: string | number }) | undefined;
@@ -85,11 +83,8 @@ const initializeJson = defineCase({
  * it sent after the initialize result (from notifications/initialized on) is in that encoding.
  */
 async function checkSwitch(ctx: CaseContext, encoding: 'json' | 'cbor'): Promise<ScriptedServer> {
-  const server = new ScriptedServer(ctx);
-  const request = await server.awaitInitialize();
-  await server.answerInitialize({ result: { transport: { encoding } } });
-  await server.untilExit();
-  const answeredAt = sentSeq(ctx, (m) => isResponseTo(m, request.id));
+  const { server } = await servedSession(ctx, { result: { transport: { encoding } } });
+  const answeredAt = server.initializeAnsweredAt();
   const after = clientMessages(ctx).filter((m) => m.seq > answeredAt);
   const wrong = after.filter((m) => m.encoding !== encoding);
   const mismatches = faultCodes(ctx).filter((code) => code === 'ENCODING_MISMATCH');
@@ -122,7 +117,6 @@ const switchToCbor = defineCase({
   transports: WT_ONLY,
   scenario: { name: 'initialize' },
   applies: offersCbor,
-  timeLimitMs: 20_000,
   async run(ctx) {
     const server = await checkSwitch(ctx, 'cbor');
     const bodies = server.seen.filter((s) => s.received.encoding === 'cbor' && s.received.body !== undefined);
@@ -149,7 +143,6 @@ const switchToJson = defineCase({
   requirements: ['WT-ENC-3', 'WT-ENC-12', 'WT-ENC-8'],
   transports: WT_ONLY,
   scenario: { name: 'initialize' },
-  timeLimitMs: 20_000,
   async run(ctx) {
     await checkSwitch(ctx, 'json');
     const exit = ctx.client?.exitStatus;
@@ -172,13 +165,9 @@ const framesWithinLimit = defineCase({
   requirements: ['WT-FRAME-9'],
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: { tool: ECHO_CALL.tool, arguments: { text: 'x'.repeat(4 * SMALL_MAX_MESSAGE_SIZE) } } },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    const request = await server.awaitInitialize();
-    await server.answerInitialize({ result: { transport: { maxMessageSize: SMALL_MAX_MESSAGE_SIZE } } });
-    const exit = await server.untilExit();
-    const answeredAt = sentSeq(ctx, (m) => isResponseTo(m, request.id));
+    const { server, exit } = await servedSession(ctx, { result: { transport: { maxMessageSize: SMALL_MAX_MESSAGE_SIZE } } });
+    const answeredAt = server.initializeAnsweredAt();
     const over = clientMessages(ctx).filter((m) => m.seq > answeredAt && m.byteLength - 4 > SMALL_MAX_MESSAGE_SIZE);
     const refused = faultCodes(ctx).filter((code) => code === 'FRAME_TOO_LARGE');
     ctx.check('WT-FRAME-9', over.length === 0 && refused.length === 0, {

@@ -4,21 +4,7 @@
 import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
 import { codecFor } from '../../src/wire/index.js';
 import { closesWithin, frame, frameOf, sendRawQuietly, wt } from '../server/support/webtransport.js';
-import {
-  CODE,
-  describe,
-  errorOf,
-  exitText,
-  ECHO_CALL,
-  EXIT_WAIT_MS,
-  isResponse,
-  isResponseTo,
-  offersCbor,
-  QUIET_MS,
-  ScriptedServer,
-  type Message,
-  type RequestId,
-} from './support.js';
+import { callInFlight, CODE, describe, ECHO_CALL, errorOf, EXIT_WAIT_MS, exitText, isResponseTo, offersCbor, QUIET_MS, type Message } from './support.js';
 
 const SUITE = 'robustness';
 /** How long the -32700 answer may take (before --timeout-scale). */
@@ -45,26 +31,21 @@ const garbageFrames = defineCase({
   transports: ['webtransport'],
   scenario: { name: 'tools-call', context: ECHO_CALL },
   sendsInvalid: true,
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const { server, call } = await callInFlight(ctx);
     for (const garbage of GARBAGE[wt(ctx).encoding]) {
       if (!(await sendRawQuietly(ctx, frame(garbage.body)))) break;
-      const answer = await server.serveUntil((r) => isResponse(r.message) && r.message.id === null, PARSE_ERROR_WAIT_MS);
-      ctx.check('WT-FRAME-4', answer !== undefined && errorOf(answer.message)?.code === CODE.parseError, {
+      const answer = await server.awaitNullIdResponse(PARSE_ERROR_WAIT_MS);
+      ctx.check('WT-FRAME-4', answer !== undefined && errorOf(answer)?.code === CODE.parseError, {
         message: `a frame holding ${garbage.what} is answered with -32700 Parse error, id null`,
         expected: { id: null, error: { code: CODE.parseError } },
-        actual: answer?.message ?? 'no answer',
+        actual: answer ?? 'no answer',
       });
       const ping = await server.request('WT-FRAME-8', 'ping', undefined, PARSE_ERROR_WAIT_MS);
       if (!ping) break;
       ctx.check('WT-FRAME-8', 'result' in ping, { message: `after the frame holding ${garbage.what} the next frame (a ping) is still served`, expected: { result: {} }, actual: ping });
     }
-    await server.answerCall(call);
-    const exit = await server.untilExit();
+    const exit = await server.finishCall(call);
     ctx.info('WT-FRAME-8', `after the garbage the client finished its call with ${exitText(exit)}`, exit);
   },
 });
@@ -72,20 +53,6 @@ const garbageFrames = defineCase({
 const INVALID_REQUEST = -32600;
 const ENCODING_MISMATCH = -32003;
 const WT_ONLY = ['webtransport'] as const;
-
-/** Opens the session and waits for the client's call (left unanswered): where the robustness probes happen. */
-async function callInFlight(server: ScriptedServer): Promise<Message & { id: RequestId }> {
-  await server.open();
-  const call = await server.awaitCall();
-  if (!call) throw new TargetPreconditionError('the client made no tools/call');
-  return call;
-}
-
-/** Waits for an error answer with id null (a binding error about no request); undefined when none came. */
-async function nullIdError(server: ScriptedServer): Promise<Message | undefined> {
-  const answer = await server.serveUntil((r) => isResponse(r.message) && r.message.id === null, PARSE_ERROR_WAIT_MS);
-  return answer?.message as Message | undefined;
-}
 
 const zeroLengthFrame = defineCase({
   id: 'robustness/zero-length-frame',
@@ -95,20 +62,17 @@ const zeroLengthFrame = defineCase({
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: ECHO_CALL },
   sendsInvalid: true,
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    const call = await callInFlight(server);
+    const { server, call } = await callInFlight(ctx);
     if (await sendRawQuietly(ctx, new Uint8Array(4))) {
-      const answer = await nullIdError(server);
+      const answer = await server.awaitNullIdResponse(PARSE_ERROR_WAIT_MS);
       ctx.check('WT-FRAME-2', answer !== undefined && errorOf(answer)?.code === INVALID_REQUEST, {
         message: 'a zero-length frame is answered with -32600, id null',
         expected: { id: null, error: { code: INVALID_REQUEST } },
         actual: answer ?? 'no answer',
       });
     }
-    await server.answerCall(call);
-    await server.untilExit();
+    await server.finishCall(call);
   },
 });
 
@@ -121,16 +85,11 @@ const wrongEncodingFrame = defineCase({
   scenario: { name: 'tools-call', context: ECHO_CALL },
   applies: offersCbor,
   sendsInvalid: true,
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open({ result: { transport: { encoding: 'cbor' } } });
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
-    const pingId = ctx.nextId();
-    server.sentRequestIds.add(pingId);
+    const { server, call } = await callInFlight(ctx, { result: { transport: { encoding: 'cbor' } } });
+    const pingId = server.reserveRequestId();
     if (await sendRawQuietly(ctx, frame(codecFor('json').encode({ jsonrpc: '2.0', id: pingId, method: 'ping' })))) {
-      const answer = await nullIdError(server);
+      const answer = await server.awaitNullIdResponse(PARSE_ERROR_WAIT_MS);
       ctx.check('WT-ENC-5', answer !== undefined && errorOf(answer)?.code === ENCODING_MISMATCH, {
         message: 'a JSON frame after CBOR was negotiated is answered with -32003, id null',
         expected: { id: null, error: { code: ENCODING_MISMATCH } },
@@ -139,8 +98,7 @@ const wrongEncodingFrame = defineCase({
       const served = server.seen.some((s) => isResponseTo(s.received.message, pingId) && 'result' in (s.received.message as Message));
       ctx.check('WT-ENC-5', !served, { message: 'the ping in the wrong encoding is not processed (no result for it)', expected: 'no answer to the ping', actual: served ? 'the ping was answered' : 'not answered' });
     }
-    await server.answerCall(call);
-    await server.untilExit();
+    await server.finishCall(call);
   },
 });
 
@@ -151,14 +109,11 @@ const splitFrames = defineCase({
   requirements: ['WT-FRAME-6'],
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: ECHO_CALL },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    const call = await callInFlight(server);
+    const { server, call } = await callInFlight(ctx);
     const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
     // One frame in three writes, cutting through the length prefix and the body.
-    const splitId = ctx.nextId();
-    server.sentRequestIds.add(splitId);
+    const splitId = server.reserveRequestId();
     const whole = frameOf(ctx, ping(splitId));
     for (const [from, to] of [[0, 2], [2, 7], [7, whole.byteLength]] as const) {
       if (!(await sendRawQuietly(ctx, whole.subarray(from, to)))) break;
@@ -167,9 +122,7 @@ const splitFrames = defineCase({
     const split = await server.serveUntil((r) => isResponseTo(r.message, splitId), PARSE_ERROR_WAIT_MS);
     ctx.check('WT-FRAME-6', split !== undefined, { message: 'a ping frame written in three pieces is answered', expected: `an answer to ${splitId}`, actual: split ? describe(split.message) : 'no answer' });
     // Two frames in one write.
-    const [a, b] = [ctx.nextId(), ctx.nextId()];
-    server.sentRequestIds.add(a);
-    server.sentRequestIds.add(b);
+    const [a, b] = [server.reserveRequestId(), server.reserveRequestId()];
     await sendRawQuietly(ctx, new Uint8Array([...frameOf(ctx, ping(a)), ...frameOf(ctx, ping(b))]));
     const first = await server.serveUntil((r) => isResponseTo(r.message, a), PARSE_ERROR_WAIT_MS);
     const second = await server.serveUntil((r) => isResponseTo(r.message, b), PARSE_ERROR_WAIT_MS);
@@ -178,8 +131,7 @@ const splitFrames = defineCase({
       expected: `answers to ${a} and ${b}`,
       actual: [first ? describe(first.message) : `no answer to ${a}`, second ? describe(second.message) : `no answer to ${b}`],
     });
-    await server.answerCall(call);
-    await server.untilExit();
+    await server.finishCall(call);
   },
 });
 
@@ -191,14 +143,12 @@ const endInsideFrame = defineCase({
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: ECHO_CALL },
   sendsInvalid: true,
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await callInFlight(server);
+    const { server } = await callInFlight(ctx);
     const pingId = ctx.nextId();
     const whole = frameOf(ctx, { jsonrpc: '2.0', id: pingId, method: 'ping' });
     if (await sendRawQuietly(ctx, whole.subarray(0, whole.byteLength - 3))) await wt(ctx).endControlStream();
-    const answer = await nullIdError(server);
+    const answer = await server.awaitNullIdResponse(PARSE_ERROR_WAIT_MS);
     const served = server.seen.some((s) => isResponseTo(s.received.message, pingId));
     ctx.check('WT-FRAME-5', answer !== undefined && errorOf(answer)?.code === CODE.parseError && !served, {
       message: 'the frame cut short by the end of the control stream is answered -32700 (id null) and not processed',
@@ -242,10 +192,8 @@ const strayDatagramsDropped = defineCase({
   transports: WT_ONLY,
   scenario: { name: 'tools-call', context: ECHO_CALL },
   sendsInvalid: true,
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    const call = await callInFlight(server);
+    const { server, call } = await callInFlight(ctx);
     if (typeof call.id !== 'number') throw new TargetPreconditionError('the tools/call id is not a number (WT-ID-1)', { requirement: 'WT-ID-1' });
     for (const stray of strayDatagrams(ctx, call.id)) {
       try {
@@ -253,17 +201,14 @@ const strayDatagramsDropped = defineCase({
       } catch {
         continue;
       }
-      const quiet = await server.collect(QUIET_MS / 2);
-      const answers = quiet.filter((r) => isResponse(r.message) && !server.sentRequestIds.has((r.message as Message).id as RequestId));
+      const answers = await server.collectUnsolicited(QUIET_MS / 2);
       ctx.check(stray.requirement, answers.length === 0 && !ctx.connection.isClosed, {
         message: `${stray.what} is dropped without an error response and the session goes on`,
         expected: 'no response, session open',
         actual: answers.length > 0 ? answers.map((r) => r.message) : ctx.connection.isClosed ? 'the session closed' : 'nothing',
       });
-      for (const r of quiet) await server.serve(r.message);
     }
-    await server.answerCall(call);
-    const exit = await server.untilExit();
+    const exit = await server.finishCall(call);
     ctx.check('WT-DGRAM-10', exit?.code === 0, {
       message: 'the call the stray datagrams came during still completes (the scenario succeeds)',
       expected: 'exit status 0',

@@ -4,7 +4,7 @@
 import { defineCase, TargetPreconditionError, type ConformanceCase } from '../../src/harness/index.js';
 import { ConnectionError } from '../../src/transport/errors.js';
 import { raceTimeout, wt } from '../server/support/webtransport.js';
-import { clientMessages, describe, ECHO_CALL, EXIT_WAIT_MS, exitText, isRequest, QUIET_MS, ScriptedServer, sentSeq } from './support.js';
+import { callInFlight, clientMessages, describe, ECHO_CALL, EXIT_WAIT_MS, exitText, isRequest, QUIET_MS, sentSeq } from './support.js';
 
 const SUITE = 'shutdown';
 
@@ -16,12 +16,8 @@ const honoursShutdown = defineCase({
   transports: ['webtransport'],
   // Three calls: the shutdown comes while the first is in flight, so the other two must never be sent.
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 3 } },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const { server, call } = await callInFlight(ctx);
     await server.send({ jsonrpc: '2.0', method: '$/shutdown' });
     const shutdownAt = sentSeq(ctx, (m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === '$/shutdown');
     // The in-flight call is still answered (the control stream keeps its order: $/shutdown first).
@@ -68,12 +64,8 @@ const drainBeforeClose = defineCase({
   requirements: ['WT-SHUT-3', 'WT-SHUT-4'],
   transports: ['webtransport'],
   scenario: { name: 'tools-call', context: { tool: 'download', arguments: {} } },
-  timeLimitMs: 20_000,
   async run(ctx) {
-    const server = new ScriptedServer(ctx);
-    await server.open();
-    const call = await server.awaitCall();
-    if (!call) throw new TargetPreconditionError('the client made no tools/call');
+    const { server, call } = await callInFlight(ctx);
     if (typeof call.id !== 'number') throw new TargetPreconditionError('the tools/call id cannot name an execution stream (WT-ID-1)', { requirement: 'WT-ID-1' });
     const stream = await wt(ctx).openExecutionStream({ requestId: call.id, streamTag: 1 });
     const half = FILE.byteLength >>> 1;

@@ -250,6 +250,13 @@ export class ScriptedServer {
     return this.initializeResult ?? {};
   }
 
+  /** Transcript position of the server's answer to the client's initialize (Infinity when none was sent). */
+  initializeAnsweredAt(): number {
+    const request = this.initialize;
+    if (!request) throw new CaseMisuseError('initializeAnsweredAt called before awaitInitialize took the client\'s initialize');
+    return sentSeq(this.ctx, (m) => isResponseTo(m, request.id));
+  }
+
   /** Takes every message for `ms` (scaled) without serving anything; returns what came. */
   async collect(ms: number): Promise<ReceivedMessage[]> {
     const deadline = Date.now() + this.ctx.scaled(ms);
@@ -266,6 +273,17 @@ export class ScriptedServer {
     }
   }
 
+  /**
+   * Takes every message for `ms` (scaled), then serves them; returns the responses among them that
+   * answer no request of the server's (what a notification or a dropped frame must not get).
+   */
+  async collectUnsolicited(ms: number): Promise<ReceivedMessage[]> {
+    const quiet = await this.collect(ms);
+    const unsolicited = quiet.filter((r) => isResponse(r.message) && !this.sentRequestIds.has(r.message.id as RequestId));
+    for (const r of quiet) await this.serve(r.message);
+    return unsolicited;
+  }
+
   /** Sends a message; false when the connection closed first. */
   async send(message: Message): Promise<boolean> {
     if (this.ctx.connection.isClosed) return false;
@@ -278,10 +296,19 @@ export class ScriptedServer {
     }
   }
 
-  /** Sends a request to the client (fresh id) and returns its id. */
-  async sendRequest(method: string, params?: Message): Promise<number> {
+  /**
+   * A fresh request id, recorded as one the server sent (so the client's answer to it is not
+   * unsolicited): for requests the case writes itself, e.g. as raw frames.
+   */
+  reserveRequestId(): number {
     const id = this.ctx.nextId();
     this.sentRequestIds.add(id);
+    return id;
+  }
+
+  /** Sends a request to the client (fresh id) and returns its id. */
+  async sendRequest(method: string, params?: Message): Promise<number> {
+    const id = this.reserveRequestId();
     await this.send({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
     return id;
   }
@@ -340,6 +367,15 @@ export class ScriptedServer {
     return answer.message as Message;
   }
 
+  /**
+   * Serves the client until it sends a response with id null (a binding error about no request of
+   * the server's, WT-ERR-3), returned; undefined when none came within `timeoutMs` (scaled).
+   */
+  async awaitNullIdResponse(timeoutMs: number): Promise<Message | undefined> {
+    const answer = await this.serveUntil((r) => isResponse(r.message) && r.message.id === null, timeoutMs);
+    return answer?.message as Message | undefined;
+  }
+
   /** Answers one message from the client the way the fixture server does. */
   async serve(message: unknown): Promise<void> {
     if (!isRequest(message)) return; // notifications and responses need no answer
@@ -391,6 +427,15 @@ export class ScriptedServer {
   }
 
   /**
+   * Answers the case's tools/call as the fixture does, then serves the client until it exits: the
+   * end of a case that worked while the call was in flight. Returns the exit status.
+   */
+  async finishCall(call: Message & { id: RequestId }): Promise<ClientExit | undefined> {
+    await this.answerCall(call);
+    return this.untilExit();
+  }
+
+  /**
    * Serves the client until its process exits (or `timeoutMs`, scaled): the end of a scenario.
    * Returns the exit status, or undefined when it was still running.
    */
@@ -416,6 +461,65 @@ export class ScriptedServer {
   requests(): (Message & { id: RequestId; method: string })[] {
     return this.seen.map((s) => s.received.message).filter((m): m is Message & { id: RequestId; method: string } => isRequest(m));
   }
+}
+
+// ---- how cases open ------------------------------------------------------------------------------------
+
+/** A session whose initialize was answered, and the client's first tools/call, not answered yet. */
+export interface CallInFlight {
+  server: ScriptedServer;
+  call: Message & { id: RequestId };
+}
+
+/**
+ * Opens the session (initialize answered as `answer` says) and serves the client until its
+ * tools/call, returned unanswered: the start of every case that works while a call is in flight.
+ * No call is a precondition failure.
+ */
+export async function callInFlight(ctx: CaseContext, answer: InitializeAnswer = {}): Promise<CallInFlight> {
+  const server = new ScriptedServer(ctx);
+  await server.open(answer);
+  const call = await server.awaitCall();
+  if (!call) throw new TargetPreconditionError('the client made no tools/call');
+  return { server, call };
+}
+
+/**
+ * Sends `method` to the client while its tools/call is in flight (over Streamable HTTP the request
+ * then rides the call's event stream), hands the answer to `judge` (no answer within the step wait
+ * is already a failed check of `requirement`), then answers the call and serves the client until it
+ * exits.
+ */
+export async function askDuringCall(
+  ctx: CaseContext,
+  requirement: string,
+  method: string,
+  params: Message | undefined,
+  judge: (answer: Message) => void,
+): Promise<void> {
+  const { server, call } = await callInFlight(ctx);
+  const answer = await server.request(requirement, method, params);
+  if (answer) judge(answer);
+  await server.finishCall(call);
+}
+
+/** A session served from initialize to the client's exit. */
+export interface ServedSession {
+  server: ScriptedServer;
+  /** The client's exit status (undefined when it was still running). */
+  exit: ClientExit | undefined;
+}
+
+/**
+ * Opens the session (initialize answered as `answer` says) and serves the client's whole scenario
+ * until it exits (tools/call as `serve` says): the start of every case that judges the session
+ * afterwards, or does its work while serving a call.
+ */
+export async function servedSession(ctx: CaseContext, answer: InitializeAnswer = {}, serve: ServeOptions = {}): Promise<ServedSession> {
+  const server = new ScriptedServer(ctx, serve);
+  await server.open(answer);
+  const exit = await server.untilExit();
+  return { server, exit };
 }
 
 /** A readable exit status for check details. */
@@ -458,6 +562,11 @@ export function clientMessages(ctx: CaseContext): ClientMessage[] {
     }
   }
   return out;
+}
+
+/** Transcript position of the client's initialize request (undefined when none came). */
+export function initializeSeq(ctx: CaseContext): number | undefined {
+  return clientMessages(ctx).find((m) => isRequest(m.message, 'initialize'))?.seq;
 }
 
 /** Transcript position of the first message the harness sent that matches `predicate` (Infinity when none). */

@@ -2,10 +2,20 @@
 // hand-written client on the other end shows what it serves, what it holds for the case, and
 // how a request the client leaves unanswered becomes a failed check.
 import { afterEach, describe, expect, it } from 'vitest';
-import { CaseRegistry, CaseRun, defineCase } from '../../../src/harness/index.js';
+import { CaseMisuseError, CaseRegistry, CaseRun, defineCase, TargetPreconditionError } from '../../../src/harness/index.js';
 import { requirements } from '../../../src/protocol/requirements.js';
 import { createMemoryPair, type MemoryPair } from '../../../src/transport/memory/index.js';
-import { clientMessages, isRequest, ScriptedServer, TOOL_PAGES, type Message } from '../../../suites/client/support.js';
+import {
+  askDuringCall,
+  callInFlight,
+  clientMessages,
+  initializeSeq,
+  isRequest,
+  ScriptedServer,
+  servedSession,
+  TOOL_PAGES,
+  type Message,
+} from '../../../suites/client/support.js';
 
 const registry = new CaseRegistry(undefined, { role: 'client' });
 const probe = registry.register(
@@ -39,6 +49,9 @@ async function ask(client: MemoryPair['client'], message: Message): Promise<Mess
   const answer = await client.next((r) => (r.message as Message).id === message.id && !('method' in (r.message as Message)), { timeoutMs: 5_000 });
   return answer.message as Message;
 }
+
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const ECHO = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } };
 
 describe('ScriptedServer', () => {
   it('answers initialize, then serves ping, the tools/list pages (cursors verbatim) and the echo tool', async () => {
@@ -95,5 +108,98 @@ describe('ScriptedServer', () => {
     await client.send({ jsonrpc: '2.0', id: (ping.message as Message).id, result: {} });
     expect(await pending).toMatchObject({ result: {} });
     expect(run.checks).toEqual([]);
+  });
+
+  it('reserveRequestId: a fresh id whose answer counts as solicited; collectUnsolicited returns only the others and serves what came', async () => {
+    const { server, client } = setup();
+    const reserved = server.reserveRequestId();
+    expect(server.sentRequestIds.has(reserved)).toBe(true);
+    await client.send({ jsonrpc: '2.0', id: reserved, result: {} });
+    await client.send({ jsonrpc: '2.0', id: 'never-asked', result: {} });
+    await client.send({ jsonrpc: '2.0', id: 9, method: 'ping' });
+    const unsolicited = await server.collectUnsolicited(300);
+    expect(unsolicited.map((r) => r.message)).toEqual([{ jsonrpc: '2.0', id: 'never-asked', result: {} }]);
+    const pong = await client.next((r) => (r.message as Message).id === 9, { timeoutMs: 5_000 });
+    expect(pong.message).toEqual({ jsonrpc: '2.0', id: 9, result: {} });
+  });
+
+  it('awaitNullIdResponse returns the first response with id null, serving the rest meanwhile', async () => {
+    const { server, client } = setup();
+    await client.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
+    await client.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    expect(await server.awaitNullIdResponse(5_000)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    expect((await client.next((r) => (r.message as Message).id === 3, { timeoutMs: 5_000 })).message).toMatchObject({ result: {} });
+  });
+
+  it('initializeAnsweredAt is the transcript position of the initialize answer, after the request (initializeSeq)', async () => {
+    const { server, client } = setup();
+    expect(() => server.initializeAnsweredAt()).toThrow(CaseMisuseError);
+    await client.send(INITIALIZE);
+    await server.open();
+    const answeredAt = server.initializeAnsweredAt();
+    const answer = server.ctx.connection.transcript.entries().find((e) => e.seq === answeredAt);
+    expect(answer?.direction).toBe('sent');
+    expect(answer?.decoded).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18' } });
+    expect(initializeSeq(server.ctx)).toBeLessThan(answeredAt);
+  });
+});
+
+describe('how cases open', () => {
+  it('callInFlight answers initialize and returns the client\'s tools/call unanswered', async () => {
+    const { run, client } = setup();
+    await client.send(INITIALIZE);
+    await client.send(ECHO);
+    const { server, call } = await callInFlight(run);
+    expect(call).toMatchObject({ id: 2, method: 'tools/call' });
+    expect(server.initializeResult).toMatchObject({ protocolVersion: '2025-06-18' });
+    expect(client.pending().some((r) => (r.message as Message).id === 2)).toBe(false);
+    await server.finishCall(call);
+    const answer = await client.next((r) => (r.message as Message).id === 2, { timeoutMs: 5_000 });
+    expect(answer.message).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: '{"text":"hi"}' }] } });
+  });
+
+  it('callInFlight: a client that leaves without a tools/call is a precondition failure', async () => {
+    const { run, client } = setup();
+    await client.send(INITIALIZE);
+    const opening = callInFlight(run);
+    await client.next(undefined, { timeoutMs: 5_000 });
+    await client.close();
+    await expect(opening).rejects.toThrow(TargetPreconditionError);
+  });
+
+  it('askDuringCall judges the answer to its request, then answers the call', async () => {
+    const { run, client } = setup();
+    await client.send(INITIALIZE);
+    await client.send(ECHO);
+    const judged: Message[] = [];
+    const asking = askDuringCall(run, 'CORE-LIFE-12', 'ping', undefined, (answer) => judged.push(answer));
+    const ping = await client.next((r) => isRequest(r.message, 'ping'), { timeoutMs: 5_000 });
+    await client.send({ jsonrpc: '2.0', id: (ping.message as Message).id, result: {} });
+    await asking;
+    expect(judged).toEqual([expect.objectContaining({ result: {} })]);
+    expect((await client.next((r) => (r.message as Message).id === 2, { timeoutMs: 5_000 })).message).toMatchObject({ result: {} });
+    expect(run.checks).toEqual([]);
+  });
+
+  it('askDuringCall: no answer is a failed check of the requirement and the judge is not called', async () => {
+    const { run, client } = setup();
+    await client.send(INITIALIZE);
+    await client.send(ECHO);
+    const judged: Message[] = [];
+    const asking = askDuringCall(run, 'CORE-LIFE-12', 'ping', undefined, (answer) => judged.push(answer));
+    await client.next((r) => isRequest(r.message, 'ping'), { timeoutMs: 5_000 });
+    await client.close();
+    await asking;
+    expect(judged).toEqual([]);
+    expect(run.checks).toEqual([expect.objectContaining({ requirement: 'CORE-LIFE-12', verdict: 'FAIL' })]);
+  });
+
+  it('servedSession answers initialize and serves until the client is gone (no process here: no exit status)', async () => {
+    const { run, client } = setup();
+    await client.send(INITIALIZE);
+    const { server, exit } = await servedSession(run, { result: { protocolVersion: '2025-03-26' } });
+    expect(exit).toBeUndefined();
+    expect((await client.next(undefined, { timeoutMs: 5_000 })).message).toMatchObject({ id: 1, result: { protocolVersion: '2025-03-26' } });
+    expect(server.initialize).toMatchObject({ id: 1 });
   });
 });
