@@ -11,3 +11,4 @@ export { writeReports } from './write.js';
 export type { ReportPaths, WriteReportsOptions, WrittenReport } from './write.js';
 export { countsLine, isFailing, isStrict } from './format.js';
 export { ReportError, ReportFormatError, ReportValueError, ReportWriteError } from './errors.js';
+export { proxyRunResult, proxyCaseId, type ProxyReportInput } from './proxy-run.js';

@@ -10,13 +10,12 @@ import {
   formatViolation,
   parseListenSpec,
   ProxyError,
-  proxyRunResult,
   startProxy,
   type ListenSpec,
   type RunningProxy,
   type UpstreamSpec,
 } from '../../peer/proxy/index.js';
-import { ReportError, writeReports, type ReportPaths } from '../../report/index.js';
+import { proxyRunResult, ReportError, writeReports, type ReportPaths } from '../../report/index.js';
 import { ConnectionError } from '../../transport/errors.js';
 import { splitCommandLine } from '../../transport/stdio/index.js';
 import { parseCertificateHash } from '../../transport/webtransport/tls.js';

@@ -12,8 +12,6 @@ export { ProxyRecord, readRecordFile, parseRecord, sessionOf } from './record.js
 export type { RecordedSession } from './record.js';
 export { replaySession, formatReplayedAnswer, diff } from './replay.js';
 export type { ReplayedAnswer, ReplayDifference, ReplayOptions } from './replay.js';
-export { proxyRunResult, proxyCaseId } from './report.js';
-export type { ProxyReportInput } from './report.js';
 export { faultRequirement } from './fault-requirements.js';
 export { schemaIssueRequirement } from './schema-requirement.js';
 export { ProxyError, ListenSpecError, UpstreamError, RecordFileError } from './errors.js';

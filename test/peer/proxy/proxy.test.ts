@@ -2,7 +2,8 @@
 // each transport, and across transports) shows zero violations; each of a set of mock-server
 // faults a passive observer can see is reported citing that fault's requirement.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatViolation, proxyRunResult, startProxy, type RunningProxy } from '../../../src/peer/proxy/index.js';
+import { formatViolation, startProxy, type RunningProxy } from '../../../src/peer/proxy/index.js';
+import { proxyRunResult } from '../../../src/report/index.js';
 import { mockServerFaultCatalog, startMockServer, type RunningMockServer } from '../../../src/peer/server/index.js';
 import { requirements } from '../../../src/protocol/requirements.js';
 import { cliArgs } from '../../support/cli.js';

@@ -2,12 +2,12 @@
 // HTML) render them unchanged: one case per requirement the proxy judged, in catalog order. A case
 // fails (MUST) or warns (SHOULD) with one check per violation of its requirement, and carries the
 // record excerpt around the first one.
-import type { CaseResult, CheckResult, RunResult } from '../../harness/result.js';
-import { countVerdicts } from '../../harness/result.js';
-import { failureVerdict, type Requirements } from '../../protocol/requirements.js';
-import type { TranscriptEntry } from '../../transport/transcript.js';
-import type { ProxyRecord } from './record.js';
-import type { Violation } from './violation.js';
+import type { CaseResult, CheckResult, RunResult } from '../harness/result.js';
+import { countVerdicts } from '../harness/result.js';
+import { failureVerdict, type Requirements } from '../protocol/requirements.js';
+import type { TranscriptEntry } from '../transport/transcript.js';
+import type { ProxyRecord } from '../peer/proxy/record.js';
+import type { Violation } from '../peer/proxy/violation.js';
 
 /** The case id of a requirement in the proxy report. */
 export function proxyCaseId(requirement: string): string {
