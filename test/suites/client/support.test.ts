@@ -167,14 +167,20 @@ describe('how cases open', () => {
     await expect(opening).rejects.toThrow(TargetPreconditionError);
   });
 
-  it('askDuringCall judges the answer to its request, then answers the call', async () => {
+  /** A client that called echo; the case pings it during the call. Returns the ping as the client got it. */
+  async function pingDuringCall(): Promise<{ run: CaseRun; client: MemoryPair['client']; judged: Message[]; asking: Promise<void>; ping: Message }> {
     const { run, client } = setup();
     await client.send(INITIALIZE);
     await client.send(ECHO);
     const judged: Message[] = [];
     const asking = askDuringCall(run, 'CORE-LIFE-12', 'ping', undefined, (answer) => judged.push(answer));
     const ping = await client.next((r) => isRequest(r.message, 'ping'), { timeoutMs: 5_000 });
-    await client.send({ jsonrpc: '2.0', id: (ping.message as Message).id, result: {} });
+    return { run, client, judged, asking, ping: ping.message as Message };
+  }
+
+  it('askDuringCall judges the answer to its request, then answers the call', async () => {
+    const { run, client, judged, asking, ping } = await pingDuringCall();
+    await client.send({ jsonrpc: '2.0', id: ping.id, result: {} });
     await asking;
     expect(judged).toEqual([expect.objectContaining({ result: {} })]);
     expect((await client.next((r) => (r.message as Message).id === 2, { timeoutMs: 5_000 })).message).toMatchObject({ result: {} });
@@ -182,12 +188,7 @@ describe('how cases open', () => {
   });
 
   it('askDuringCall: no answer is a failed check of the requirement and the judge is not called', async () => {
-    const { run, client } = setup();
-    await client.send(INITIALIZE);
-    await client.send(ECHO);
-    const judged: Message[] = [];
-    const asking = askDuringCall(run, 'CORE-LIFE-12', 'ping', undefined, (answer) => judged.push(answer));
-    await client.next((r) => isRequest(r.message, 'ping'), { timeoutMs: 5_000 });
+    const { run, client, judged, asking } = await pingDuringCall();
     await client.close();
     await asking;
     expect(judged).toEqual([]);
