@@ -42,7 +42,7 @@ export function scenarioEnvironment(launch: Pick<ClientLaunch, 'scenario' | 'tra
 }
 
 /** A running client under test. */
-export class SpawnedClient implements ClientProcess {
+export class SpawnedClient implements RunningClient {
   readonly exited: Promise<ClientExit>;
   readonly #child: ChildProcess;
   readonly #stdout = new LineBuffer();
@@ -168,5 +168,79 @@ class LineBuffer {
   #add(line: string): void {
     this.#lines.push(line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}… (${line.length - MAX_LINE} more characters)` : line);
     if (this.#lines.length > KEPT_LINES) this.#lines.splice(0, this.#lines.length - KEPT_LINES);
+  }
+}
+
+/** A client under test that the harness can stop and describe (a process, or a function run in-process). */
+export interface RunningClient extends ClientProcess {
+  /** Ends the client; resolves when it has. */
+  stop(graceMs: number): Promise<ClientExit>;
+  /** "exited with code 1" / "killed by SIGTERM" / "still running". */
+  describeExit(): string;
+  /** The last stderr lines, for error messages. */
+  stderrTail(count?: number): string;
+}
+
+/**
+ * A client run inside the harness's own process: called with the URL and the scenario environment
+ * a process would get, it resolves with the exit code a process would exit with, and stops when
+ * `signal` aborts. For testing a client library without a process per case; `log` lines count as
+ * its stderr.
+ */
+export type InProcessClient = (launch: { url: string; env: Record<string, string>; signal: AbortSignal; log: (line: string) => void }) => Promise<number>;
+
+/** An InProcessClient started for one case. */
+export class InProcessRun implements RunningClient {
+  readonly pid = undefined;
+  readonly exited: Promise<ClientExit>;
+  readonly #controller = new AbortController();
+  readonly #stderr = new LineBuffer();
+  #exitStatus: ClientExit | undefined;
+
+  constructor(client: InProcessClient, launch: Pick<ClientLaunch, 'url' | 'scenario' | 'transport' | 'certificateHash'>) {
+    const log = (line: string) => this.#stderr.push(`${line}\n`);
+    this.exited = Promise.resolve()
+      .then(() => client({ url: launch.url, env: scenarioEnvironment(launch), signal: this.#controller.signal, log }))
+      .then(
+        (code) => ({ code, signal: null }),
+        (error: unknown) => {
+          log(`the in-process client threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          return { code: 1, signal: null };
+        },
+      )
+      .then((status) => (this.#exitStatus = status));
+  }
+
+  get exitStatus(): ClientExit | undefined {
+    return this.#exitStatus;
+  }
+
+  stdoutLines(): readonly string[] {
+    return [];
+  }
+
+  stderrLines(): readonly string[] {
+    return this.#stderr.lines();
+  }
+
+  describeExit(): string {
+    return this.#exitStatus ? `returned ${this.#exitStatus.code}` : 'still running';
+  }
+
+  stderrTail(count = 10): string {
+    const lines = this.stderrLines().slice(-count);
+    return lines.length === 0 ? '(nothing logged)' : lines.join('\n');
+  }
+
+  /** Aborts its signal and waits up to `graceMs` for it to return. */
+  async stop(graceMs: number): Promise<ClientExit> {
+    this.#controller.abort(new Error('the case is over'));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<ClientExit>((resolve) => (timer = setTimeout(() => resolve({ code: null, signal: 'abandoned' }), graceMs)));
+    try {
+      return await Promise.race([this.exited, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -12,7 +12,7 @@ import { generateSelfSignedCertificate, listenWebTransport, type TlsMaterial, ty
 import { isRecord } from '../wire/index.js';
 import type { CaseSession, ClientScenario, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
 import { answerInitialize, isInitializeRequest } from './client-session.js';
-import { SpawnedClient } from './client-process.js';
+import { InProcessRun, SpawnedClient, type InProcessClient, type RunningClient } from './client-process.js';
 import { CaseMisuseError, TargetUnreachableError } from './errors.js';
 import { shellQuote } from './rerun.js';
 
@@ -24,7 +24,14 @@ const DISCOVERY_CONNECT_MS = 10_000;
 
 export interface ClientTargetOptions {
   /** Program and arguments of the client under test; the server URL is appended. */
-  command: readonly string[];
+  command?: readonly string[];
+  /**
+   * Instead of a command: a client run in this process per case (tests of a client library; the
+   * contract is the same, docs/client-scenarios.md). `description` then names it.
+   */
+  inProcess?: InProcessClient;
+  /** How reports name an in-process client. Default 'in-process client'. */
+  description?: string;
   transport: ClientTransport;
   /** HTTP version under WebTransport. Default 2. */
   http?: 2 | 3;
@@ -98,8 +105,11 @@ function withSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 /** The client under test, judged with the harness as its server. */
 export function clientTarget(options: ClientTargetOptions): Target {
-  if (options.command.length === 0) throw new CaseMisuseError('clientTarget needs the command of the client under test');
-  const commandLine = options.command.map(shellQuote).join(' ');
+  const command = options.command ?? [];
+  if ((command.length === 0) === (options.inProcess === undefined)) {
+    throw new CaseMisuseError('clientTarget needs either the command of the client under test or an in-process client');
+  }
+  const commandLine = options.inProcess ? (options.description ?? 'in-process client') : command.map(shellQuote).join(' ');
   const description: TargetDescription = {
     description: commandLine,
     transport: options.transport,
@@ -115,17 +125,20 @@ export function clientTarget(options: ClientTargetOptions): Target {
       options.transport === 'webtransport'
         ? await listenWt(await (tls ??= generateSelfSignedCertificate()), options.http ?? 2)
         : await listenStreamableHttp();
-    let client: SpawnedClient;
+    let client: RunningClient;
     try {
-      client = await SpawnedClient.start({
-        command: options.command,
-        url: listener.url,
-        scenario,
-        transport: options.transport,
-        ...(listener.certificateHash !== undefined ? { certificateHash: listener.certificateHash } : {}),
-        ...(options.env !== undefined ? { env: options.env } : {}),
-        ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-      });
+      const certificate = listener.certificateHash !== undefined ? { certificateHash: listener.certificateHash } : {};
+      client = options.inProcess
+        ? new InProcessRun(options.inProcess, { url: listener.url, scenario, transport: options.transport, ...certificate })
+        : await SpawnedClient.start({
+            command,
+            url: listener.url,
+            scenario,
+            transport: options.transport,
+            ...certificate,
+            ...(options.env !== undefined ? { env: options.env } : {}),
+            ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+          });
     } catch (error) {
       await listener.close().catch(() => undefined);
       throw error;

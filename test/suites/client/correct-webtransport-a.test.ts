@@ -1,4 +1,4 @@
-// The correct mock client over webtransport: lifecycle and negotiation cases.
+// The correct mock client over webtransport: lifecycle and negotiation cases, the driver as a process per case.
 import { correctClientRun } from './correct.js';
 
-correctClientRun('webtransport', ['lifecycle', 'negotiation']);
+correctClientRun('webtransport', ['lifecycle', 'negotiation'], { viaProcess: true });

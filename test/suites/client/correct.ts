@@ -5,14 +5,15 @@ import { expect, it } from 'vitest';
 import { CLIENT_CASE_MODULES } from '../../../suites/client/index.js';
 import { runOnClient, type ClientSuiteTransport } from './support.js';
 
-export function correctClientRun(transport: ClientSuiteTransport, modules: readonly string[]): void {
+/** `viaProcess`: the driver runs as the CLI's `mock-client --driver` process per case (as users run it). */
+export function correctClientRun(transport: ClientSuiteTransport, modules: readonly string[], options: { viaProcess?: boolean } = {}): void {
   const cases = modules.flatMap((name) => {
     const found = CLIENT_CASE_MODULES[name];
     if (!found) throw new Error(`no client case module ${name}`);
     return [...found];
   });
-  it(`the correct mock client passes ${modules.join(', ')} over ${transport}`, async () => {
-    const run = await runOnClient(cases, { transport });
+  it(`the correct mock client passes ${modules.join(', ')} over ${transport}${options.viaProcess ? ' (a driver process per case)' : ''}`, async () => {
+    const run = await runOnClient(cases, { transport, ...(options.viaProcess ? { viaProcess: true } : {}) });
     expect(run.problems).toEqual([]);
     for (const c of cases) {
       const result = run.get(c.id);

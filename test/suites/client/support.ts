@@ -1,7 +1,8 @@
 // Self-test support for the client suites: run client cases against the mock client's reference
 // driver (`mock-client --driver`, correct or with faults on) over WebTransport or Streamable HTTP,
 // and read the verdicts.
-import { clientTarget, CaseRegistry, runConformance, type CaseResult, type ConformanceCase, type RunOptions, type RunResult } from '../../../src/harness/index.js';
+import { clientTarget, CaseRegistry, runConformance, type CaseResult, type ConformanceCase, type InProcessClient, type RunOptions, type RunResult } from '../../../src/harness/index.js';
+import { runScenario, scenarioFromEnvironment, ScenarioError, SCENARIO_EXIT } from '../../../src/peer/client/index.js';
 import { cliArgs } from '../../support/cli.js';
 
 export type ClientSuiteTransport = 'webtransport' | 'http';
@@ -11,6 +12,11 @@ export interface ClientRunOptions {
   faults?: readonly string[];
   /** More runner options (workers, timeoutScale, filters...). */
   run?: Partial<Omit<RunOptions, 'registry' | 'target'>>;
+  /**
+   * Run the driver as the CLI's `mock-client --driver` process per case (what users run), instead
+   * of the same driver in this process (the default: a process per case costs a tsx start each).
+   */
+  viaProcess?: boolean;
 }
 
 export interface ClientRun {
@@ -26,11 +32,30 @@ export function mockClientDriver(faults: readonly string[] = []): string[] {
   return [process.execPath, ...cliArgs('mock-client', '--driver', ...faults.flatMap((f) => ['--fault', f]))];
 }
 
-/** Runs `cases` against the mock client driver (4 workers, limits stretched 2x: a process per case on a loaded machine). */
+/** What `mock-client --driver` runs, in this process: the scenario from the environment, `faults` on. */
+export function mockClientInProcess(faults: readonly string[] = []): InProcessClient {
+  return async ({ url, env, signal, log }) => {
+    let scenario;
+    try {
+      scenario = scenarioFromEnvironment([url], env);
+    } catch (error) {
+      if (!(error instanceof ScenarioError)) throw error;
+      log(`error: --driver: ${error.message}`);
+      return SCENARIO_EXIT.usage;
+    }
+    const outcome = await runScenario(scenario, { faults, signal });
+    for (const step of outcome.steps) log(`${step.ok ? 'ok  ' : 'FAIL'} ${step.name}${step.detail ? `: ${step.detail}` : ''}`);
+    return outcome.exitCode;
+  };
+}
+
+/** Runs `cases` against the mock client driver (4 workers, limits stretched 2x for a loaded machine). */
 export async function runOnClient(cases: readonly ConformanceCase[], options: ClientRunOptions): Promise<ClientRun> {
   const registry = new CaseRegistry(undefined, { role: 'client' });
   registry.registerAll(cases);
-  const target = clientTarget({ command: mockClientDriver(options.faults), transport: options.transport });
+  const target = options.viaProcess
+    ? clientTarget({ command: mockClientDriver(options.faults), transport: options.transport })
+    : clientTarget({ inProcess: mockClientInProcess(options.faults), description: 'mock-client --driver (in-process)', transport: options.transport });
   const result = await runConformance({ registry, target, workers: 4, timeoutScale: 2, ...options.run });
   const byId = new Map(result.cases.map((c) => [c.id, c]));
   return {
