@@ -70,6 +70,10 @@ export async function connectWebTransport(
     session = new library.WebTransport(url, {
       ...(hashes ? { serverCertificateHashes: hashes } : {}),
       ...(httpVersion === 2 ? { forceReliable: true } : { requireUnreliable: true }),
+      // The library gives the CONNECT exchange only 2 s of its own (8 s for the QUIC handshake): on
+      // a loaded machine that ended sessions with "Opening handshake failed." Our deadline rules.
+      quicConnectTimeout: timeoutMs,
+      webTransportConnectTimeout: timeoutMs,
     } as never) as unknown as LibrarySession;
     // A refused handshake rejects `closed` as well as `ready`; the failure is reported through `ready`.
     session.closed.catch(() => undefined);
