@@ -25,9 +25,9 @@ fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 export DEBIAN_FRONTEND=noninteractive
-# Bounded, so a held apt lock or an unreachable mirror cannot stall CI.
-if timeout 600 apt-get update -qq >"$log" 2>&1 &&
-  timeout 600 apt-get install -y -qq --no-install-recommends chromium >>"$log" 2>&1 &&
+# Bounded (about 3.5 minutes at worst), so a held apt lock or a slow mirror cannot push CI past its 15 minutes.
+if timeout 60 apt-get update -qq >"$log" 2>&1 &&
+  timeout 150 apt-get install -y -qq --no-install-recommends chromium >>"$log" 2>&1 &&
   [ -x "$CHROMIUM" ]; then
   say "installed $("$CHROMIUM" --version 2>/dev/null || echo "$CHROMIUM") with apt-get"
 else

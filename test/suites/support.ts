@@ -13,7 +13,7 @@ import {
   type RunResult,
   type Target,
 } from '../../src/harness/index.js';
-import { cliArgs } from '../support/cli.js';
+import { cliCommand } from '../support/cli.js';
 import { startMockServer, type RunningMockServer, type StartMockServerOptions } from '../../src/peer/server/index.js';
 
 export type SuiteTransport = 'wt' | 'http' | 'stdio';
@@ -37,9 +37,9 @@ export interface MockRun {
   problems: { id: string; verdict: string; reason?: string }[];
 }
 
-/** The command that serves the mock server over stdio from source (one process per case). */
+/** The command that serves the mock server over stdio (one process per case; compiled when dist/ is current). */
 export function stdioMockCommand(faults: readonly string[] = []): string {
-  return [process.execPath, ...cliArgs('mock-server', '--transport', 'stdio', ...faults.flatMap((f) => ['--fault', f]))].map(shellQuote).join(' ');
+  return cliCommand('mock-server', '--transport', 'stdio', ...faults.flatMap((f) => ['--fault', f])).map(shellQuote).join(' ');
 }
 
 /** Runs `cases` against a freshly started mock server and stops it afterwards. */

@@ -3,7 +3,7 @@
 // and read the verdicts.
 import { clientTarget, CaseRegistry, runConformance, type CaseResult, type ConformanceCase, type InProcessClient, type RunOptions, type RunResult } from '../../../src/harness/index.js';
 import { runScenario, scenarioFromEnvironment, ScenarioError, SCENARIO_EXIT } from '../../../src/peer/client/index.js';
-import { cliArgs } from '../../support/cli.js';
+import { cliCommand } from '../../support/cli.js';
 
 export type ClientSuiteTransport = 'webtransport' | 'http';
 
@@ -27,9 +27,9 @@ export interface ClientRun {
   problems: { id: string; verdict: string; reason?: string; checks?: string[] }[];
 }
 
-/** The command of the mock client's driver, run from source, with `faults` switched on. */
+/** The command of the mock client's driver (compiled when dist/ is current), with `faults` switched on. */
 export function mockClientDriver(faults: readonly string[] = []): string[] {
-  return [process.execPath, ...cliArgs('mock-client', '--driver', ...faults.flatMap((f) => ['--fault', f]))];
+  return cliCommand('mock-client', '--driver', ...faults.flatMap((f) => ['--fault', f]));
 }
 
 /** What `mock-client --driver` runs, in this process: the scenario from the environment, `faults` on. */
