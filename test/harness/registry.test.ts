@@ -244,3 +244,16 @@ describe('rerun commands', () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
   });
 });
+
+describe('registry roles', () => {
+  const run = async () => undefined;
+  it('a client registry refuses server-only requirements, a server registry client-only ones; either takes "both"', () => {
+    const client = new CaseRegistry(undefined, { role: 'client' });
+    expect(() => client.register(defineCase({ id: 'c/a', suite: 'c', title: 't', requirements: ['FLOW-CAP-1'], run }))).toThrow(/FLOW-CAP-1 binds the server; this registry holds client cases/);
+    const server = new CaseRegistry(undefined, { role: 'server' });
+    expect(() => server.register(defineCase({ id: 's/a', suite: 's', title: 't', requirements: ['CORE-LIFE-1'], run }))).toThrow(/CORE-LIFE-1 binds the client; this registry holds server cases/);
+    expect(client.register(defineCase({ id: 'c/b', suite: 'c', title: 't', requirements: ['CORE-RPC-1'], run })).timeLimitMs).toBe(20_000);
+    expect(server.register(defineCase({ id: 's/b', suite: 's', title: 't', requirements: ['CORE-RPC-1'], run })).timeLimitMs).toBe(10_000);
+    expect(new CaseRegistry().register(defineCase({ id: 'x/a', suite: 'x', title: 't', requirements: ['CORE-LIFE-1'], run })).level).toBe('MUST');
+  });
+});
