@@ -59,3 +59,16 @@ describe('self-test', () => {
     expect(io.stdout).not.toContain('vectors/control.json');
   });
 });
+
+describe('self-test: client runs', () => {
+  it('runs the client suites against the mock client driver and counts them in the summary', async () => {
+    const io = recordingIo();
+    const reports = join(dir, 'client-reports');
+    const code = await main(['self-test', '--transport', 'client-http', '--suite', 'lifecycle', '--no-self-check', '--reports', reports, '--timeout-scale', '2'], io);
+    expect(io.stdout).toContain('== client-http: client suites');
+    expect(io.stdout).toMatch(/\nclient-http \d+ passed, 0 failed, \d+ skipped/);
+    expect(io.stdout).not.toContain('did not run');
+    expect(existsSync(join(reports, 'client-http', 'report.json'))).toBe(true);
+    expect(code).toBe(0);
+  }, 240_000);
+});

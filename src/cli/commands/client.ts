@@ -5,7 +5,7 @@ import { clientTarget, type CaseRegistry } from '../../harness/index.js';
 import { splitCommandLine } from '../../transport/stdio/index.js';
 import { CliUsageError } from '../errors.js';
 import { type CliCommand, type CliIo } from '../io.js';
-import { executeRun, oneNumber, oneString, parseRunArgs, prepareRun, REPORT_FILES, type RunPlan } from './server.js';
+import { executeRun, oneNumber, oneString, parseRunArgs, prepareRun, REPORT_FILES, type RunPlan, type ServerRunHooks } from './server.js';
 
 export interface ClientPlan extends RunPlan {
   /** Undefined with --list and no command. */
@@ -49,7 +49,7 @@ export async function loadClientRegistry(): Promise<CaseRegistry> {
   return clientRegistry();
 }
 
-export async function runClient(args: Record<string, unknown>, io: CliIo, hooks: { registry?: CaseRegistry } = {}): Promise<number> {
+export async function runClient(args: Record<string, unknown>, io: CliIo, hooks: ServerRunHooks = {}): Promise<number> {
   const prepared = await prepareRun(io, () => parseClientArgs(args), async () => hooks.registry ?? (await loadClientRegistry()));
   if (typeof prepared === 'number') return prepared;
   const { plan, registry, baseline } = prepared;
@@ -61,6 +61,7 @@ export async function runClient(args: Record<string, unknown>, io: CliIo, hooks:
     banner: `testing the client \`${command.join(' ')}\` over ${plan.transport === 'webtransport' ? `WebTransport (HTTP/${plan.http})` : 'Streamable HTTP'}`,
     command: 'client',
     ...(baseline !== undefined ? { baseline } : {}),
+    ...(hooks.onResult !== undefined ? { onResult: hooks.onResult } : {}),
   });
 }
 

@@ -26,6 +26,8 @@ export const SELF_TEST_RUNS = {
   'client-http': 'client suites: the mock client (`mock-client --driver`, a process per case) over Streamable HTTP',
 } as const;
 export type SelfTestRun = keyof typeof SELF_TEST_RUNS;
+/** The summary's run names are padded to the longest. */
+const RUN_NAME_WIDTH = Math.max(...Object.keys(SELF_TEST_RUNS).map((name) => name.length));
 export const DEFAULT_SELF_TEST_RUNS: readonly SelfTestRun[] = ['wt', 'http', 'stdio', 'client-wt', 'client-http'];
 /** Time limits are stretched this much over stdio, where every case starts a node process first. */
 export const STDIO_TIMEOUT_SCALE = 5;
@@ -171,7 +173,7 @@ export async function runSelfTest(args: Record<string, unknown>, io: CliIo): Pro
   }
   io.out('\n== self-test summary ==');
   for (const { run, result, code } of summaries) {
-    io.out(`${run.padEnd(8)} ${result ? countsLine(result.summary) : 'did not run'} (exit ${code})${result ? `  reports: ${join(reportsDir, run)}/` : ''}`);
+    io.out(`${run.padEnd(RUN_NAME_WIDTH)} ${result ? countsLine(result.summary) : 'did not run'} (exit ${code})${result ? `  reports: ${join(reportsDir, run)}/` : ''}`);
   }
   const passed = summaries.reduce((n, s) => n + (s.result?.summary.PASS ?? 0), 0);
   const failed = summaries.reduce((n, s) => n + (s.result ? s.result.summary.FAIL + s.result.summary.TIMEOUT + s.result.summary.ERROR : 0), 0);
