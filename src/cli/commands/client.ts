@@ -5,7 +5,7 @@ import { clientTarget, type CaseRegistry } from '../../harness/index.js';
 import { splitCommandLine } from '../../transport/stdio/index.js';
 import { CliUsageError } from '../errors.js';
 import { type CliCommand, type CliIo } from '../io.js';
-import { executeRun, oneNumber, oneString, parseRunArgs, prepareRun, REPORT_FILES, type RunPlan, type ServerRunHooks } from './server.js';
+import { executeRun, oneNumber, oneString, parseRunArgs, prepareRun, runOptions, type RunPlan, type ServerRunHooks } from './server.js';
 
 export interface ClientPlan extends RunPlan {
   /** Undefined with --list and no command. */
@@ -78,20 +78,11 @@ export const clientCommand: CliCommand = {
       .option('command', { type: 'string', describe: 'command line of the client under test (or give it after --)' })
       .option('transport', { type: 'string', describe: 'wt (WebTransport, default) or http (Streamable HTTP)' })
       .option('http', { type: 'number', describe: 'HTTP version under WebTransport: 2 (default) or 3' })
-      .option('suite', { type: 'string', array: true, describe: 'only these suites (repeatable or comma-separated)' })
-      .option('case', { type: 'string', array: true, describe: 'only cases whose ID matches a glob (* within a segment, ** across)' })
-      .option('exclude', { type: 'string', array: true, describe: 'leave out cases whose ID matches a glob' })
-      .option('shard', { type: 'string', describe: 'run shard i of n (e.g. 2/4) for CI matrices' })
-      .option('strict', { type: 'boolean', describe: 'a broken SHOULD (WARN) fails the run' })
-      .option('baseline', { type: 'string', describe: 'JSON file of expected failures {"version":1,"expectedFailures":{caseId: reason}}' })
-      .option('junit', { type: 'string', describe: 'write a JUnit XML report to this path' })
-      .option('json', { type: 'string', describe: 'write the JSON report (everything) to this path' })
-      .option('html', { type: 'string', describe: 'write a self-contained HTML report to this path' })
-      .option('reports', { type: 'string', describe: `write all three reports into this folder (${Object.values(REPORT_FILES).join(', ')})` })
-      .option('workers', { type: 'number', describe: 'cases run at the same time, each with its own client process (default 4)' })
-      .option('timeout-scale', { type: 'number', describe: 'multiply every time limit (slow clients, slow CI machines), e.g. 3' })
-      .option('seed', { type: 'number', describe: 'fast-check seed (from a failure report) to replay generated input' })
-      .option('path', { type: 'string', describe: 'fast-check path of one counterexample (with --seed and one --case)' })
-      .option('list', { type: 'boolean', describe: 'list the selected cases with their suite and requirement IDs, and exit' }),
+      .options(
+        runOptions({
+          workers: 'cases run at the same time, each with its own client process (default 4)',
+          timeoutScale: 'multiply every time limit (slow clients, slow CI machines), e.g. 3',
+        }),
+      ),
   run: (args, io) => runClient(args, io),
 };

@@ -271,6 +271,27 @@ export async function executeRun(io: CliIo, run: PlannedRun): Promise<number> {
   return exitCode;
 }
 
+/** The yargs options every conformance run has (parsed by parseRunArgs); `describe` words the two that differ per command. */
+export function runOptions(describe: { workers: string; timeoutScale: string }): Record<string, import('yargs').Options> {
+  return {
+    suite: { type: 'string', array: true, describe: 'only these suites (repeatable or comma-separated)' },
+    case: { type: 'string', array: true, describe: 'only cases whose ID matches a glob (* within a segment, ** across)' },
+    exclude: { type: 'string', array: true, describe: 'leave out cases whose ID matches a glob' },
+    shard: { type: 'string', describe: 'run shard i of n (e.g. 2/4) for CI matrices' },
+    strict: { type: 'boolean', describe: 'a broken SHOULD (WARN) fails the run' },
+    baseline: { type: 'string', describe: 'JSON file of expected failures {"version":1,"expectedFailures":{caseId: reason}}' },
+    junit: { type: 'string', describe: 'write a JUnit XML report to this path' },
+    json: { type: 'string', describe: 'write the JSON report (everything) to this path' },
+    html: { type: 'string', describe: 'write a self-contained HTML report to this path' },
+    reports: { type: 'string', describe: `write all three reports into this folder (${Object.values(REPORT_FILES).join(', ')})` },
+    workers: { type: 'number', describe: describe.workers },
+    'timeout-scale': { type: 'number', describe: describe.timeoutScale },
+    seed: { type: 'number', describe: 'fast-check seed (from a failure report) to replay generated input' },
+    path: { type: 'string', describe: 'fast-check path of one counterexample (with --seed and one --case)' },
+    list: { type: 'boolean', describe: 'list the selected cases with their suite and requirement IDs, and exit' },
+  };
+}
+
 export const serverCommand: CliCommand = {
   command: 'server',
   describe: 'run the server conformance suites against your server (WebTransport URL, Streamable HTTP URL or a stdio command)',
@@ -284,26 +305,12 @@ export const serverCommand: CliCommand = {
       .option('url', { type: 'string', describe: 'server URL: https: is WebTransport unless --transport http; http: is Streamable HTTP' })
       .option('stdio', { type: 'string', describe: 'command line that starts the server on stdio (spawned once per case)' })
       .option('transport', { type: 'string', describe: 'webtransport or http (default from the URL scheme)' })
-      .option('suite', { type: 'string', array: true, describe: 'only these suites (repeatable or comma-separated)' })
-      .option('case', { type: 'string', array: true, describe: 'only cases whose ID matches a glob (* within a segment, ** across)' })
-      .option('exclude', { type: 'string', array: true, describe: 'leave out cases whose ID matches a glob' })
-      .option('shard', { type: 'string', describe: 'run shard i of n (e.g. 2/4) for CI matrices' })
-      .option('strict', { type: 'boolean', describe: 'a broken SHOULD (WARN) fails the run' })
-      .option('baseline', { type: 'string', describe: 'JSON file of expected failures {"version":1,"expectedFailures":{caseId: reason}}' })
-      .option('junit', { type: 'string', describe: 'write a JUnit XML report to this path' })
-      .option('json', { type: 'string', describe: 'write the JSON report (everything) to this path' })
-      .option('html', { type: 'string', describe: 'write a self-contained HTML report to this path' })
-      .option('reports', { type: 'string', describe: `write all three reports into this folder (${Object.values(REPORT_FILES).join(', ')})` })
-      .option('workers', { type: 'number', describe: 'cases run at the same time (default 4)' })
-      .option('timeout-scale', { type: 'number', describe: 'multiply every time limit (slow CI machines), e.g. 3' })
       .option('header', { type: 'string', array: true, describe: '"Name: value" sent with every Streamable HTTP request (repeatable; left out of rerun commands)' })
       .option('ca', { type: 'string', describe: 'PEM CA file to verify the server certificate against' })
       .option('certificate-hash', { alias: 'cert-hash', type: 'string', describe: 'pinned SHA-256 of the WebTransport server certificate (64 hex digits)' })
       .option('http', { type: 'number', describe: 'HTTP version under WebTransport: 2 (default) or 3' })
       .option('protocol-version', { type: 'string', describe: 'MCP protocol version to ask for in initialize (default: the latest)' })
       .option('interactive-tool', { type: 'string', array: true, describe: 'an MCP Flow tool to test (repeatable); default: tools that accept interaction.start' })
-      .option('seed', { type: 'number', describe: 'fast-check seed (from a failure report) to replay generated input' })
-      .option('path', { type: 'string', describe: 'fast-check path of one counterexample (with --seed and one --case)' })
-      .option('list', { type: 'boolean', describe: 'list the selected cases with their suite and requirement IDs, and exit' }),
+      .options(runOptions({ workers: 'cases run at the same time (default 4)', timeoutScale: 'multiply every time limit (slow CI machines), e.g. 3' })),
   run: (args, io) => runServer(args, io),
 };
