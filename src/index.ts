@@ -99,7 +99,8 @@ export class ConformanceOptionsError extends HarnessError {
   }
 }
 
-const RUN_OPTION_KEYS = [
+/** The option names every run takes (runServerConformance, runClientConformance, defineConformanceTests). */
+export const RUN_OPTION_KEYS = [
   'suites',
   'cases',
   'exclude',

@@ -15,6 +15,7 @@ import {
   ConformanceOptionsError,
   conformanceFilters,
   resolveServerTarget,
+  RUN_OPTION_KEYS,
   runWithOptions,
   type ConformanceRunOptions,
   type ServerTargetOptions,
@@ -57,24 +58,7 @@ export class ConformanceCaseError extends HarnessError {
   }
 }
 
-const OPTION_KEYS = [
-  'target',
-  'name',
-  'timeoutMs',
-  'suites',
-  'cases',
-  'exclude',
-  'shard',
-  'baseline',
-  'strict',
-  'timeoutScale',
-  'workers',
-  'seed',
-  'path',
-  'reporters',
-  'reports',
-  'registry',
-] as const satisfies readonly (keyof ConformanceTestsOptions)[];
+const OPTION_KEYS = ['target', 'name', 'timeoutMs', ...RUN_OPTION_KEYS] as const satisfies readonly (keyof ConformanceTestsOptions)[];
 
 /** Runner defaults the bound is computed from (src/harness/runner.ts). */
 const DISCOVERY_MS = 15_000;
