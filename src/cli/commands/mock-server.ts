@@ -4,6 +4,7 @@
 import { ConnectionError } from '../../transport/errors.js';
 import { MockServerError } from '../../peer/server/extension.js';
 import { MOCK_TRANSPORTS, mockServerFaultCatalog, startMockServer, type MockTransport, type RunningMockServer } from '../../peer/server/start.js';
+import { untilSignal } from '../signals.js';
 import { ExitCode, type CliCommand, type CliIo } from '../io.js';
 
 /** What the running server serves, as printed at start. */
@@ -28,23 +29,6 @@ export function listFaults(): string {
 function optionalNumber(args: Record<string, unknown>, name: string): number | undefined {
   const value = args[name];
   return value === undefined ? undefined : (value as number);
-}
-
-/** Resolves on the first SIGINT or SIGTERM; the returned function removes the handlers. */
-function untilSignal(): { signalled: Promise<string>; dispose: () => void } {
-  let dispose = () => {};
-  const signalled = new Promise<string>((resolve) => {
-    // Kept installed until shutdown has finished: a second Ctrl-C while closing is absorbed
-    // instead of killing the process before it removed its temporary store.
-    const onSignal = (signal: NodeJS.Signals) => resolve(signal);
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    dispose = () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    };
-  });
-  return { signalled, dispose };
 }
 
 export async function runMockServer(args: Record<string, unknown>, io: CliIo): Promise<number> {

@@ -20,6 +20,7 @@ import { ConnectionError } from '../../transport/errors.js';
 import { splitCommandLine } from '../../transport/stdio/index.js';
 import { parseCertificateHash } from '../../transport/webtransport/tls.js';
 import { CliUsageError } from '../errors.js';
+import { untilSignal } from '../signals.js';
 import { ExitCode, type CliCommand, type CliIo } from '../io.js';
 import { parseHeaders } from '../server-target.js';
 import { REPORT_FILES } from './server.js';
@@ -166,21 +167,6 @@ export function parseProxyArgs(args: Record<string, unknown>): ProxyPlan {
     // On stdio the client owns the proxy process: its session is the only one.
     once: args['once'] === true || listen.transport === 'stdio',
   };
-}
-
-/** Resolves on the first SIGINT or SIGTERM; `dispose` removes the handlers. */
-function untilSignal(): { signalled: Promise<string>; dispose: () => void } {
-  let dispose = () => {};
-  const signalled = new Promise<string>((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => resolve(signal);
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    dispose = () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    };
-  });
-  return { signalled, dispose };
 }
 
 function rerunLine(argv: Record<string, unknown>): string {
