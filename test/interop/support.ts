@@ -3,6 +3,7 @@
 // finding (a `### <ID>: ...` heading of docs/interop.md) and to the requirements its failed checks cite.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { CaseRegistry, runConformance, type CaseResult, type RunResult, type Target } from '../../src/harness/index.js';
 import { SERVER_CASE_MODULES } from '../../suites/server/index.js';
 
@@ -96,4 +97,10 @@ export function undocumented(expected: ExpectedDeviations): string[] {
     const missing = e.requirements.filter((r) => !named.has(r));
     return missing.length > 0 ? [`${id}: the headings of ${e.findings.join(', ')} do not name ${missing.join(', ')}`] : [];
   });
+}
+
+/** The run passed somewhere and failed or warned exactly where `expected` (docs/interop.md) says. */
+export function expectDocumentedDeviations(result: RunResult, expected: ExpectedDeviations): void {
+  expect(result.summary.PASS).toBeGreaterThan(0);
+  expect(deviationsOf(result), describeDeviations(result)).toEqual(expectedShape(expected, result));
 }
