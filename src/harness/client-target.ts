@@ -3,7 +3,6 @@
 // HTTP), runs the client with that URL appended and the case's scenario in its environment
 // (docs/client-scenarios.md), and hands the case the server side of the first session the client
 // opens. Discovery runs the `initialize` scenario once to learn what the client declares.
-import { setMaxListeners } from 'node:events';
 import type { Connection } from '../transport/connection.js';
 import { ConnectionError } from '../transport/errors.js';
 import { listenHttp, type HttpListener, type HttpServerConnection } from '../transport/http/index.js';
@@ -66,7 +65,7 @@ async function listenWt(tls: TlsMaterial, http: 2 | 3): Promise<CaseListener> {
   return {
     url: server.url,
     certificateHash: server.certificateHash,
-    nextSession: (signal) => withSignal(server.nextConnection(), signal),
+    nextSession: (signal) => server.nextConnection({ signal }),
     close: () => server.close(),
   };
 }
@@ -76,31 +75,12 @@ async function listenStreamableHttp(): Promise<CaseListener> {
   const listener: HttpListener = await listenHttp({ onSession: (connection) => sessions.push(connection) });
   return {
     url: listener.url,
-    nextSession: (signal) => withSignal(sessions.next(), signal),
+    nextSession: (signal) => sessions.next(undefined, { signal }),
     close: async () => {
       sessions.close(new ClientNotConnectedError('the harness server closed'));
       await listener.close();
     },
   };
-}
-
-/** Rejects with the signal's reason once it aborts. */
-function withSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** The client under test, judged with the harness as its server. */
@@ -148,7 +128,6 @@ export function clientTarget(options: ClientTargetOptions): Target {
       await listener.close().catch(() => undefined);
     };
     const waiting = new AbortController();
-    setMaxListeners(100, waiting.signal);
     const onAbort = () => waiting.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     const timer = setTimeout(

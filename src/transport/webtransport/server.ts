@@ -2,6 +2,7 @@
 // optional addon), checks Origin and the session limit before accepting, and hands out each session
 // as a Connection that enforces the binding.
 import { ArrivalQueue } from '../arrival-queue.js';
+import type { NextOptions } from '../connection.js';
 import { ConnectionClosedError, ConnectionError } from '../errors.js';
 import { Transcript, type TranscriptOptions } from '../transcript.js';
 import type { EncodingName } from '../../wire/index.js';
@@ -61,7 +62,7 @@ export interface WebTransportServer {
   /** Accepted sessions, in order (ends when the server closes). */
   readonly connections: AsyncIterable<WebTransportSessionConnection>;
   /** The next accepted session. */
-  nextConnection(options?: { timeoutMs?: number }): Promise<WebTransportSessionConnection>;
+  nextConnection(options?: NextOptions): Promise<WebTransportSessionConnection>;
   /** Session requests refused so far (Origin, path, session limit). */
   refusals(): readonly SessionRefusal[];
   /** Sessions currently open. */
