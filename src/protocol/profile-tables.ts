@@ -78,7 +78,7 @@ export const AREA_TITLES: { [S in RequirementSystem]: Record<(typeof REQUIREMENT
 };
 
 /** Names of the generated sections, in document order. */
-export const GENERATED_SECTIONS = ['summary', 'requirements', 'error-codes', 'methods'] as const;
+export const GENERATED_SECTIONS = ['summary', 'requirements', 'error-codes', 'methods', 'basis', 'audit'] as const;
 export type GeneratedSection = (typeof GENERATED_SECTIONS)[number];
 
 export function beginMarker(section: GeneratedSection): string {
@@ -163,8 +163,38 @@ export function renderMethods(): string {
   return out.join('\n');
 }
 
+/** `JSON-RPC 2.0 §5` and the like stay; seed sources are already short (`002 §Message Types`). */
+function basisLine(source: string, quote: string): string {
+  return `${source}: "${quote.replace(/\s+/g, ' ').trim()}"`;
+}
+
+/** Every MUST (and any other requirement with a basis) with the words it rests on. */
+export function renderBasis(catalog: RequirementCatalog): string {
+  const out = ['| ID | Level | Basis |', '|---|---|---|'];
+  for (const r of catalog.requirements) {
+    if (r.withdrawn !== undefined || r.basis === undefined) continue;
+    out.push(`| ${r.id} | ${r.level} | ${cell(r.basis.map((b) => basisLine(b.source, b.quote)).join(' <br>'))} |`);
+  }
+  return out.join('\n');
+}
+
+/** The requirements the honest-verdicts audit changed: level before and after, readings, why. */
+export function renderAudit(catalog: RequirementCatalog): string {
+  const out = ['| Requirement | Before | After | Accepted readings | Why |', '|---|---|---|---|---|'];
+  for (const r of catalog.requirements) {
+    if (r.audit === undefined) continue;
+    const readings = r.accepts ? r.accepts.map((a, i) => `(${i + 1}) ${a}`).join('; ') : '-';
+    out.push(`| ${r.id} | ${r.audit.level} | ${r.withdrawn !== undefined ? 'withdrawn' : r.level} | ${cell(readings)} | ${cell(r.audit.why)} |`);
+  }
+  return out.join('\n');
+}
+
 export function renderSection(section: GeneratedSection, catalog: RequirementCatalog): string {
   switch (section) {
+    case 'basis':
+      return renderBasis(catalog);
+    case 'audit':
+      return renderAudit(catalog);
     case 'summary':
       return renderSummary(catalog);
     case 'requirements':

@@ -57,6 +57,52 @@ export interface Requirement {
   readonly accepts?: readonly string[];
   /** Set when the requirement was withdrawn: why. The ID stays reserved; no case may cite it. */
   readonly withdrawn?: string;
+  /**
+   * The words a MUST rests on (docs/profile.md §2, "Basis"): at least one quote from a seed, plus
+   * JSON-RPC 2.0 or MCP specification text where the seed defers to them. Required for every MUST.
+   */
+  readonly basis?: readonly BasisQuote[];
+  /** Set when the honest-verdicts audit changed the requirement: its level before, and why. */
+  readonly audit?: AuditRecord;
+}
+
+/** One quoted passage a requirement rests on. */
+export interface BasisQuote {
+  /**
+   * Where the words are: a seed section (`002 §Message Types`), JSON-RPC 2.0 (`JSON-RPC 2.0 §5.1`),
+   * a page of the MCP specification (`MCP 2025-06-18 basic/lifecycle`) or a definition of the
+   * official MCP schema (`MCP schema 2025-06-18 InitializeResult`). See BASIS_SOURCE_PATTERNS.
+   */
+  readonly source: string;
+  /** The sentence(s) as the source writes them (Markdown emphasis and line breaks may differ). */
+  readonly quote: string;
+}
+
+/** What the audit of docs/profile.md §9 changed about a requirement. */
+export interface AuditRecord {
+  /** The level before the audit (equal to the current one when only the text or readings changed). */
+  readonly level: RequirementLevel;
+  /** Why, in a sentence or two: which words allow what the old requirement refused. */
+  readonly why: string;
+}
+
+/** The kinds of basis source, each with the pattern its `source` follows. */
+export const BASIS_SOURCE_PATTERNS = {
+  /** A seed by its three-digit number and the heading of its section. */
+  seed: /^(000|001|002|003|004) §(.+)$/,
+  /** The JSON-RPC 2.0 specification (jsonrpc.org/specification) by section number. */
+  jsonrpc: /^JSON-RPC 2\.0 §([1-9](?:\.[0-9]+)?)$/,
+  /** A page of the MCP specification (docs/specification/<version>/<page>.mdx in its repository). */
+  mcp: /^MCP (2024-11-05|2025-03-26|2025-06-18|2025-11-25) ([a-z0-9-]+(?:\/[a-z0-9-]+)*)$/,
+  /** A definition (and optionally one of its properties) of the official MCP JSON Schema. */
+  mcpSchema: /^MCP schema (2024-11-05|2025-03-26|2025-06-18|2025-11-25) ([A-Za-z]+)(?:\.([A-Za-z_]+))?$/,
+} as const;
+export type BasisSourceKind = keyof typeof BASIS_SOURCE_PATTERNS;
+
+/** The kind of a basis source, or undefined when it follows none of the patterns. */
+export function basisSourceKind(source: string): BasisSourceKind | undefined {
+  for (const [kind, pattern] of Object.entries(BASIS_SOURCE_PATTERNS)) if (pattern.test(source)) return kind as BasisSourceKind;
+  return undefined;
 }
 
 export interface RequirementCatalog {
@@ -91,7 +137,7 @@ export function parseSource(source: string): SourceReference | undefined {
   return reference;
 }
 
-const ENTRY_KEYS = new Set(['id', 'level', 'system', 'area', 'text', 'source', 'role', 'testable', 'conflict', 'accepts', 'withdrawn']);
+const ENTRY_KEYS = new Set(['id', 'level', 'system', 'area', 'text', 'source', 'role', 'testable', 'conflict', 'accepts', 'withdrawn', 'basis', 'audit']);
 
 function nonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.trim().length > 0;
@@ -144,6 +190,27 @@ export function parseCatalog(data: unknown, file?: string): RequirementCatalog {
     }
     if (e.withdrawn !== undefined && !nonEmptyString(e.withdrawn)) {
       fail('"withdrawn" must be a non-empty string saying why the requirement was withdrawn', `${at}/withdrawn`);
+    }
+    if (e.basis !== undefined) {
+      if (!Array.isArray(e.basis) || e.basis.length === 0) fail('"basis" must be a non-empty array of {source, quote}', `${at}/basis`);
+      (e.basis as unknown[]).forEach((quote, n) => {
+        const where = `${at}/basis/${n}`;
+        if (!isRecord(quote)) fail('each basis entry must be an object {source, quote}', where);
+        const q = quote as Record<string, unknown>;
+        for (const key of Object.keys(q)) if (key !== 'source' && key !== 'quote') fail(`unknown field "${key}"`, `${where}/${key}`);
+        if (typeof q.source !== 'string' || basisSourceKind(q.source) === undefined) {
+          fail('"source" must be "<000..004> §<heading>", "JSON-RPC 2.0 §<n>", "MCP <version> <page>" or "MCP schema <version> <Definition>"', `${where}/source`);
+        }
+        if (!nonEmptyString(q.quote)) fail('"quote" must be the quoted words, a non-empty string', `${where}/quote`);
+      });
+    }
+    if (e.audit !== undefined) {
+      const audit = e.audit;
+      if (!isRecord(audit)) fail('"audit" must be an object {level, why}', `${at}/audit`);
+      const a = audit as Record<string, unknown>;
+      for (const key of Object.keys(a)) if (key !== 'level' && key !== 'why') fail(`unknown field "${key}"`, `${at}/audit/${key}`);
+      if (!REQUIREMENT_LEVELS.includes(a.level as RequirementLevel)) fail(`"audit.level" must be one of ${REQUIREMENT_LEVELS.join(', ')}`, `${at}/audit/level`);
+      if (!nonEmptyString(a.why)) fail('"audit.why" must say why the requirement changed', `${at}/audit/why`);
     }
     return e as unknown as Requirement;
   });

@@ -18,7 +18,7 @@ describe('self-test', () => {
   it('refuses an unknown run with one line naming --transport', async () => {
     const io = recordingIo();
     expect(await main(['self-test', '--transport', 'pigeon'], io)).toBe(2);
-    expect(io.stderr).toMatch(/^error: --transport: "pigeon" is not one of wt, wt-json, http, stdio, client-wt, client-http\n$/);
+    expect(io.stderr).toMatch(/^error: --transport: "pigeon" is not one of wt, wt-json, http, stdio, wt-alt, http-alt, stdio-alt, client-wt, client-http\n$/);
     expect(io.stdout).toBe('');
   });
 

@@ -21,7 +21,7 @@ export type SuiteTransport = 'wt' | 'http' | 'stdio';
 export interface MockRunOptions {
   transport: SuiteTransport;
   faults?: string[];
-  /** More startMockServer options (encodings, limits, flow options...). Not for stdio. */
+  /** More startMockServer options (encodings, limits, flow options...). Over stdio only `readings` is honoured. */
   server?: Omit<StartMockServerOptions, 'transport' | 'faults'>;
   /** More runner options (workers, timeoutScale, filters...). */
   run?: Partial<Omit<RunOptions, 'registry' | 'target'>>;
@@ -38,8 +38,10 @@ export interface MockRun {
 }
 
 /** The command that serves the mock server over stdio (one process per case; compiled when dist/ is current). */
-export function stdioMockCommand(faults: readonly string[] = []): string {
-  return cliCommand('mock-server', '--transport', 'stdio', ...faults.flatMap((f) => ['--fault', f])).map(shellQuote).join(' ');
+export function stdioMockCommand(faults: readonly string[] = [], readings: 'recommended' | 'alternate' = 'recommended'): string {
+  return cliCommand('mock-server', '--transport', 'stdio', ...faults.flatMap((f) => ['--fault', f]), ...(readings === 'alternate' ? ['--readings', 'alternate'] : []))
+    .map(shellQuote)
+    .join(' ');
 }
 
 /** Runs `cases` against a freshly started mock server and stops it afterwards. */
@@ -49,7 +51,7 @@ export async function runOnMock(cases: readonly ConformanceCase[], options: Mock
   let server: RunningMockServer | undefined;
   let target: Target;
   if (options.transport === 'stdio') {
-    target = stdioTarget(stdioMockCommand(options.faults));
+    target = stdioTarget(stdioMockCommand(options.faults, options.server?.readings));
   } else {
     server = await startMockServer({ transport: options.transport, ...options.server, ...(options.faults ? { faults: options.faults } : {}) });
     target = server.transport === 'wt' ? webTransportTarget(server.url, { client: { certificateHash: server.certificateHash! } }) : httpTarget(server.url);

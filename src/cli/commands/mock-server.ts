@@ -16,6 +16,7 @@ export function describeServer(server: RunningMockServer): string {
   if (server.storeDir !== undefined) lines.push(`fastworkflow store: ${server.storeDir}`);
   const faults = server.faults.list();
   lines.push(`faults on: ${faults.length > 0 ? faults.join(', ') : '(none)'}`);
+  if (server.readings !== 'recommended') lines.push(`readings: ${server.readings} (another allowed reading wherever the documents leave a choice)`);
   return lines.join('\n');
 }
 
@@ -65,6 +66,7 @@ export async function runMockServer(args: Record<string, unknown>, io: CliIo): P
       ...(args['fastworkflow'] !== undefined ? { fastworkflow: args['fastworkflow'] as boolean } : {}),
       ...(args['store'] !== undefined ? { storeDir: args['store'] as string } : {}),
       faults: (args['fault'] as string[] | undefined) ?? [],
+      readings: (args['readings'] as 'recommended' | 'alternate' | undefined) ?? 'recommended',
       ...(args['log'] === true ? { log: (line: string) => print(line) } : {}),
     });
   } catch (error) {
@@ -105,6 +107,7 @@ export const mockServerCommand: CliCommand = {
       .option('wizard', { type: 'string', array: true, describe: 'a wizard file to serve besides the shipped ones (repeatable)' })
       .option('fastworkflow', { type: 'boolean', describe: 'serve the FastWorkflow profile (default: on for http)' })
       .option('store', { type: 'string', describe: 'FastWorkflow conversation directory (default: a temporary one, removed at exit)' })
+      .option('readings', { choices: ['recommended', 'alternate'], default: 'recommended', describe: 'the readings of the profile taken where the documents leave a choice: recommended (the reference mock) or alternate (another allowed reading everywhere)' })
       .option('fault', { type: 'string', array: true, describe: 'switch a fault on (repeatable); see --list-faults' })
       .option('list-faults', { type: 'boolean', describe: 'print every fault with its requirement ID and exit' })
       .option('log', { type: 'boolean', describe: 'print every message (direction, connection, method/id, body as JSON)' })

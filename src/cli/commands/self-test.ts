@@ -22,19 +22,25 @@ export const SELF_TEST_RUNS = {
   'wt-json': 'WebTransport (HTTP/2), JSON only',
   http: 'Streamable HTTP (with the FastWorkflow profile)',
   stdio: 'stdio (a mock-server process per case)',
+  'wt-alt': 'WebTransport (HTTP/2), the mock taking the alternate readings (mock-server --readings alternate)',
+  'http-alt': 'Streamable HTTP, the mock taking the alternate readings',
+  'stdio-alt': 'stdio, the mock taking the alternate readings (a process per case)',
   'client-wt': 'client suites: the mock client (`mock-client --driver`, a process per case) over WebTransport (HTTP/2)',
   'client-http': 'client suites: the mock client (`mock-client --driver`, a process per case) over Streamable HTTP',
 } as const;
 export type SelfTestRun = keyof typeof SELF_TEST_RUNS;
 /** The summary's run names are padded to the longest. */
 const RUN_NAME_WIDTH = Math.max(...Object.keys(SELF_TEST_RUNS).map((name) => name.length));
-export const DEFAULT_SELF_TEST_RUNS: readonly SelfTestRun[] = ['wt', 'http', 'stdio', 'client-wt', 'client-http'];
+export const DEFAULT_SELF_TEST_RUNS: readonly SelfTestRun[] = ['wt', 'http', 'stdio', 'wt-alt', 'http-alt', 'stdio-alt', 'client-wt', 'client-http'];
 /** Time limits are stretched this much over stdio, where every case starts a node process first. */
 export const STDIO_TIMEOUT_SCALE = 5;
 /** Client runs also start a node process per case (the mock client). */
 export const CLIENT_TIMEOUT_SCALE = 2;
 
 const isClientRun = (run: SelfTestRun): run is 'client-wt' | 'client-http' => run.startsWith('client-');
+const isStdioRun = (run: SelfTestRun): boolean => run === 'stdio' || run === 'stdio-alt';
+/** The readings the run's mock server takes. */
+const readingsOf = (run: SelfTestRun): 'recommended' | 'alternate' => (run.endsWith('-alt') ? 'alternate' : 'recommended');
 
 /**
  * The argv that runs this CLI with `args`: the installed bin when running compiled (dist/), the
@@ -52,8 +58,8 @@ export function selfCommand(...args: string[]): string[] {
 }
 
 /** The command line that starts this CLI's own stdio mock server. */
-export function stdioMockCommandLine(): string {
-  return selfCommand('mock-server', '--transport', 'stdio').map(shellQuote).join(' ');
+export function stdioMockCommandLine(readings: 'recommended' | 'alternate' = 'recommended'): string {
+  return selfCommand('mock-server', '--transport', 'stdio', ...(readings === 'alternate' ? ['--readings', 'alternate'] : [])).map(shellQuote).join(' ');
 }
 
 /** A repeatable, comma-separable option as a list. */
@@ -74,15 +80,16 @@ function parseRuns(value: unknown): SelfTestRun[] {
 
 /** Starts the mock server a run needs (none for stdio) and the `server` arguments that reach it. */
 async function startFor(run: SelfTestRun): Promise<{ server?: RunningMockServer; targetArgs: Record<string, unknown> }> {
-  if (run === 'stdio') return { targetArgs: { stdio: stdioMockCommandLine() } };
+  if (isStdioRun(run)) return { targetArgs: { stdio: stdioMockCommandLine(readingsOf(run)) } };
   if (isClientRun(run)) return { targetArgs: { transport: run === 'client-wt' ? 'wt' : 'http', '--': selfCommand('mock-client', '--driver') } };
   const server = await startMockServer({
-    transport: run === 'http' ? 'http' : 'wt',
+    transport: run === 'http' || run === 'http-alt' ? 'http' : 'wt',
     host: '127.0.0.1',
     port: 0,
+    readings: readingsOf(run),
     ...(run === 'wt-json' ? { encodings: ['json'] } : {}),
   });
-  const targetArgs: Record<string, unknown> = run === 'http' ? { url: server.url } : { url: server.url, 'certificate-hash': server.certificateHash };
+  const targetArgs: Record<string, unknown> = server.transport === 'http' ? { url: server.url } : { url: server.url, 'certificate-hash': server.certificateHash };
   return { server, targetArgs };
 }
 
@@ -157,7 +164,7 @@ export async function runSelfTest(args: Record<string, unknown>, io: CliIo): Pro
           reports: join(reportsDir, run),
           ...(args['workers'] !== undefined ? { workers: args['workers'] } : {}),
           // stdio starts a process per case: give it room on loaded machines.
-          'timeout-scale': ((args['timeout-scale'] as number | undefined) ?? 1) * (run === 'stdio' ? STDIO_TIMEOUT_SCALE : isClientRun(run) ? CLIENT_TIMEOUT_SCALE : 1),
+          'timeout-scale': ((args['timeout-scale'] as number | undefined) ?? 1) * (isStdioRun(run) ? STDIO_TIMEOUT_SCALE : isClientRun(run) ? CLIENT_TIMEOUT_SCALE : 1),
           ...(args['suite'] !== undefined ? { suite: args['suite'] } : {}),
           ...(args['case'] !== undefined ? { case: args['case'] } : {}),
           ...(args['exclude'] !== undefined ? { exclude: args['exclude'] } : {}),

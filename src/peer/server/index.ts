@@ -14,6 +14,7 @@ export {
   type FaultLayer,
   type CatalogEntry,
 } from './start.js';
+export { MOCK_READINGS, isMockReadings, type MockReadings } from './readings.js';
 export { createMockServer, MockServerConfigError, type MockServer, type MockServerOptions } from './server.js';
 export { CORE_FAULTS, CORE_FAULT, faultCatalog, activeFaults } from './faults.js';
 export {

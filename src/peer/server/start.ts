@@ -19,6 +19,7 @@ import { FASTWORKFLOW_FAULTS, fastWorkflowExtension } from './fastworkflow/index
 import { withFastWorkflowHttpFaults } from './fastworkflow/http-faults.js';
 import { CORE_FAULTS } from './faults.js';
 import { FLOW_FAULTS, flowExtension, loadShippedWizards, loadWizard, type FlowExtensionOptions, type Wizard } from './flow/index.js';
+import { isMockReadings, MOCK_READINGS, type MockReadings } from './readings.js';
 import { createMockServer, type MockServerOptions } from './server.js';
 
 export type MockTransport = 'wt' | 'http' | 'stdio';
@@ -60,6 +61,11 @@ export interface StartMockServerOptions {
   storeDir?: string;
   /** Fault names to switch on (UnknownFaultError, listing the closest names, for a name no catalog has). */
   faults?: Iterable<string>;
+  /**
+   * The readings of the profile the server takes (src/peer/server/readings.ts): 'recommended'
+   * (default) or 'alternate', another allowed reading wherever the documents leave a choice.
+   */
+  readings?: MockReadings;
   /** Log every message: true writes to stderr, a function gets each line. */
   log?: boolean | ((line: string) => void);
   /** More MCP Flow engine options (readings of the profile, limits, timeouts). */
@@ -77,6 +83,8 @@ export interface RunningMockServer {
   /** SHA-256 of the certificate, hex (wt only), for `serverCertificateHashes`. */
   readonly certificateHash?: string;
   readonly faults: ActiveFaults;
+  /** The readings of the profile it takes. */
+  readonly readings: MockReadings;
   /** Every fault this server can switch on. */
   readonly catalog: readonly FaultDefinition[];
   /** Names of every tool served (core, wizards, FastWorkflow). */
@@ -154,6 +162,9 @@ function checkOptions(options: StartMockServerOptions): { encodings: EncodingNam
   positiveInteger('max-message-size', options.limits?.maxMessageSize);
   positiveInteger('max-concurrent-streams', options.limits?.maxConcurrentStreams);
   positiveInteger('max-sessions', options.limits?.maxSessions);
+  if (options.readings !== undefined && !isMockReadings(options.readings)) {
+    throw new MockServerOptionError('readings', `must be one of ${MOCK_READINGS.join(', ')}, got ${JSON.stringify(options.readings)}`);
+  }
   return { encodings: encodings as EncodingName[], port, host };
 }
 
@@ -177,6 +188,7 @@ function checkFaults(names: readonly string[], served: ReadonlySet<FaultLayer>, 
 /** Starts the mock server on one transport; rejects with a typed error naming a bad option. */
 export async function startMockServer(options: StartMockServerOptions): Promise<RunningMockServer> {
   const { encodings, port, host } = checkOptions(options);
+  const readings = options.readings ?? 'recommended';
   const faultNames = [...(options.faults ?? [])];
   const fastworkflowOn = options.fastworkflow ?? options.transport === 'http';
   const served = new Set<FaultLayer>(['core', 'flow', ...(fastworkflowOn ? (['fastworkflow'] as const) : []), ...(options.transport === 'wt' ? (['webtransport'] as const) : []), ...(options.transport === 'http' ? (['http'] as const) : [])]);
@@ -300,6 +312,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
       transport: options.transport,
       ...(certificateHash !== undefined ? { certificateHash } : {}),
       faults: server.faults,
+      readings,
       catalog: server.catalog,
       tools,
       wizards: wizards.map((wizard) => wizard.name),

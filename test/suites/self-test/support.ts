@@ -2,7 +2,7 @@
 // on one transport, every fault of the mock server's catalog is caught by a case declaring its
 // requirement, with failure messages that name each offending case or uncaught fault.
 import { mockServerFaultCatalog, type CatalogEntry, type FaultLayer } from '../../../src/peer/server/index.js';
-import type { CaseResult, CaseFilters } from '../../../src/harness/index.js';
+import type { CaseResult, CaseFilters, ConformanceCase } from '../../../src/harness/index.js';
 import { serverCases } from '../../../suites/server/index.js';
 import { casesFor, runOnMock, type MockRunOptions, type SuiteTransport } from '../support.js';
 
@@ -26,25 +26,47 @@ export function problemLines(cases: readonly CaseResult[]): string[] {
 }
 
 /**
- * Runs every server case (or one shard of them) against the correct mock server and returns the
- * problems, one line each (empty when the mock passes), plus how many cases applied.
+ * The fast-check seeds every correct-mock run uses: a correct peer's verdicts must not depend on
+ * the seed (docs/profile.md §2, rule 5). The whole run uses the first; every case that generated
+ * input runs again with each of the others.
+ */
+export const SELF_TEST_SEEDS: readonly number[] = [20261126, 1, 424242, 987654321, 2147483646];
+
+/**
+ * Runs every server case (or one shard of them) against the correct mock server (the reference
+ * readings, or the alternate ones with `server: { readings: 'alternate' }`) and returns the
+ * problems, one line each (empty when the mock passes), plus how many cases applied. Cases that
+ * generate input run once per seed of SELF_TEST_SEEDS.
  */
 export async function correctMockProblems(
   transport: SuiteTransport,
-  options: { server?: MockRunOptions['server']; shard?: CaseFilters['shard'] } = {},
+  options: { server?: MockRunOptions['server']; shard?: CaseFilters['shard']; seeds?: readonly number[] } = {},
 ): Promise<{ problems: string[]; applied: number; total: number }> {
-  const run = await runOnMock(serverCases(), {
-    transport,
-    ...(options.server ? { server: options.server } : {}),
-    run: {
-      ...(options.shard ? { filters: { shard: options.shard } } : {}),
-      // A node process per case: on a loaded machine its start alone can take seconds.
-      // Elsewhere deadlines are doubled for a loaded machine (only waits get longer).
-      timeoutScale: transport === 'stdio' ? STDIO_TIMEOUT_SCALE : 2,
-    },
-  });
+  const [first, ...others] = options.seeds ?? SELF_TEST_SEEDS;
+  const runWith = async (cases: readonly ConformanceCase[], seed: number | undefined, shard: CaseFilters['shard'] | undefined) =>
+    runOnMock(cases, {
+      transport,
+      ...(options.server ? { server: options.server } : {}),
+      run: {
+        ...(shard ? { filters: { shard } } : {}),
+        ...(seed !== undefined ? { seed } : {}),
+        // A node process per case: on a loaded machine its start alone can take seconds.
+        // Elsewhere deadlines are doubled for a loaded machine (only waits get longer).
+        timeoutScale: transport === 'stdio' ? STDIO_TIMEOUT_SCALE : 2,
+      },
+    });
+  const run = await runWith(serverCases(), first, options.shard);
   const cases = run.result.cases.filter((c) => c.verdict !== 'SKIPPED');
-  return { problems: problemLines(cases), applied: cases.filter((c) => c.verdict !== 'NOT_APPLICABLE').length, total: cases.length };
+  const problems = problemLines(cases);
+  const generating = new Set(cases.filter((c) => c.seed !== undefined).map((c) => c.id));
+  if (generating.size > 0) {
+    const again = serverCases().filter((c) => generating.has(c.id));
+    for (const seed of others) {
+      const rerun = await runWith(again, seed, undefined);
+      problems.push(...problemLines(rerun.result.cases).map((line) => `${line} (seed ${seed})`));
+    }
+  }
+  return { problems, applied: cases.filter((c) => c.verdict !== 'NOT_APPLICABLE').length, total: cases.length };
 }
 
 /**

@@ -1,0 +1,15 @@
+// Self-test: the mock server taking the alternate readings (mock-server --readings alternate) passes every applicable server case over Streamable HTTP, five seeds.
+import { describe, expect, it } from 'vitest';
+import { correctMockProblems, listed, SELF_TEST_TIMEOUT_MS } from './support.js';
+
+describe('the alternate-readings mock server over Streamable HTTP', () => {
+  it(
+    'gets no FAIL, WARN, TIMEOUT or ERROR from any case',
+    async () => {
+      const { problems, applied } = await correctMockProblems('http', { server: { readings: 'alternate' } });
+      expect(problems, listed('case(s) failed the alternate-readings mock server', problems)).toEqual([]);
+      expect(applied).toBeGreaterThan(0);
+    },
+    SELF_TEST_TIMEOUT_MS,
+  );
+});

@@ -1,0 +1,15 @@
+// Self-test: the mock server taking the alternate readings passes every applicable server case over stdio (shard 1 of 6: a process per case), five seeds.
+import { describe, expect, it } from 'vitest';
+import { correctMockProblems, listed, SELF_TEST_TIMEOUT_MS } from './support.js';
+
+describe('the alternate-readings mock server over stdio (shard 1 of 6: a process per case)', () => {
+  it(
+    'gets no FAIL, WARN, TIMEOUT or ERROR from any case',
+    async () => {
+      const { problems, applied } = await correctMockProblems('stdio', { shard: { index: 1, count: 6 }, server: { readings: 'alternate' } });
+      expect(problems, listed('case(s) failed the alternate-readings mock server', problems)).toEqual([]);
+      expect(applied).toBeGreaterThan(0);
+    },
+    SELF_TEST_TIMEOUT_MS,
+  );
+});
