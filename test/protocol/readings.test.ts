@@ -1,6 +1,6 @@
 // The accepted readings of C-14 (where `interactive` is advertised) and C-26 (FastWorkflow failures).
 import { describe, expect, it } from 'vitest';
-import { detectFastWorkflowFailure } from '../../src/protocol/fastworkflow-errors.js';
+import { detectFastWorkflowFailure, statusStatedIn } from '../../src/protocol/fastworkflow-errors.js';
 import { findInteractiveAdvertisements } from '../../src/protocol/flow-capability.js';
 
 describe('findInteractiveAdvertisements (C-14, FLOW-CAP-1)', () => {
@@ -26,7 +26,7 @@ describe('findInteractiveAdvertisements (C-14, FLOW-CAP-1)', () => {
   });
 });
 
-describe('detectFastWorkflowFailure (C-26, FW-ERR-1)', () => {
+describe('detectFastWorkflowFailure (C-26, FW-ERR-1, FW-ERR-4)', () => {
   it('reads the status from each accepted encoding', () => {
     expect(detectFastWorkflowFailure({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'busy', data: { httpStatus: 409 } } })).toEqual({
       failed: true,
@@ -40,7 +40,17 @@ describe('detectFastWorkflowFailure (C-26, FW-ERR-1)', () => {
       reading: 'isError',
     });
     const text = { type: 'text', text: JSON.stringify({ httpStatus: 504, message: 'timeout' }) };
-    expect(detectFastWorkflowFailure({ jsonrpc: '2.0', id: 1, result: { isError: true, content: [text] } })).toMatchObject({ status: 504 });
+    expect(detectFastWorkflowFailure({ jsonrpc: '2.0', id: 1, result: { isError: true, content: [text] } })).toMatchObject({ status: 504, reading: 'isError' });
+  });
+
+  it("reads a status stated in prose, as fastapi_mcp's isError text has it", () => {
+    const fastapiMcp = { type: 'text', text: 'Error calling invoke_agent. Status code: 409. Response: {"detail":"turn in progress"}' };
+    expect(detectFastWorkflowFailure({ jsonrpc: '2.0', id: 1, result: { isError: true, content: [fastapiMcp] } })).toEqual({ failed: true, status: 409, reading: 'text' });
+    expect(detectFastWorkflowFailure({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'HTTP 504: no output in time' } })).toEqual({ failed: true, status: 504, reading: 'text' });
+    expect(statusStatedIn('status_code=422')).toBe(422);
+    // Numbers that are no failure status are not read as one.
+    expect(statusStatedIn('Status code: 200')).toBeUndefined();
+    expect(statusStatedIn('listed 404 conversations')).toBeUndefined();
   });
 
   it('flags failures whose status cannot be recovered', () => {

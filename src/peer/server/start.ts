@@ -16,7 +16,7 @@ import { isEncodingName, type EncodingName } from '../../wire/codec.js';
 import { CORE_TOOLS } from './core/tools.js';
 import { MockServerError, UnknownFaultError, closestNames, type ActiveFaults, type FaultDefinition, type ServerExtension } from './extension.js';
 import { FASTWORKFLOW_FAULTS, fastWorkflowExtension } from './fastworkflow/index.js';
-import { withFastWorkflowHttpFaults } from './fastworkflow/http-faults.js';
+import { withFastWorkflowHttpFront } from './fastworkflow/http-front.js';
 import { CORE_FAULTS } from './faults.js';
 import { FLOW_FAULTS, flowExtension, loadShippedWizards, loadWizard, type FlowExtensionOptions, type Wizard } from './flow/index.js';
 import { isMockReadings, MOCK_READINGS, type MockReadings } from './readings.js';
@@ -208,7 +208,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
 
   try {
     const extensions: ServerExtension[] = [];
-    const fastworkflow = fastworkflowOn ? fastWorkflowExtension({ storeDir: storeDir!, faults: faultNames }) : undefined;
+    const fastworkflow = fastworkflowOn ? fastWorkflowExtension({ storeDir: storeDir!, faults: faultNames, readings }) : undefined;
     const plainTools = () => [...CORE_TOOLS.map((tool) => tool.name), ...(fastworkflow?.tools.map((tool) => tool.name) ?? [])];
     const flow = flowExtension({ ...options.flow, wizards, plainTools });
     extensions.push(flow);
@@ -277,8 +277,9 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
         faults: server.faults,
         onSession: serve,
       });
-      // FastWorkflow's transport faults sit in front of the listener (the listener itself when none is on).
-      const endpoint = await withFastWorkflowHttpFaults(listener, server.faults).catch(async (error: unknown) => {
+      // FastWorkflow's transport faults and readings sit in front of the listener (the listener itself when neither is on).
+      const front = { unknownSession: fastworkflow?.readings.unknownSession ?? 404 };
+      const endpoint = await withFastWorkflowHttpFront(listener, server.faults, front).catch(async (error: unknown) => {
         await listener.close();
         throw error;
       });

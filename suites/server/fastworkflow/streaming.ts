@@ -1,16 +1,18 @@
 // FW-STREAM: invoke_agent's trace events and final output (004 §6, §11.5, profile C-27). How the
 // partial events travel is reported (FW-STREAM-1); their shapes and order are checked wherever
 // they appear (FW-STREAM-2, FW-STREAM-5), and the final CommandOutput carries traces only when
-// they were not streamed (FW-STREAM-3, FW-STREAM-4).
+// they were not streamed (FW-STREAM-3, FW-STREAM-4; a server that emits no traces at all has them
+// switched off at startup, which 004 §1 allows).
 import { defineCase, type CaseContext } from '../../../src/harness/index.js';
 import { isRecord } from '../../../src/wire/index.js';
 import {
   harmlessCommand,
   initializeTool,
+  noteExtras,
   openMainSession,
   requiresFastWorkflow,
   runTurn,
-  schemaProblems,
+  shapeOf,
   streamEvent,
   SUITE,
   uniqueUser,
@@ -19,21 +21,30 @@ import {
   type TurnView,
 } from './support.js';
 
+/** An invoke_agent turn of a harmless command, asking for streamed progress or not. */
+function turnOf(ctx: CaseContext, session: McpSession, query: string, progress: boolean): Promise<TurnView> {
+  return runTurn(session, 'invoke_agent', { user_query: query }, progress ? { progressToken: `fw-${ctx.nextId()}`, timeoutMs: 8_000 } : { timeoutMs: 8_000 });
+}
+
 async function agentTurn(ctx: CaseContext, progress: boolean): Promise<{ session: McpSession; turn: TurnView; query: string }> {
   const session = await openMainSession(ctx);
   await initializeTool(session, { user_id: uniqueUser(ctx) });
   const query = harmlessCommand(await workflowCommands(session));
-  const turn = await runTurn(session, 'invoke_agent', { user_query: query }, progress ? { progressToken: `fw-${ctx.nextId()}`, timeoutMs: 8_000 } : { timeoutMs: 8_000 });
-  return { session, turn, query };
+  return { session, turn: await turnOf(ctx, session, query, progress), query };
 }
 
-/** FW-STREAM-5 over every trace event of a turn (streamed or attached). */
+/** The trace events a turn streamed, in order. */
+const streamedTraces = (turn: TurnView): unknown[] => turn.events.map(streamEvent).filter((e) => e?.type === 'trace').map((e) => e!.data);
+
+/** FW-STREAM-5 over every trace event of a turn (streamed or attached); unnamed members are INFO. */
 function checkTraceShapes(ctx: CaseContext, traces: readonly unknown[], where: string): void {
-  const broken = traces.map((trace) => ({ trace, problems: schemaProblems('trace-event.payload', trace) })).filter((t) => t.problems.length > 0);
+  const shapes = traces.map((trace) => ({ trace, ...shapeOf('trace-event.payload', trace) }));
+  const broken = shapes.filter((t) => t.problems.length > 0).map(({ trace, problems }) => ({ trace, problems }));
   ctx.check('FW-STREAM-5', broken.length === 0, {
     message: `${where}: each trace event has an integer timestamp (ms), direction agent_to_workflow|workflow_to_agent, and nullable raw_command, command_name, parameters, response_text, success`,
     actual: broken.slice(0, 3),
   });
+  noteExtras(ctx, 'FW-STREAM-5', where, shapes.flatMap((s) => s.extras));
 }
 
 export const streamingCases = [
@@ -64,8 +75,7 @@ export const streamingCases = [
         expected: 'trace* output',
         actual: { sequence: events.map((e) => e?.type ?? 'not an event'), final: turn.final },
       });
-      const traces = events.filter((e) => e?.type === 'trace').map((e) => e!.data);
-      checkTraceShapes(ctx, traces, 'streamed trace events');
+      checkTraceShapes(ctx, streamedTraces(turn), 'streamed trace events');
       const output = isRecord(turn.output) ? turn.output : undefined;
       if (output && output.traces === null) ctx.info('FW-STREAM-3', 'the final CommandOutput has traces: null', output.traces);
       else if (output && !('traces' in output)) ctx.info('FW-STREAM-3', 'the final CommandOutput has no traces member (recommended)');
@@ -84,20 +94,32 @@ export const streamingCases = [
     transports: ['http'],
     applies: requiresFastWorkflow,
     async run(ctx) {
-      const { turn } = await agentTurn(ctx, false);
+      const { session, turn, query } = await agentTurn(ctx, false);
       if (!ctx.check('FW-STREAM-4', turn.read.ok, { message: 'invoke_agent (without a progressToken) answers with its output', actual: turn.answer.response ?? 'no answer' })) return;
       if (turn.delivery !== 'only the final output') {
         ctx.info('FW-STREAM-4', `the server streamed events although the call asked for no progress (${turn.delivery}); traces are then not attached`);
-        checkTraceShapes(ctx, turn.events.map(streamEvent).filter((e) => e?.type === 'trace').map((e) => e!.data), 'streamed trace events');
+        checkTraceShapes(ctx, streamedTraces(turn), 'streamed trace events');
         return;
       }
       const output = isRecord(turn.output) ? turn.output : undefined;
       const traces = output && Array.isArray(output.traces) ? output.traces : undefined;
-      ctx.check('FW-STREAM-4', traces !== undefined && traces.length > 0, {
-        message: 'the final CommandOutput of a turn that ran a command carries its trace events as traces',
-        actual: output ? { traces: output.traces ?? 'absent' } : turn.final,
+      if (traces !== undefined && traces.length > 0) {
+        ctx.check('FW-STREAM-4', true, { message: 'the final CommandOutput of a turn that ran a command carries its trace events as traces' });
+        checkTraceShapes(ctx, traces, 'attached traces');
+        return;
+      }
+      // No traces attached: fine only if the server emits none at all (traces off at startup, 004 §1).
+      const streamed = await turnOf(ctx, session, query, true);
+      const emitted = streamedTraces(streamed);
+      if (emitted.length === 0) {
+        ctx.info('FW-STREAM-4', 'the server emits no trace events, streamed or attached: traces are switched off at startup (004 §1), so nothing is owed', output ? { traces: output.traces ?? 'absent' } : turn.final);
+        return;
+      }
+      ctx.check('FW-STREAM-4', false, {
+        message: 'the final CommandOutput of a turn without streaming carries its trace events as traces (the server streams them when asked, so traces are on)',
+        expected: { traces: 'array of trace events' },
+        actual: { withoutStreaming: output ? { traces: output.traces ?? 'absent' } : turn.final, streamedTraces: emitted.length },
       });
-      if (traces) checkTraceShapes(ctx, traces, 'attached traces');
     },
   }),
 ];

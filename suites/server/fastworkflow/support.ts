@@ -1,9 +1,10 @@
 // What the FastWorkflow cases share (seed 004, docs/profile.md FW-*): applicability, MCP sessions
 // on the case's connection and extra ones opened with raw HTTP (for cross-session checks), tool
-// calls whose results are read the way FW-TOOL-3 allows, failures read the way FW-ERR-1 allows,
-// and the commands a case can run on a workflow it does not know.
+// calls whose results are read the way FW-TOOL-3 allows, failures read the way FW-ERR-1 and
+// FW-ERR-4 allow (C-26), shapes whose unnamed members are INFO notes (rule 4), and the commands a
+// case can run on a workflow it does not know.
 import { TargetPreconditionError, type Applicability, type CaseContext, type Discovery } from '../../../src/harness/index.js';
-import { detectFastWorkflowFailure, type FailureDetection } from '../../../src/protocol/fastworkflow-errors.js';
+import { detectFastWorkflowFailure, FAILURE_READING_NAMES, type FailureDetection } from '../../../src/protocol/fastworkflow-errors.js';
 import { SchemaRegistry } from '../../../src/schema/registry.js';
 import { isRecord } from '../../../src/wire/index.js';
 import { initializeParams, isResponseTo, openSession, SETUP_ANSWER_MS, type Message } from '../support.js';
@@ -43,10 +44,30 @@ export function requiresFastWorkflow(discovery: Discovery): Applicability {
 }
 
 let schemas: SchemaRegistry | undefined;
-/** Problems of `value` against schemas/fastworkflow/<slug>.schema.json, as readable strings ([] when valid). */
-export function schemaProblems(slug: string, value: unknown): string[] {
+
+/**
+ * `value` against schemas/fastworkflow/<slug>.schema.json: the problems (a missing member, a wrong
+ * type or constant: these fail), and the members the schema does not name (INFO notes, rule 4).
+ */
+export interface Shape {
+  problems: string[];
+  /** JSON pointers of members the documents do not name. */
+  extras: string[];
+}
+
+export function shapeOf(slug: string, value: unknown): Shape {
   schemas ??= SchemaRegistry.load();
-  return schemas.validate(`fastworkflow/${slug}`, value).map((issue) => JSON.stringify(issue));
+  const issues = schemas.validate(`fastworkflow/${slug}`, value);
+  const extra = (issue: { keyword: string }) => issue.keyword === 'additionalProperties';
+  return {
+    problems: issues.filter((issue) => !extra(issue)).map((issue) => JSON.stringify(issue)),
+    extras: issues.filter(extra).map((issue) => `${issue.instancePath}/${String((issue.params as { additionalProperty?: unknown }).additionalProperty)}`),
+  };
+}
+
+/** Reports members the documents do not name as an INFO note (rule 4), when there are any. */
+export function noteExtras(ctx: CaseContext, requirement: string, what: string, extras: readonly string[]): void {
+  if (extras.length > 0) ctx.info(requirement, `${what}: members 004 does not name (an INFO note, not a failure): ${[...new Set(extras)].slice(0, 10).join(', ')}`);
 }
 
 /** A unique user id per case run, so parallel cases never share conversations. */
@@ -191,26 +212,41 @@ export function callTool(session: McpSession, name: string, args: Message = {}, 
 export type PayloadReading = 'structuredContent' | 'one text content item holding the JSON';
 
 export type PayloadRead =
-  | { ok: true; value: unknown; reading: PayloadReading; text?: string }
-  | { ok: false; why: string };
+  /** `others`: content items besides the one holding the JSON (INFO notes). */
+  | { ok: true; value: unknown; reading: PayloadReading; text?: string; others: number }
+  /** `text`: the result's only text item, when it has one (NDJSON lines are read from it). */
+  | { ok: false; why: string; text?: string };
 
-/** The documented JSON of a successful tools/call result: structuredContent, else the JSON text of one text item. */
+function parsedJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The documented JSON of a successful tools/call result: structuredContent, else the JSON text of
+ * the one text item that holds JSON (further content items may accompany it, FW-TOOL-3).
+ */
 export function readPayload(response: Message | undefined): PayloadRead {
   if (!response) return { ok: false, why: 'no answer' };
   const result = response.result;
   if (!isRecord(result)) return { ok: false, why: 'the answer is not a result' };
   if (result.isError === true) return { ok: false, why: 'the result has isError: true' };
   const content = Array.isArray(result.content) ? result.content : [];
-  const texts = content.filter((item): item is { type: 'text'; text: string } => isRecord(item) && item.type === 'text' && typeof item.text === 'string');
+  const texts = content.filter((item): item is { type: 'text'; text: string } => isRecord(item) && item.type === 'text' && typeof item.text === 'string').map((item) => item.text);
+  const only = texts.length === 1 ? { text: texts[0]! } : {};
   if (result.structuredContent !== undefined && isRecord(result.structuredContent)) {
-    return { ok: true, value: result.structuredContent, reading: 'structuredContent', ...(texts.length === 1 ? { text: texts[0]!.text } : {}) };
+    return { ok: true, value: result.structuredContent, reading: 'structuredContent', ...only, others: 0 };
   }
-  if (texts.length !== 1) return { ok: false, why: `no structuredContent and ${texts.length} text content items (expected one holding the JSON)` };
-  try {
-    return { ok: true, value: JSON.parse(texts[0]!.text), reading: 'one text content item holding the JSON', text: texts[0]!.text };
-  } catch {
-    return { ok: false, why: 'no structuredContent and the text content item is not JSON' };
-  }
+  const json = texts.flatMap((text) => {
+    const parsed = parsedJson(text);
+    return parsed ? [{ text, value: parsed.value }] : [];
+  });
+  if (json.length === 1) return { ok: true, value: json[0]!.value, reading: 'one text content item holding the JSON', text: json[0]!.text, others: content.length - 1 };
+  if (json.length === 0) return { ok: false, why: `no structuredContent and none of ${texts.length} text content item(s) holds JSON`, ...only };
+  return { ok: false, why: `no structuredContent and ${json.length} text content items hold JSON (expected one)` };
 }
 
 /** The failure reading of an answer (FW-ERR-1); a missing answer is `undefined`. */
@@ -238,16 +274,38 @@ export function initializeTool(session: McpSession, args: Message = {}, requirem
 }
 
 /**
- * Checks that `answer` is a failure whose HTTP-equivalent status is `status` (FW-ERR-1/2 readings).
- * A missing answer is a failed check too.
+ * Checks that `answer` is a failure (FW-ERR-1) and, where its HTTP-equivalent status can be read
+ * (FW-ERR-4), that the status is `status` (004 §10's table, FW-ERR-2). A failure whose status
+ * cannot be read passes with an INFO note: how MCP carries the status is open (C-26), and
+ * FW-ERR-4 warns about it once, in fastworkflow/failure-data. A missing answer fails: a request
+ * is owed a response. Returns the detection (undefined without an answer).
  */
-export function checkStatus(ctx: CaseContext, requirement: string, answer: Answer, status: number, what: string): boolean {
+export function checkFailure(ctx: CaseContext, requirement: string, answer: Answer, status: number, what: string): FailureDetection | undefined {
   const detection = failureOf(answer);
-  return ctx.check(requirement, detection !== undefined && detection.failed && detection.status === status, {
-    message: `${what} fails with a ${status}-equivalent error`,
+  if (detection === undefined) {
+    ctx.check(requirement, false, { message: `${what} is answered (with a failure)`, expected: { httpStatus: status }, actual: 'no answer' });
+    return undefined;
+  }
+  if (!detection.failed) {
+    ctx.check(requirement, false, {
+      message: `${what} fails (a JSON-RPC error or an isError result), with status ${status} where the status can be read`,
+      expected: { httpStatus: status },
+      actual: { success: answer.response },
+    });
+    return detection;
+  }
+  if (detection.status === undefined) {
+    ctx.check(requirement, true, { message: `${what} fails` });
+    ctx.info(requirement, `${what} fails, but its HTTP-equivalent status cannot be read back (FW-ERR-4), so the status is not judged`, answer.response);
+    return detection;
+  }
+  if (detection.reading !== 'data.httpStatus') ctx.info(requirement, `${what}: status ${detection.status}, read as: ${FAILURE_READING_NAMES[detection.reading]}`);
+  ctx.check(requirement, detection.status === status, {
+    message: `${what} fails with status ${status}`,
     expected: { httpStatus: status },
-    actual: detection === undefined ? 'no answer' : detection.failed ? { httpStatus: detection.status ?? 'unreadable', answer: answer.response } : { success: answer.response },
+    actual: { httpStatus: detection.status, reading: FAILURE_READING_NAMES[detection.reading], answer: answer.response },
   });
+  return detection;
 }
 
 // ---- the workflow's commands ------------------------------------------------------------------
@@ -323,7 +381,7 @@ export function streamedEvents(answer: Answer): { via: string; event: unknown }[
   return events;
 }
 
-/** NDJSON lines in a tool result's text (profile C-27 reading 2), when every line is an event. */
+/** NDJSON lines in a tool result's text (profile C-27 reading 2), when there are several and every line is an event. */
 export function ndjsonEvents(text: string | undefined): unknown[] | undefined {
   if (text === undefined) return undefined;
   const lines = text.split('\n').filter((line) => line.trim() !== '');
@@ -358,9 +416,11 @@ export interface TurnView {
 /** Runs a turn and sorts out its events and output (nothing is checked here). */
 export async function runTurn(session: McpSession, tool: 'invoke_agent' | 'invoke_assistant', args: Message, options: ToolCallOptions = {}): Promise<TurnView> {
   const answer = await callTool(session, tool, args, options);
-  const read = readPayload(answer.response);
+  const payload = readPayload(answer.response);
   const notified = streamedEvents(answer).map((e) => e.event);
-  const lines = read.ok ? ndjsonEvents(read.text) : undefined;
+  // NDJSON text is no one JSON document: its lines are the result (the event stream).
+  const lines = ndjsonEvents(payload.text);
+  const read: PayloadRead = lines ? { ok: true, value: lines[lines.length - 1], reading: 'one text content item holding the JSON', text: payload.text!, others: 0 } : payload;
   let events: unknown[] = [];
   let delivery: TurnView['delivery'] = 'only the final output';
   let final: unknown = read.ok ? read.value : undefined;
@@ -375,4 +435,63 @@ export async function runTurn(session: McpSession, tool: 'invoke_agent' | 'invok
   const wrapped = streamEvent(final);
   const output = wrapped?.type === 'output' ? wrapped.data : final;
   return { answer, events, delivery, output, final, read };
+}
+
+/**
+ * Whether a CommandOutput reports success: its `success`, else (FastWorkflow's canonical type,
+ * C-33, which serializes none) every CommandResponse's `success`; undefined when it says neither.
+ */
+export function outputSucceeded(output: unknown): boolean | undefined {
+  if (!isRecord(output)) return undefined;
+  if (typeof output.success === 'boolean') return output.success;
+  const responses = Array.isArray(output.command_responses) ? output.command_responses : [];
+  if (responses.length === 0 || !responses.every((r) => isRecord(r) && typeof r.success === 'boolean')) return undefined;
+  return responses.every((r) => (r as { success: boolean }).success);
+}
+
+// ---- conversations ------------------------------------------------------------------------------
+
+/** One entry of list_conversations (004 §5.8), as listed. */
+export type ListedConversation = Record<string, unknown> & { conversation_id: unknown; updated_at: unknown };
+
+/** list_conversations (limit 100) as a set-up step. */
+export async function listConversations(session: McpSession, limit = 100): Promise<ListedConversation[]> {
+  const payload = await useTool(session, 'list_conversations', { limit });
+  return (Array.isArray(payload.conversations) ? payload.conversations : []).filter(isRecord) as ListedConversation[];
+}
+
+/** Conversation ids as listed (a string per 004; compared as given). */
+export const idsOf = (conversations: readonly ListedConversation[]): unknown[] => conversations.map((c) => c.conversation_id);
+
+/** Whether two conversation ids are the same one (ids are compared as JSON values). */
+export const sameId = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * A turn, then new_conversation (as set-up steps): the conversation the turn ran in is then
+ * stored under either reading of C-34. Returns the id of the conversation that became active.
+ */
+export async function turnAndRotate(session: McpSession, query: string): Promise<unknown> {
+  await useTool(session, 'invoke_assistant', { user_query: query });
+  const rotated = await useTool(session, 'new_conversation');
+  return rotated.new_conversation_id;
+}
+
+/**
+ * The conversation a new_conversation just stored (C-34): the most recently updated one listed
+ * besides the new active conversation `rotatedTo`.
+ */
+export function justStored(conversations: readonly ListedConversation[], rotatedTo: unknown): unknown {
+  const updated = (c: ListedConversation) => (typeof c.updated_at === 'number' ? c.updated_at : Number.NEGATIVE_INFINITY);
+  return [...conversations].sort((a, b) => updated(b) - updated(a)).find((c) => !sameId(c.conversation_id, rotatedTo))?.conversation_id;
+}
+
+/**
+ * Which conversation is active, observed the only way either reading of C-34 allows: a turn and
+ * a new_conversation store it, then it is the one just stored. Returns it (undefined when none is
+ * listed) and the conversation that became active.
+ */
+export async function storeActive(session: McpSession, query: string): Promise<{ stored: unknown; rotatedTo: unknown; listed: ListedConversation[] }> {
+  const rotatedTo = await turnAndRotate(session, query);
+  const listed = await listConversations(session);
+  return { stored: justStored(listed, rotatedTo), rotatedTo, listed };
 }

@@ -1,20 +1,24 @@
-// FW-TOOL: the ten tools of 004 §5, their results (§9 data contracts) and their input schemas.
+// FW-TOOL: the ten tools of 004 §5, their results (§9 data contracts, C-33) and their input
+// schemas. Members the documents do not name are INFO notes (rule 4).
 import { defineCase, type CaseContext } from '../../../src/harness/index.js';
 import { isRecord } from '../../../src/wire/index.js';
 import { setupResult } from '../support.js';
+import { commandOutputShape, SKETCH } from './data-contracts.js';
 import {
   callTool,
-  checkStatus,
+  checkFailure,
   EXPORT_TOOL,
   FASTWORKFLOW_TOOLS,
   harmlessCommand,
   initializeTool,
   INTERNAL_TOOLS,
+  noteExtras,
   openMainSession,
+  outputSucceeded,
   readPayload,
   requiresFastWorkflow,
   runTurn,
-  schemaProblems,
+  shapeOf,
   SUITE,
   uniqueUser,
   useTool,
@@ -31,6 +35,9 @@ const DOCUMENTED_PARAMETERS: Record<string, Record<string, readonly string[]>> =
   activate_conversation: { conversation_id: ['string'] },
   post_feedback: { binary_or_numeric_score: ['boolean', 'number', 'integer', 'null'], nl_feedback: ['string', 'null'] },
 };
+
+/** The members 004 §5.2 names for get_workflow_info. */
+const WORKFLOW_INFO_MEMBERS = ['workflow_name', 'description', 'purpose', 'available_contexts'];
 
 /** The JSON types a property schema admits (type, or the types of its anyOf/oneOf branches). */
 function typesOf(schema: unknown): string[] {
@@ -50,8 +57,19 @@ async function listedTools(ctx: CaseContext, requirement: string): Promise<Recor
 function checkPayload(ctx: CaseContext, tool: string, response: Record<string, unknown> | undefined): unknown {
   const read = readPayload(response);
   if (!ctx.check('FW-TOOL-3', read.ok, { message: `${tool}'s result carries its JSON object as structuredContent or as the JSON text of one text item`, actual: read.ok ? undefined : { problem: read.why, answer: response ?? 'no answer' } })) return undefined;
-  if (read.ok) ctx.info('FW-TOOL-3', `${tool}: ${read.reading}`);
+  if (read.ok) ctx.info('FW-TOOL-3', `${tool}: ${read.reading}${read.others > 0 ? ` (with ${read.others} further content item(s))` : ''}`);
   return read.ok ? read.value : undefined;
+}
+
+/** FW-TOOL-9 on one CommandOutput (its traces are FW-STREAM's): either reading of C-33, INFO naming it. */
+function checkCommandOutput(ctx: CaseContext, output: unknown, what: string): void {
+  const shape = commandOutputShape(output);
+  ctx.check('FW-TOOL-9', shape.problems.length === 0, {
+    message: `${what} is a CommandOutput: 004 §9's sketch (success, workflow_name, context, command_name, command_parameters, command_responses of response, artifacts, next_actions, recommendations) or FastWorkflow's canonical types`,
+    actual: { output, problems: shape.problems.slice(0, 5) },
+  });
+  for (const reading of shape.readings) if (reading !== SKETCH) ctx.info('FW-TOOL-9', `${what} follows ${reading} (C-33)`);
+  noteExtras(ctx, 'FW-TOOL-9', what, shape.extras);
 }
 
 export const toolCases = [
@@ -107,8 +125,9 @@ export const toolCases = [
       await initializeTool(session, { user_id: uniqueUser(ctx) });
       const value = checkPayload(ctx, 'get_workflow_info', (await callTool(session, 'get_workflow_info')).response);
       if (value === undefined) return;
-      const problems = schemaProblems('tool-get-workflow-info.output.payload', value);
-      ctx.check('FW-TOOL-4', problems.length === 0, { message: 'workflow_name, description, purpose are strings, available_contexts an array of strings, and there is no current_context', actual: { value, problems } });
+      const shape = shapeOf('tool-get-workflow-info.output.payload', value);
+      ctx.check('FW-TOOL-4', shape.problems.length === 0, { message: 'workflow_name, description, purpose are strings, available_contexts an array of strings, and there is no current_context', actual: { value, problems: shape.problems } });
+      noteExtras(ctx, 'FW-TOOL-4', 'get_workflow_info', isRecord(value) ? Object.keys(value).filter((k) => !WORKFLOW_INFO_MEMBERS.includes(k)).map((k) => `/${k}`) : []);
     },
   }),
 
@@ -124,8 +143,9 @@ export const toolCases = [
       await initializeTool(session, { user_id: uniqueUser(ctx) });
       const value = checkPayload(ctx, 'get_commands', (await callTool(session, 'get_commands')).response);
       if (value === undefined) return;
-      const problems = schemaProblems('tool-get-commands.output.payload', value);
-      ctx.check('FW-TOOL-5', problems.length === 0, { message: 'display_text is a string; each command has name, description, parameters (name, type, required, description) and examples', actual: { problems: problems.slice(0, 5) } });
+      const shape = shapeOf('tool-get-commands.output.payload', value);
+      ctx.check('FW-TOOL-5', shape.problems.length === 0, { message: 'display_text is a string; each command has name, description, parameters (name, type, required, description) and examples', actual: { problems: shape.problems.slice(0, 5) } });
+      noteExtras(ctx, 'FW-TOOL-5', 'get_commands', shape.extras);
       const commands = isRecord(value) && Array.isArray(value.commands) ? value.commands : [];
       ctx.check('FW-TOOL-5', commands.length > 0, { message: 'the active context has at least one command', actual: commands.length });
     },
@@ -144,11 +164,14 @@ export const toolCases = [
       await initializeTool(session, { user_id: uniqueUser(ctx) });
       const command = harmlessCommand(await workflowCommands(session));
       const plain = await runTurn(session, 'invoke_agent', { user_query: command, timeout_seconds: 30 });
+      if (!ctx.check('FW-TOOL-6', plain.output !== undefined, { message: `invoke_agent with user_query ${JSON.stringify(command)} and timeout_seconds 30 is answered with its output`, actual: plain.answer.response ?? 'no answer' })) return;
+      if (outputSucceeded(plain.output) !== true) {
+        ctx.info('FW-TOOL-6', `the agent did not report success for ${JSON.stringify(command)}, so the answer to "/${command}" cannot be compared with it`, plain.output);
+        return;
+      }
       const slashed = await runTurn(session, 'invoke_agent', { user_query: `/${command}` });
-      const summary = (output: unknown) => (isRecord(output) ? { success: output.success, command_name: output.command_name } : output);
-      const ok = (output: unknown) => isRecord(output) && output.success === true;
-      ctx.check('FW-TOOL-6', ok(plain.output), { message: `invoke_agent with user_query ${JSON.stringify(command)} and timeout_seconds 30 succeeds`, actual: plain.answer.response ?? 'no answer' });
-      ctx.check('FW-TOOL-6', ok(slashed.output) && JSON.stringify(summary(slashed.output)) === JSON.stringify(summary(plain.output)), {
+      const summary = (output: unknown) => ({ success: outputSucceeded(output), command_name: isRecord(output) ? output.command_name : undefined });
+      ctx.check('FW-TOOL-6', JSON.stringify(summary(slashed.output)) === JSON.stringify(summary(plain.output)), {
         message: `"/${command}" is understood as "${command}" (the leading "/" is stripped)`,
         expected: summary(plain.output),
         actual: slashed.answer.response ? summary(slashed.output) : 'no answer',
@@ -169,12 +192,8 @@ export const toolCases = [
       const command = harmlessCommand(await workflowCommands(session));
       const value = checkPayload(ctx, 'invoke_assistant', (await callTool(session, 'invoke_assistant', { user_query: command, timeout_seconds: 30 })).response);
       if (value === undefined) return;
-      const problems = schemaProblems('tool-invoke-assistant.output.payload', value);
-      ctx.check('FW-TOOL-7', isRecord(value) && 'command_responses' in value && 'success' in value, { message: 'invoke_assistant returns a CommandOutput (success, command_responses...)', actual: value });
-      ctx.check('FW-TOOL-9', problems.length === 0, {
-        message: 'the CommandOutput has success, workflow_name, context, command_name, command_parameters and command_responses (each with response, artifacts, next_actions, recommendations)',
-        actual: { value, problems: problems.slice(0, 5) },
-      });
+      ctx.check('FW-TOOL-7', isRecord(value) && Array.isArray(value.command_responses), { message: 'invoke_assistant returns a CommandOutput (with its command_responses)', actual: value });
+      checkCommandOutput(ctx, value, "invoke_assistant's result");
     },
   }),
 
@@ -191,17 +210,14 @@ export const toolCases = [
       const command = harmlessCommand(await workflowCommands(session));
       const turn = await runTurn(session, 'invoke_agent', { user_query: command });
       if (!ctx.check('FW-TOOL-9', turn.output !== undefined, { message: 'invoke_agent answers with its output', actual: turn.answer.response ?? 'no answer' })) return;
-      const output = isRecord(turn.output) ? { ...turn.output } : turn.output;
-      if (isRecord(output)) delete output.traces; // traces are FW-STREAM's business
-      const problems = schemaProblems('command-output.payload', output);
-      ctx.check('FW-TOOL-9', problems.length === 0, { message: 'the final output is a CommandOutput with every documented field', actual: { output, problems: problems.slice(0, 5) } });
+      checkCommandOutput(ctx, turn.output, "invoke_agent's final output");
     },
   }),
 
   defineCase({
     id: 'fastworkflow/execute-command',
     suite: SUITE,
-    title: 'execute_command returns response_text, success and traces; a malformed command fails with a 422-equivalent error (FW-TOOL-8)',
+    title: 'execute_command returns response_text, success and traces; a malformed command fails, with status 422 where it can be read (FW-TOOL-8)',
     requirements: ['FW-TOOL-3', 'FW-TOOL-8'],
     transports: ['http'],
     applies: requiresFastWorkflow,
@@ -212,16 +228,18 @@ export const toolCases = [
       const command = harmlessCommand(commands);
       const value = checkPayload(ctx, 'execute_command', (await callTool(session, 'execute_command', { command })).response);
       if (value !== undefined) {
-        const problems = schemaProblems('tool-execute-command.output.payload', value);
-        ctx.check('FW-TOOL-8', problems.length === 0 && isRecord(value) && value.success === true, {
-          message: `execute_command ${JSON.stringify(command)} returns response_text (string), success true and, when traces were produced, traces (array)`,
-          actual: { value, problems: problems.slice(0, 5) },
+        const shape = shapeOf('tool-execute-command.output.payload', value);
+        ctx.check('FW-TOOL-8', shape.problems.length === 0, {
+          message: `execute_command ${JSON.stringify(command)} returns response_text (string), success (boolean) and, when traces were produced, traces (array)`,
+          actual: { value, problems: shape.problems.slice(0, 5) },
         });
+        noteExtras(ctx, 'FW-TOOL-8', 'execute_command', shape.extras);
+        if (isRecord(value) && value.success !== true) ctx.info('FW-TOOL-8', `execute_command ${JSON.stringify(command)} ran but did not succeed`, value);
       }
       // An unclosed parameter tag: not a command string of the form QualifiedName <param>value</param>.
       const withParameter = commands.find((c) => c.parameters.length > 0);
       const malformed = `${withParameter?.name ?? command} <${withParameter?.parameters[0]?.name ?? 'value'}>unclosed`;
-      checkStatus(ctx, 'FW-TOOL-8', await callTool(session, 'execute_command', { command: malformed }), 422, `execute_command with the malformed command ${JSON.stringify(malformed)}`);
+      checkFailure(ctx, 'FW-TOOL-8', await callTool(session, 'execute_command', { command: malformed }), 422, `execute_command with the malformed command ${JSON.stringify(malformed)}`);
     },
   }),
 

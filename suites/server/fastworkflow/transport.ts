@@ -4,7 +4,7 @@ import { defineCase, TargetPreconditionError, type CaseContext } from '../../../
 import type { RawHttpResponse } from '../../../src/transport/connection.js';
 import { isRecord } from '../../../src/wire/index.js';
 import { initializeParams, isResponseTo, openSession, SETUP_ANSWER_MS } from '../support.js';
-import { callTool, checkStatus, initializeTool, mainSession, openSideSession, requiresFastWorkflow, SESSION_HEADER, SUITE } from './support.js';
+import { callTool, failureOf, initializeTool, mainSession, openSideSession, requiresFastWorkflow, SESSION_HEADER, SUITE } from './support.js';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
@@ -18,13 +18,18 @@ function mediaTypeOf(response: RawHttpResponse): string {
   return (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-/** FW-TRANSPORT-1: one POST answered as JSON or SSE carrying the JSON-RPC response. */
+/**
+ * FW-TRANSPORT-1: one POST answered as JSON or SSE carrying the JSON-RPC response. The MCP
+ * transport names the two media types, not a status: any 2xx that carries the response will do.
+ */
 function checkAnswered(ctx: CaseContext, response: RawHttpResponse, id: string | number, what: string): boolean {
   const media = mediaTypeOf(response);
   const answer = response.messages.find((m) => isResponseTo(m, id));
-  return ctx.check('FW-TRANSPORT-1', response.status === 200 && (media === 'application/json' || media === 'text/event-stream') && answer !== undefined, {
-    message: `${what} POSTed to the endpoint is answered 200 with application/json or text/event-stream carrying the JSON-RPC response`,
-    expected: { status: 200, 'content-type': 'application/json | text/event-stream', response: { id } },
+  const ok = response.status >= 200 && response.status < 300 && (media === 'application/json' || media === 'text/event-stream') && answer !== undefined;
+  if (ok && response.status !== 200) ctx.info('FW-TRANSPORT-1', `${what} is answered with HTTP ${response.status} (not 200) carrying the response`);
+  return ctx.check('FW-TRANSPORT-1', ok, {
+    message: `${what} POSTed to the endpoint is answered (2xx) with application/json or text/event-stream carrying the JSON-RPC response`,
+    expected: { status: '2xx', 'content-type': 'application/json | text/event-stream', response: { id } },
     actual: { status: response.status, 'content-type': response.headers['content-type'] ?? null, body: response.text.slice(0, 500) },
   });
 }
@@ -98,8 +103,13 @@ export const transportCases = [
       const other = await openSideSession(ctx);
       ctx.check('FW-TRANSPORT-3', other.sessionId !== sessionId, { message: 'each MCP session gets its own Mcp-Session-Id', actual: { first: sessionId, second: other.sessionId } });
       // The initialize tool ran in the first session only: the second has no FastWorkflow state yet.
+      // Which status that failure carries is FW-SESSION-1's business.
       const answer = await callTool(other, 'get_workflow_info');
-      checkStatus(ctx, 'FW-TRANSPORT-3', answer, 404, 'get_workflow_info in a second MCP session that has not called the initialize tool (state keyed to the other session)');
+      const detection = failureOf(answer);
+      ctx.check('FW-TRANSPORT-3', detection?.failed === true, {
+        message: 'get_workflow_info fails in a second MCP session that has not called the initialize tool (the first session\'s state is keyed to its own id)',
+        actual: answer.response ?? 'no answer',
+      });
       const own = await callTool(main, 'get_workflow_info');
       ctx.check('FW-TRANSPORT-3', own.response !== undefined && isRecord(own.response.result) && own.response.result.isError !== true, {
         message: 'the first session keeps its state: get_workflow_info succeeds there',
@@ -112,7 +122,7 @@ export const transportCases = [
   defineCase({
     id: 'fastworkflow/unknown-session-404',
     suite: SUITE,
-    title: 'a request with an unknown or terminated Mcp-Session-Id is answered with HTTP 404 (FW-TRANSPORT-4)',
+    title: 'a request with a terminated Mcp-Session-Id is answered with HTTP 404, one with a never-issued id with 404 or 400 (FW-TRANSPORT-4)',
     requirements: ['FW-TRANSPORT-4'],
     transports: ['http'],
     applies: requiresFastWorkflow,
@@ -124,7 +134,13 @@ export const transportCases = [
         { method: 'POST', headers: { ...JSON_HEADERS, [SESSION_HEADER]: `unknown-${Date.now().toString(36)}-session` }, body, omitSessionId: true },
         { timeoutMs, signal: ctx.signal },
       );
-      ctx.check('FW-TRANSPORT-4', unknown.status === 404, { message: 'a POST with an Mcp-Session-Id the server never issued is answered 404', expected: 404, actual: { status: unknown.status, body: unknown.text.slice(0, 300) } });
+      // The MCP transport demands 404 for a terminated session only; for an id never issued 400 is as good (INFO).
+      if (unknown.status === 400) ctx.info('FW-TRANSPORT-4', 'a POST with an Mcp-Session-Id the server never issued is answered 400 Bad Request (accepted; 404 recommended)');
+      ctx.check('FW-TRANSPORT-4', unknown.status === 404 || unknown.status === 400, {
+        message: 'a POST with an Mcp-Session-Id the server never issued is answered 404 (or 400)',
+        expected: '404 | 400',
+        actual: { status: unknown.status, body: unknown.text.slice(0, 300) },
+      });
       const side = await openSideSession(ctx, 'a session to terminate');
       const deleted = await http.request({ method: 'DELETE', headers: { [SESSION_HEADER]: side.sessionId }, omitSessionId: true }, { timeoutMs, signal: ctx.signal });
       if (deleted.status < 200 || deleted.status >= 300) {

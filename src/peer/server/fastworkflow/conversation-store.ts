@@ -33,17 +33,28 @@ export interface Conversation {
   summary: string;
   created_at: number;
   updated_at: number;
+  /** When new_conversation last stored it with its topic and summary (finalize); absent before. */
+  stored_at?: number;
   turns: Turn[];
   /** Feedback given while the conversation had no turn yet. */
   feedback_before_turns?: Feedback[];
 }
 
-/** list_conversations' entry (004 §5.8). */
+/** list_conversations' entry (004 §5.8); `created_at` only when asked for (a member 004 does not name). */
 export interface ConversationSummary {
   conversation_id: string;
   topic: string;
   summary: string;
   updated_at: number;
+  created_at?: number;
+}
+
+/** What list() returns (profile C-34). */
+export interface ListOptions {
+  /** Only conversations finalize() stored (the active one once rotated); default false: every one. */
+  storedOnly?: boolean;
+  /** Add each conversation's created_at. */
+  withCreatedAt?: boolean;
 }
 
 interface UserFile {
@@ -232,15 +243,15 @@ export class ConversationStore {
   }
 
   /** The user's conversations, latest updated_at first, at most `limit`. */
-  async list(userId: string, limit = Number.POSITIVE_INFINITY): Promise<ConversationSummary[]> {
-    return summaries(await this.#read(userId), limit);
+  async list(userId: string, limit = Number.POSITIVE_INFINITY, options: ListOptions = {}): Promise<ConversationSummary[]> {
+    return summaries(await this.#read(userId), limit, options);
   }
 
   /** Every user's conversations together (only for the cross-user fault). */
-  async listEveryone(limit: number): Promise<ConversationSummary[]> {
+  async listEveryone(limit: number, options: ListOptions = {}): Promise<ConversationSummary[]> {
     const all: Conversation[] = [];
     for (const user of await this.backend.users()) all.push(...(await this.#read(user)));
-    return summaries(all, limit);
+    return summaries(all, limit, options);
   }
 
   async get(userId: string, conversationId: string): Promise<Conversation | undefined> {
@@ -284,12 +295,13 @@ export class ConversationStore {
     });
   }
 
-  /** Sets topic (made unique) and summary from `summarize`; its exceptions propagate and nothing is written. */
+  /** Sets topic (made unique) and summary from `summarize` and marks it stored; its exceptions propagate and nothing is written. */
   finalize(userId: string, conversationId: string, summarize: Summarizer, distinct = true): Promise<Conversation | undefined> {
     return this.#update(userId, (file) => {
       const conversation = file.conversations.find((c) => c.conversation_id === conversationId);
       if (!conversation) return undefined;
       this.#retitle(file, conversation, summarize(conversation.turns), distinct);
+      conversation.stored_at = Math.trunc(this.#now());
       return structuredClone(conversation);
     });
   }
@@ -327,9 +339,10 @@ export class ConversationStore {
   }
 }
 
-function summaries(conversations: readonly Conversation[], limit: number): ConversationSummary[] {
-  return [...conversations]
+function summaries(conversations: readonly Conversation[], limit: number, options: ListOptions = {}): ConversationSummary[] {
+  return conversations
+    .filter((c) => !options.storedOnly || c.stored_at !== undefined)
     .sort((a, b) => b.updated_at - a.updated_at || a.conversation_id.localeCompare(b.conversation_id))
     .slice(0, limit)
-    .map(({ conversation_id, topic, summary, updated_at }) => ({ conversation_id, topic, summary, updated_at }));
+    .map(({ conversation_id, topic, summary, updated_at, created_at }) => ({ conversation_id, topic, summary, updated_at, ...(options.withCreatedAt ? { created_at } : {}) }));
 }

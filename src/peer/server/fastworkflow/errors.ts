@@ -1,7 +1,8 @@
 // FastWorkflow failures and how they reach the client (004 §10, profile C-26). A tool throws a
 // FastWorkflowFailure carrying the HTTP-equivalent status; the extension reports it in the
 // configured style: a JSON-RPC error with data.httpStatus (the default, codes per FW-ERR-4), a
-// JSON-RPC error whose code is the status itself, or a tools/call result with isError.
+// JSON-RPC error whose code is the status itself, a tools/call result with isError and
+// httpStatus, or an isError result whose text states the status the way fastapi_mcp does.
 import { MockServerError, RpcError, type ToolResult } from '../extension.js';
 
 /** The statuses 004 §10 names, each with its meaning there (FW-ERR-2). */
@@ -28,12 +29,14 @@ export const FASTWORKFLOW_JSONRPC_CODE: Readonly<Record<FastWorkflowHttpStatus, 
 });
 
 /**
- * How failures are reported, one per accepted reading of FW-ERR-1:
+ * How failures are reported, one per accepted reading of FW-ERR-4:
  * `data.httpStatus` (recommended), `code` (the JSON-RPC code is the HTTP status), `isError` (a
- * tools/call result with isError and httpStatus in structuredContent and the JSON text).
+ * tools/call result with isError and httpStatus in structuredContent and the JSON text), `text`
+ * (an isError result whose one text item is fastapi_mcp's "Error calling <tool>. Status code:
+ * <n>. Response: <body>").
  */
-export type FailureStyle = 'data.httpStatus' | 'code' | 'isError';
-export const FAILURE_STYLES: readonly FailureStyle[] = ['data.httpStatus', 'code', 'isError'];
+export type FailureStyle = 'data.httpStatus' | 'code' | 'isError' | 'text';
+export const FAILURE_STYLES: readonly FailureStyle[] = ['data.httpStatus', 'code', 'isError', 'text'];
 
 /** Context a failure carries where relevant (FW-ERR-3). */
 export interface FailureContext {
@@ -82,11 +85,11 @@ export function internal(message: string, context?: FailureContext, cause?: unkn
 }
 
 /**
- * Reports a failure in `style`: returns the isError tool result, or throws the RpcError the core
- * sends as the JSON-RPC error. `withoutStatus` drops every trace of the status (fault
- * failure-without-status, FW-ERR-1).
+ * Reports a failure of `tool` in `style`: returns the isError tool result, or throws the RpcError
+ * the core sends as the JSON-RPC error. `withoutStatus` drops every trace of the status (fault
+ * failure-without-status, FW-ERR-4).
  */
-export function reportFailure(failure: FastWorkflowFailure, style: FailureStyle, withoutStatus = false): ToolResult {
+export function reportFailure(failure: FastWorkflowFailure, style: FailureStyle, withoutStatus = false, tool = 'the tool'): ToolResult {
   const { httpStatus, message, context } = failure;
   if (withoutStatus) throw new RpcError(-32000, message, Object.keys(context).length > 0 ? { ...context } : undefined);
   switch (style) {
@@ -94,6 +97,9 @@ export function reportFailure(failure: FastWorkflowFailure, style: FailureStyle,
       const body = failure.body();
       return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
     }
+    case 'text':
+      // fastapi_mcp's report of a failing endpoint; the body is FastAPI's {"detail": ...}.
+      return { isError: true, content: [{ type: 'text', text: `Error calling ${tool}. Status code: ${httpStatus}. Response: ${JSON.stringify({ detail: message, ...context })}` }] };
     case 'code':
       throw new RpcError(httpStatus, message, Object.keys(context).length > 0 ? { ...context } : undefined);
     case 'data.httpStatus':

@@ -1,27 +1,31 @@
 // fastWorkflowExtension: the FastWorkflow server profile (seed 004, docs/profile.md FW-*) as a
 // mock-server extension. Served over Streamable HTTP, one MCP session is one runtime, keyed by
-// the connection id (the Mcp-Session-Id); conversations persist per user in a directory.
+// the connection id (the Mcp-Session-Id); conversations persist per user in a directory. Where
+// 004 leaves a choice, `readings` picks the preset and the individual switches override it.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestContext, ServerExtension } from '../extension.js';
+import type { MockReadings } from '../readings.js';
 import { ConversationStore, deriveSummary, type Summarizer } from './conversation-store.js';
-import { FAILURE_STYLES, FastWorkflowOptionsError, type FailureStyle } from './errors.js';
+import { FastWorkflowOptionsError } from './errors.js';
 import { FASTWORKFLOW_FAULTS, FW_FAULT as F } from './faults.js';
 import { getPrompt, listPrompts } from './prompts.js';
+import { resolveReadings, type FastWorkflowReadings } from './readings.js';
 import { listResources, readResource } from './resources.js';
-import { FastWorkflowProfile, type FastWorkflowTool, type TraceDelivery } from './tools.js';
+import { FastWorkflowProfile, type FastWorkflowTool } from './tools.js';
 
 export const DEFAULT_SLOW_COMMAND_MS = 2_000;
-const TRACE_DELIVERIES: readonly TraceDelivery[] = ['auto', 'notifications/progress', 'notifications/message', 'attached'];
 
-export interface FastWorkflowOptions {
+export interface FastWorkflowOptions extends Partial<FastWorkflowReadings> {
   /** Directory of the conversation files (one JSON file per user); created when missing. */
   storeDir?: string;
   /** A store to use instead of storeDir (tests, or several servers sharing one). */
   store?: ConversationStore;
-  /** How invoke_agent delivers trace events (default `auto`; see TraceDelivery). */
-  traceDelivery?: TraceDelivery;
-  /** How failures are reported (default `data.httpStatus`; every style is an accepted reading of FW-ERR-1). */
-  failureStyle?: FailureStyle;
+  /**
+   * The readings preset (readings.ts): 'recommended' (default) or 'alternate', another accepted
+   * reading at every switch. traceDelivery, failureStyle, resultEncoding, dataContracts,
+   * extraMembers, listing, streamedTraces and unknownSession override it one by one.
+   */
+  readings?: MockReadings;
   /** How long TodoList/sync_with_server takes (default 2000 ms); ignored when slowCommand is given. */
   slowCommandMs?: number;
   /** The slow command's remote round trip; resolves when done, rejects when `signal` aborts. */
@@ -41,11 +45,8 @@ function checkOptions(options: FastWorkflowOptions): void {
   if (options.store === undefined && (typeof options.storeDir !== 'string' || options.storeDir === '')) {
     throw new FastWorkflowOptionsError('storeDir', 'give a directory for the conversation files (or a store)');
   }
-  if (options.traceDelivery !== undefined && !TRACE_DELIVERIES.includes(options.traceDelivery)) {
-    throw new FastWorkflowOptionsError('traceDelivery', `must be one of ${TRACE_DELIVERIES.join(', ')}, not ${JSON.stringify(options.traceDelivery)}`);
-  }
-  if (options.failureStyle !== undefined && !FAILURE_STYLES.includes(options.failureStyle)) {
-    throw new FastWorkflowOptionsError('failureStyle', `must be one of ${FAILURE_STYLES.join(', ')}, not ${JSON.stringify(options.failureStyle)}`);
+  if (options.readings !== undefined && options.readings !== 'recommended' && options.readings !== 'alternate') {
+    throw new FastWorkflowOptionsError('readings', `must be "recommended" or "alternate", not ${JSON.stringify(options.readings)}`);
   }
   if (options.faults !== undefined && (!Array.isArray(options.faults) || !options.faults.every((f) => typeof f === 'string'))) {
     throw new FastWorkflowOptionsError('faults', 'must be an array of fault names');
@@ -59,16 +60,19 @@ function checkOptions(options: FastWorkflowOptions): void {
 export interface FastWorkflowExtension extends ServerExtension {
   readonly profile: FastWorkflowProfile;
   readonly tools: readonly FastWorkflowTool[];
+  /** The readings it takes (the HTTP front reads unknownSession from here). */
+  readonly readings: FastWorkflowReadings;
 }
 
 export function fastWorkflowExtension(options: FastWorkflowOptions): FastWorkflowExtension {
   checkOptions(options);
   const now = options.now ?? Date.now;
   const slowMs = options.slowCommandMs ?? DEFAULT_SLOW_COMMAND_MS;
+  const { traceDelivery, failureStyle, resultEncoding, dataContracts, extraMembers, listing, streamedTraces, unknownSession } = options;
+  const readings = resolveReadings(options.readings, { traceDelivery, failureStyle, resultEncoding, dataContracts, extraMembers, listing, streamedTraces, unknownSession });
   const profile = new FastWorkflowProfile({
     store: options.store ?? new ConversationStore(options.storeDir!, { now }),
-    traceDelivery: options.traceDelivery ?? 'auto',
-    failureStyle: options.failureStyle ?? 'data.httpStatus',
+    readings,
     slowCommand: options.slowCommand ?? ((signal) => sleep(slowMs, undefined, { signal })),
     summarize: options.summarize ?? deriveSummary,
     now,
@@ -87,6 +91,7 @@ export function fastWorkflowExtension(options: FastWorkflowOptions): FastWorkflo
   return {
     name: 'fastworkflow',
     profile,
+    readings,
     capabilities: (ctx) => ({
       prompts: { listChanged: false },
       ...(ctx.faults.has(F.actionLogResource) ? { resources: {} } : {}),

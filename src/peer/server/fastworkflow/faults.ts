@@ -1,7 +1,7 @@
 // The FastWorkflow profile's faults: each breaks exactly one FW-* requirement (named by its ID in
 // suites/requirements.json) so that the suite can show its FastWorkflow checks can fail.
 // The transport faults FW-TRANSPORT-1 and FW-TRANSPORT-4 are honoured in front of the HTTP
-// listener (http-faults.ts); the tool-list faults (FW-TOOL-1, FW-TOOL-2) by the extension's tool
+// listener (http-front.ts); the tool-list faults (FW-TOOL-1, FW-TOOL-2) by the extension's tool
 // list, which is built from the faults switched on. FW-ERR-5, FW-CONV-6 and FW-CONV-7 cannot be
 // observed from outside, so none of these has a fault here.
 import { defineFault, type FaultDefinition } from '../extension.js';
@@ -38,8 +38,10 @@ export const FW_FAULT = {
   promptIgnoresArguments: 'prompt-ignores-arguments',
   promptStartsConversation: 'prompt-starts-conversation',
   actionLogResource: 'action-log-resource',
+  failureAsSuccess: 'failure-as-success',
   failureWithoutStatus: 'failure-without-status',
   wrongStatusMapping: 'wrong-status-mapping',
+  failureWithoutContext: 'failure-without-context',
   conversationsNotPersisted: 'conversations-not-persisted',
   newConversationKeepsId: 'new-conversation-keeps-id',
   conversationsOldestFirst: 'conversations-oldest-first',
@@ -50,7 +52,7 @@ export const FW_FAULT = {
 
 const F = FW_FAULT;
 
-/** Faults the HTTP front of the mock honours (http-faults.ts), not the tools. */
+/** Faults the HTTP front of the mock honours (http-front.ts), not the tools. */
 export const FW_HTTP_FAULTS: readonly string[] = [FW_FAULT.answersAsNdjson, FW_FAULT.unknownSessionNot404];
 
 export const FASTWORKFLOW_FAULTS: readonly FaultDefinition[] = Object.freeze([
@@ -82,8 +84,10 @@ export const FASTWORKFLOW_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault(F.promptIgnoresArguments, 'FW-PROMPT-3', 'prompts/get returns a fixed text that does not include the given arguments.'),
   fault(F.promptStartsConversation, 'FW-PROMPT-4', 'prompts/get starts a new conversation (a server action) in an initialized session.'),
   fault(F.actionLogResource, 'FW-PROMPT-5', "The server declares resources and lists the workflow's action log."),
-  fault(F.failureWithoutStatus, 'FW-ERR-1', 'Failures are JSON-RPC errors -32000 without any HTTP-equivalent status.'),
+  fault(F.failureAsSuccess, 'FW-ERR-1', 'Failures are answered as plain success results carrying the failure body (httpStatus, message), without isError.'),
+  fault(F.failureWithoutStatus, 'FW-ERR-4', 'Failures are JSON-RPC errors -32000 without any HTTP-equivalent status (none in data, code or text).'),
   fault(F.wrongStatusMapping, 'FW-ERR-2', 'Invalid tool arguments (bad types or values) fail with 500 instead of 422.'),
+  fault(F.failureWithoutContext, 'FW-ERR-3', 'Failure data leaves out user_id and conversation_id.'),
   fault(F.conversationsNotPersisted, 'FW-CONV-1', 'Conversations live only as long as the MCP session; a new session of the same user starts afresh.'),
   fault(F.newConversationKeepsId, 'FW-CONV-2', 'new_conversation answers the current conversation id and does not rotate.'),
   fault(F.conversationsOldestFirst, 'FW-CONV-3', 'list_conversations sorts by updated_at ascending.'),

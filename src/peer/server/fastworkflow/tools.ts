@@ -1,6 +1,7 @@
 // The ten FastWorkflow tools (004 §5) over one shared conversation store and one runtime per MCP
-// session. Results travel as structuredContent plus the same JSON as one text item (FW-TOOL-3);
-// failures go through errors.ts in the configured style.
+// session. Results travel as structuredContent plus the same JSON as one text item, or as the
+// JSON text alone (FW-TOOL-3); failures go through errors.ts in the configured style; the
+// readings switches (readings.ts) choose among the shapes 004 allows.
 import type { RequestContext, ServerSessionContext, ServerTool, ToolResult } from '../extension.js';
 import { CommandSyntaxError, parseCommand } from './command-syntax.js';
 import { ConversationStore, MemoryBackend, type Summarizer } from './conversation-store.js';
@@ -11,31 +12,21 @@ import {
   reportFailure,
   unprocessable,
   type FailureContext,
-  type FailureStyle,
 } from './errors.js';
 import { FW_FAULT as F } from './faults.js';
+import { styleFor, type FastWorkflowReadings, type TraceDelivery } from './readings.js';
 import { planClause, splitClauses } from './intents.js';
 import { DEFAULT_TIMEOUT_SECONDS, DEFAULT_USER, SessionRuntime } from './runtime.js';
 import { TurnRecorder, type TurnEnvironment, type TurnOutcome } from './turns.js';
-import type { CommandOutput, StreamEvent, TraceEvent } from './types.js';
+import type { CommandOutput, TraceEvent } from './types.js';
 import { CommandRejectedError, WORKFLOW_INFO } from './workflow.js';
 import { isRecord } from '../../../wire/index.js';
 
-/**
- * How invoke_agent delivers trace events (profile C-27, FW-STREAM-1):
- * - `auto`: streamed as notifications/progress when the call carries a progressToken (the MCP
- *   counterpart of asking for a stream), else attached to the result;
- * - `notifications/progress`, `notifications/message`: always streamed that way;
- * - `attached`: never streamed; traces are part of the CommandOutput.
- * Streamed events are `{"type":"trace","data":...}` (progress: as the JSON text of `message`;
- * message: as `data`), and the tool result is then `{"type":"output","data":CommandOutput}`.
- */
-export type TraceDelivery = 'auto' | 'notifications/progress' | 'notifications/message' | 'attached';
+export type { TraceDelivery } from './readings.js';
 
 export interface ProfileSettings {
   store: ConversationStore;
-  traceDelivery: TraceDelivery;
-  failureStyle: FailureStyle;
+  readings: FastWorkflowReadings;
   slowCommand: (signal: AbortSignal) => Promise<void>;
   summarize: Summarizer;
   now: () => number;
@@ -55,6 +46,42 @@ const SHARED_RUNTIME = '*';
 
 /** The logger name of notifications/message trace events. */
 export const TRACE_LOGGER = 'fastworkflow';
+
+/** A tool value sent as it is: one text item, no structuredContent (an NDJSON stream). */
+class RawText {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+/** The XML-tagged parameter string FastWorkflow's canonical CommandOutput carries (`<name>value</name> ...`). */
+function parameterString(parameters: Record<string, unknown> | null): string {
+  return Object.entries(parameters ?? {})
+    .map(([name, value]) => `<${name}>${String(value)}</${name}>`)
+    .join(' ');
+}
+
+/**
+ * A CommandOutput as FastWorkflow's canonical pydantic types serialize it (profile C-33): strings
+ * for the sketch's nullable fields, no top-level success (a property there), each CommandResponse
+ * with its own success, Actions and Recommendations for next_actions and recommendations.
+ */
+function canonicalOutput(output: CommandOutput): Record<string, unknown> {
+  return {
+    command_responses: output.command_responses.map((r) => ({
+      response: r.response ?? '',
+      success: output.success !== false,
+      artifacts: r.artifacts ?? {},
+      next_actions: (r.next_actions ?? []).map((a) => ({ command_name: a.command_name, command: '', parameters: { ...(a.arguments ?? {}) } })),
+      recommendations: (r.recommendations ?? []).map((summary) => ({ summary, suggested_actions: [] })),
+    })),
+    workflow_name: output.workflow_name ?? '',
+    context: output.context ?? '',
+    command_name: output.command_name ?? '',
+    command_parameters: parameterString(output.command_parameters),
+  };
+}
 
 function prose(value: unknown, indent = ''): string {
   if (!isRecord(value)) return `${indent}${String(value)}`;
@@ -98,8 +125,18 @@ export class FastWorkflowProfile {
   // ---- results and failures ---------------------------------------------------------------------
 
   #success(value: unknown, ctx: RequestContext): ToolResult {
+    if (value instanceof RawText) return { content: [{ type: 'text', text: value.text }] };
     if (ctx.faults.has(F.resultAsProse)) return { content: [{ type: 'text', text: prose(value) }] };
+    // fastapi_mcp returns an endpoint's JSON body indented, as one text item.
+    if (this.settings.readings.resultEncoding === 'text') return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
     return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+  }
+
+  /** A failure in the style its status takes; fault failure-as-success (FW-ERR-1) answers its body as a success. */
+  #failure(failure: FastWorkflowFailure, tool: string, ctx: RequestContext): ToolResult {
+    if (ctx.faults.has(F.failureAsSuccess)) return { content: [{ type: 'text', text: JSON.stringify(failure.body()) }], structuredContent: failure.body() };
+    const reported = ctx.faults.has(F.failureWithoutContext) ? new FastWorkflowFailure(failure.httpStatus, failure.message) : failure;
+    return reportFailure(reported, styleFor(this.settings.readings.failureStyle, failure.httpStatus), ctx.faults.has(F.failureWithoutStatus), tool);
   }
 
   /** Wraps a handler: its value becomes the result, its failure a FastWorkflow failure (unexpected errors are 500s, FW-ERR-5). */
@@ -118,7 +155,7 @@ export class FastWorkflowProfile {
               ? error
               : internal(`${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`, this.runtimeOf(ctx)?.context(), error);
           if (failure.httpStatus === 500) ctx.log('error', { tool: name, error: failure.message, stack: failure.cause instanceof Error ? failure.cause.stack : undefined }, TRACE_LOGGER);
-          return reportFailure(failure, this.settings.failureStyle, ctx.faults.has(F.failureWithoutStatus));
+          return this.#failure(failure, name, ctx);
         }
       },
       argumentsRejected: (problems, ctx) => {
@@ -127,7 +164,7 @@ export class FastWorkflowProfile {
         if (name === 'initialize' && ctx.faults.has(F.initializeInvalidAccepted)) return this.#acceptInvalidInitialize(ctx);
         // initialize's own validation is FW-SESSION-8 (always 422); the other tools' is FW-ERR-2.
         const failure = name === 'initialize' ? unprocessable(message) : this.#badArgument(ctx, message, runtime?.context() ?? {});
-        return reportFailure(failure, this.settings.failureStyle, ctx.faults.has(F.failureWithoutStatus));
+        return this.#failure(failure, name, ctx);
       },
     };
   }
@@ -209,9 +246,11 @@ export class FastWorkflowProfile {
         throw unprocessable(`initialize takes user_id and conversation_id only, not ${JSON.stringify(key)}`, { parameter: key });
       }
     }
-    await this.#bind(ctx, userId as string | undefined, typeof conversationId === 'string' ? conversationId : null);
+    const runtime = await this.#bind(ctx, userId as string | undefined, typeof conversationId === 'string' ? conversationId : null);
     const info = structuredClone(WORKFLOW_INFO) as unknown as Record<string, unknown>;
-    return ctx.faults.has(F.initializeResultUnwrapped) ? info : { workflow_info: info };
+    if (ctx.faults.has(F.initializeResultUnwrapped)) return info;
+    // Members 004 does not name (rule 4): whom and which conversation the session is bound to.
+    return this.settings.readings.extraMembers ? { workflow_info: info, user_id: runtime.userId, conversation_id: runtime.conversationId } : { workflow_info: info };
   }
 
   // ---- discovery --------------------------------------------------------------------------------
@@ -220,15 +259,17 @@ export class FastWorkflowProfile {
     const runtime = await this.#require(ctx);
     const info: Record<string, unknown> = structuredClone(WORKFLOW_INFO) as unknown as Record<string, unknown>;
     if (ctx.faults.has(F.currentContextInWorkflowInfo)) info['current_context'] = runtime.workflow.context;
+    if (this.settings.readings.extraMembers) info['workflow_version'] = '1.0';
     return info;
   }
 
   async getCommands(_args: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
     const runtime = await this.#require(ctx);
-    const commands = runtime.workflow.commands();
+    const listed: Record<string, unknown>[] = runtime.workflow.commands().map((command) => ({ ...command }));
+    if (this.settings.readings.extraMembers) for (const command of listed) command['context'] = runtime.workflow.context;
     return {
       display_text: runtime.workflow.displayText(),
-      commands: ctx.faults.has(F.commandsWithoutParameters) ? commands.map(({ parameters: _p, ...rest }) => rest) : commands,
+      commands: ctx.faults.has(F.commandsWithoutParameters) ? listed.map(({ parameters: _p, ...rest }) => rest) : listed,
     };
   }
 
@@ -244,10 +285,13 @@ export class FastWorkflowProfile {
     };
   }
 
-  /** CommandOutput as sent: traces attached or not, fields dropped under command-response-fields-omitted. */
-  #shape(output: CommandOutput, traces: TraceEvent[] | undefined, ctx: RequestContext): Record<string, unknown> {
-    const shaped: Record<string, unknown> = { ...output };
-    if (traces !== undefined) shaped['traces'] = traces;
+  /**
+   * CommandOutput as sent: the sketch or the canonical types (C-33), traces attached, null after
+   * streaming (FW-STREAM-3 reading 2) or absent, fields dropped under command-response-fields-omitted.
+   */
+  #shape(output: CommandOutput, traces: TraceEvent[] | undefined | null, ctx: RequestContext): Record<string, unknown> {
+    const shaped: Record<string, unknown> = this.settings.readings.dataContracts === 'canonical' ? canonicalOutput(output) : { ...output };
+    if (traces !== undefined) shaped['traces'] = traces === null ? null : traces.map((trace) => this.#trace(trace));
     if (ctx.faults.has(F.commandResponseFieldsOmitted)) {
       delete shaped['command_parameters'];
       shaped['command_responses'] = output.command_responses.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)));
@@ -296,23 +340,35 @@ export class FastWorkflowProfile {
     if (query === '') throw this.#badArgument(ctx, 'user_query is empty once the leading "/" is stripped', { ...runtime.context(), parameter: 'user_query' });
     const delivery = this.#delivery(ctx);
     let sent = 0;
+    const lines: string[] = [];
     const emit = async (trace: TraceEvent): Promise<void> => {
-      const event: StreamEvent = { type: 'trace', data: trace };
+      const event = { type: 'trace', data: this.#trace(trace) };
       if (delivery === 'notifications/progress') await ctx.reportProgress(++sent, undefined, JSON.stringify(event));
       else if (delivery === 'notifications/message') ctx.log('info', event, TRACE_LOGGER);
+      else if (delivery === 'ndjson') lines.push(JSON.stringify(event));
     };
     const outcome = await runtime.turn(this.#turnOptions(ctx, timeoutSeconds), (signal) => this.#agentTurn(runtime, query, this.#environment(ctx, signal, emit)));
     await this.#record(runtime, 'invoke_agent', raw, outcome);
     if (delivery === 'attached') return this.#shape(outcome.output, ctx.faults.has(F.tracesNotAttached) ? undefined : outcome.traces, ctx);
-    const output = this.#shape(outcome.output, ctx.faults.has(F.tracesInStreamedOutput) ? outcome.traces : undefined, ctx);
-    return ctx.faults.has(F.outputEventMissing) ? output : { type: 'output', data: output };
+    const afterStreaming = this.settings.readings.streamedTraces === 'null' ? null : undefined;
+    const output = this.#shape(outcome.output, ctx.faults.has(F.tracesInStreamedOutput) ? outcome.traces : afterStreaming, ctx);
+    const final = ctx.faults.has(F.outputEventMissing) ? output : { type: 'output', data: output };
+    if (delivery === 'ndjson') return new RawText([...lines, JSON.stringify(final)].map((line) => `${line}\n`).join(''));
+    return final;
   }
 
   #delivery(ctx: RequestContext): Exclude<TraceDelivery, 'auto'> {
-    const configured = this.settings.traceDelivery;
-    if (configured !== 'auto') return configured;
+    const configured = this.settings.readings.traceDelivery;
     // 2024-11-05 progress notifications carry no message, so there the traces are attached.
-    return ctx.progressToken !== undefined && ctx.protocolVersion !== '2024-11-05' ? 'notifications/progress' : 'attached';
+    const asked = ctx.progressToken !== undefined && ctx.protocolVersion !== '2024-11-05';
+    if (configured === 'auto') return asked ? 'notifications/progress' : 'attached';
+    if (configured === 'ndjson') return ctx.progressToken !== undefined ? 'ndjson' : 'attached';
+    return configured;
+  }
+
+  /** A trace event as sent: with a member 004 does not name under extraMembers (FastWorkflow's turn_key). */
+  #trace(trace: TraceEvent): Record<string, unknown> {
+    return this.settings.readings.extraMembers ? { ...trace, turn_key: `turn-${trace.timestamp}` } : { ...trace };
   }
 
   #turnOptions(ctx: RequestContext, timeoutSeconds: number) {
@@ -377,7 +433,7 @@ export class FastWorkflowProfile {
     return {
       response_text: outcome.output.command_responses.map((r) => r.response ?? '').join('\n'),
       success: outcome.output.success === true,
-      traces: outcome.traces,
+      traces: outcome.traces.map((trace) => this.#trace(trace)),
     };
   }
 
@@ -404,9 +460,10 @@ export class FastWorkflowProfile {
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
       throw this.#badArgument(ctx, 'limit must be a positive integer', { ...runtime.context(), parameter: 'limit' });
     }
+    const options = { storedOnly: this.settings.readings.listing === 'stored', withCreatedAt: this.settings.readings.extraMembers };
     const all = ctx.faults.has(F.conversationsVisibleAcrossUsers)
-      ? await runtime.store.listEveryone(Number.POSITIVE_INFINITY)
-      : await runtime.store.list(runtime.userId);
+      ? await runtime.store.listEveryone(Number.POSITIVE_INFINITY, options)
+      : await runtime.store.list(runtime.userId, Number.POSITIVE_INFINITY, options);
     const ordered = ctx.faults.has(F.conversationsOldestFirst) ? all.reverse() : all;
     return { conversations: ordered.slice(0, limit) };
   }

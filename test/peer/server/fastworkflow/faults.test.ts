@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CORE_FAULTS } from '../../../../src/peer/server/faults.js';
 import { FASTWORKFLOW_FAULTS, FW_FAULT } from '../../../../src/peer/server/fastworkflow/faults.js';
 import { fastWorkflowExtension } from '../../../../src/peer/server/fastworkflow/extension.js';
-import { withFastWorkflowHttpFaults } from '../../../../src/peer/server/fastworkflow/http-faults.js';
+import { withFastWorkflowHttpFront } from '../../../../src/peer/server/fastworkflow/http-front.js';
 import { ActiveFaults } from '../../../../src/peer/server/extension.js';
 import { createMockServer } from '../../../../src/peer/server/server.js';
 import { requirements } from '../../../../src/protocol/requirements.js';
@@ -37,7 +37,7 @@ function gateOf(h: Harness): ReturnType<typeof gate> {
 async function httpFront(h: Harness, exchange: (url: string) => Promise<unknown>): Promise<unknown> {
   const server = createMockServer();
   const listener = await listenHttp({ onSession: (connection) => void server.serve(connection) });
-  const front = await withFastWorkflowHttpFaults(listener, new ActiveFaults(h.faults, FASTWORKFLOW_FAULTS));
+  const front = await withFastWorkflowHttpFront(listener, new ActiveFaults(h.faults, FASTWORKFLOW_FAULTS));
   try {
     return await exchange(front.url);
   } finally {
@@ -255,7 +255,17 @@ const SCENARIOS: Record<string, { correct: unknown; run: Scenario; setup?: () =>
       return declared ? `declared+${listed}` : listed;
     },
   },
+  [F.failureAsSuccess]: { correct: 404, run: (h) => statusOf(h, 'get_commands') },
   [F.failureWithoutStatus]: { correct: 404, run: (h) => statusOf(h, 'get_commands') },
+  [F.failureWithoutContext]: {
+    correct: { user_id: 'ann', conversation_id: 'conformance-none' },
+    run: async (h) => {
+      await h.ok('initialize', { user_id: 'ann' });
+      const { response } = await h.fail('activate_conversation', { conversation_id: 'conformance-none' });
+      const data = (response.error as { data?: Record<string, unknown> } | undefined)?.data ?? {};
+      return { user_id: data.user_id, conversation_id: data.conversation_id };
+    },
+  },
   [F.wrongStatusMapping]: {
     correct: 422,
     run: async (h) => {

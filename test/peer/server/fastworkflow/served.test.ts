@@ -110,7 +110,10 @@ describe('served by the mock-server core', () => {
 describe('options', () => {
   it.each([
     [{}, 'storeDir'],
-    [{ storeDir: 'not-created', traceDelivery: 'ndjson' }, 'traceDelivery'],
+    [{ storeDir: 'not-created', traceDelivery: 'sse' }, 'traceDelivery'],
+    [{ storeDir: 'not-created', failureStyle: { 418: 'code' } }, 'failureStyle'],
+    [{ storeDir: 'not-created', readings: 'lenient' }, 'readings'],
+    [{ storeDir: 'not-created', listing: 'some' }, 'listing'],
     [{ storeDir: 'not-created', failureStyle: 'http' }, 'failureStyle'],
     [{ storeDir: 'not-created', slowCommandMs: -1 }, 'slowCommandMs'],
   ])('%j is refused naming %s', (options, option) => {

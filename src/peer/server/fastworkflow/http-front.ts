@@ -1,7 +1,8 @@
-// The FastWorkflow transport faults (FW-TRANSPORT-1, FW-TRANSPORT-4) live in front of the mock's
-// Streamable HTTP listener: a small reverse proxy on its own port changes exactly what the fault
-// says and passes everything else through unchanged. Without those faults the listener is used
-// as it is.
+// The FastWorkflow transport faults (FW-TRANSPORT-1, FW-TRANSPORT-4) and the alternate reading of
+// FW-TRANSPORT-4 (400 Bad Request for an Mcp-Session-Id the server never issued; a terminated one
+// stays 404) live in front of the mock's Streamable HTTP listener: a small reverse proxy on its
+// own port changes exactly what the fault or the reading says and passes everything else through
+// unchanged. Without either the listener is used as it is.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FW_FAULT as F, FW_HTTP_FAULTS } from './faults.js';
@@ -46,14 +47,23 @@ function sseToNdjson(upstream: http.IncomingMessage, res: http.ServerResponse): 
   });
 }
 
+export interface HttpFrontOptions {
+  /** The status for an Mcp-Session-Id the server never issued (FW-TRANSPORT-4): 404 (default) or 400. */
+  unknownSession?: 404 | 400;
+}
+
 /**
- * Puts the transport faults that are on in front of `listener`; returns the listener itself when
- * none is on. Closing the returned handle closes the front and the listener.
+ * Puts the transport faults that are on, and the reading of `options`, in front of `listener`;
+ * returns the listener itself when there is nothing to change. Closing the returned handle closes
+ * the front and the listener.
  */
-export async function withFastWorkflowHttpFaults(listener: HttpEndpointHandle, faults: { has(name: string): boolean }): Promise<HttpEndpointHandle> {
-  if (!FW_HTTP_FAULTS.some((name) => faults.has(name))) return listener;
+export async function withFastWorkflowHttpFront(listener: HttpEndpointHandle, faults: { has(name: string): boolean }, options: HttpFrontOptions = {}): Promise<HttpEndpointHandle> {
+  const neverIssued400 = options.unknownSession === 400;
+  if (!FW_HTTP_FAULTS.some((name) => faults.has(name)) && !neverIssued400) return listener;
   const ndjson = faults.has(F.answersAsNdjson);
   const unknownSession400 = faults.has(F.unknownSessionNot404);
+  /** Every Mcp-Session-Id the listener has issued (terminated ones included). */
+  const issued = new Set<string>();
   let upstreamUrl: URL;
   try {
     upstreamUrl = new URL(listener.url);
@@ -68,9 +78,12 @@ export async function withFastWorkflowHttpFaults(listener: HttpEndpointHandle, f
       (upstream) => {
         const status = upstream.statusCode ?? 502;
         const headers = forwardedHeaders(upstream.headers);
-        if (unknownSession400 && status === 404 && req.headers['mcp-session-id'] !== undefined) {
+        const issuedNow = upstream.headers['mcp-session-id'];
+        if (typeof issuedNow === 'string') issued.add(issuedNow);
+        const asked = req.headers['mcp-session-id'];
+        if (status === 404 && typeof asked === 'string' && (unknownSession400 || (neverIssued400 && !issued.has(asked)))) {
           upstream.resume();
-          const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: invalid session' } });
+          const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } });
           res.writeHead(400, { 'Content-Type': 'application/json' }).end(body);
           return;
         }
