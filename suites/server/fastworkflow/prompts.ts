@@ -5,7 +5,7 @@ import { isRecord } from '../../../src/wire/index.js';
 import { openSession, setupResult } from '../support.js';
 import { initializeTool, mainSession, openMainSession, requiresFastWorkflow, SUITE, uniqueUser, useTool } from './support.js';
 
-/** Each prompt with the required arguments 004 §7 gives it. */
+/** Each prompt with the arguments 004 §7 gives it (required, as §11.4 registers them). */
 const PROMPTS = { 'format-command': ['intent', 'metadata'], 'clarify-params': ['error_message', 'metadata'] } as const;
 const NOT_INCLUDED = ['name-conversation', 'summarize-conversation', 'plan-next-steps'];
 
@@ -24,8 +24,8 @@ export const promptCases = [
   defineCase({
     id: 'fastworkflow/prompts-listed',
     suite: SUITE,
-    title: 'prompts/list has format-command and clarify-params with their required arguments, and not the excluded prompts (FW-PROMPT-1, FW-PROMPT-2)',
-    requirements: ['FW-PROMPT-1', 'FW-PROMPT-2'],
+    title: 'prompts/list has format-command and clarify-params with their arguments, marked required, and not the excluded prompts (FW-PROMPT-1, FW-PROMPT-2, FW-PROMPT-6)',
+    requirements: ['FW-PROMPT-1', 'FW-PROMPT-2', 'FW-PROMPT-6'],
     transports: ['http'],
     applies: requiresFastWorkflow,
     async run(ctx) {
@@ -35,11 +35,14 @@ export const promptCases = [
       for (const [name, required] of Object.entries(PROMPTS)) {
         const prompt = prompts.find((p) => p.name === name);
         const args = (prompt && Array.isArray(prompt.arguments) ? prompt.arguments : []).filter(isRecord);
-        const missing = required.filter((arg) => !args.some((a) => a.name === arg && a.required === true));
+        const missing = required.filter((arg) => !args.some((a) => a.name === arg));
         ctx.check('FW-PROMPT-1', prompt !== undefined && missing.length === 0, {
-          message: `prompts/list includes ${name} with required arguments ${required.join(', ')}`,
-          actual: prompt ? { arguments: prompt.arguments, notRequiredOrMissing: missing } : 'not listed',
+          message: `prompts/list includes ${name} with the arguments ${required.join(', ')}`,
+          actual: prompt ? { arguments: prompt.arguments, missing } : 'not listed',
         });
+        if (prompt === undefined || missing.length > 0) continue;
+        const optional = required.filter((arg) => !args.some((a) => a.name === arg && a.required === true));
+        ctx.check('FW-PROMPT-6', optional.length === 0, { message: `${name} marks ${required.join(', ')} as required`, actual: { notRequired: optional } });
       }
       const excluded = prompts.map((p) => String(p.name)).filter((name) => NOT_INCLUDED.includes(name));
       ctx.check('FW-PROMPT-2', excluded.length === 0, { message: 'prompts/list does not include name-conversation, summarize-conversation or plan-next-steps', expected: [], actual: excluded });

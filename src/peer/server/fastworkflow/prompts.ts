@@ -38,7 +38,7 @@ export const PROMPTS: readonly PromptDefinition[] = [
   },
 ];
 
-/** prompts/list (FW-PROMPT-1, FW-PROMPT-2). */
+/** prompts/list (FW-PROMPT-1, FW-PROMPT-2, FW-PROMPT-6). */
 export async function listPrompts(params: unknown, ctx: RequestContext): Promise<unknown> {
   if (isRecord(params) && params['cursor'] !== undefined) {
     throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown cursor ${JSON.stringify(params['cursor'])} (prompts/list has one page)`);
@@ -48,7 +48,9 @@ export async function listPrompts(params: unknown, ctx: RequestContext): Promise
     prompts: PROMPTS.map((p) => ({
       name: p.name,
       description: p.description,
-      arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required })),
+      arguments: p.arguments
+        .filter((a) => !(ctx.faults.has(F.promptArgumentMissing) && p.name === 'clarify-params' && a.name === 'metadata'))
+        .map((a) => ({ name: a.name, description: a.description, required })),
     })),
   };
 }

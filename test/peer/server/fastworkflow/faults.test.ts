@@ -227,6 +227,13 @@ const SCENARIOS: Record<string, { correct: unknown; run: Scenario; setup?: () =>
       return listed.every((p) => p.arguments.every((a) => a.required));
     },
   },
+  [F.promptArgumentMissing]: {
+    correct: ['error_message', 'metadata'],
+    run: async (h) => {
+      const listed = (await h.ext.requests!['prompts/list']!({}, h.ctx()) as { prompts: { name: string; arguments: { name: string }[] }[] }).prompts;
+      return listed.find((p) => p.name === 'clarify-params')?.arguments.map((a) => a.name);
+    },
+  },
   [F.promptIgnoresArguments]: {
     correct: true,
     run: async (h) => {
