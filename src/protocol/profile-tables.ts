@@ -35,6 +35,7 @@ export const AREA_TITLES: { [S in RequirementSystem]: Record<(typeof REQUIREMENT
     PAGE: 'Pagination',
     SAMPLING: 'Sampling',
     ERR: 'Error codes',
+    HTTP: 'Streamable HTTP transport',
   },
   FLOW: {
     CAP: 'Capabilities and message directions',

@@ -14,7 +14,7 @@ export type RequirementRole = (typeof REQUIREMENT_ROLES)[number];
 
 /** The areas of each system, in the order docs/architecture.md lists them. */
 export const REQUIREMENT_AREAS = {
-  CORE: ['RPC', 'LIFE', 'VER', 'CAP', 'TOOLS', 'RES', 'PROMPTS', 'LOG', 'PROG', 'CANCEL', 'PAGE', 'SAMPLING', 'ERR'],
+  CORE: ['RPC', 'LIFE', 'VER', 'CAP', 'TOOLS', 'RES', 'PROMPTS', 'LOG', 'PROG', 'CANCEL', 'PAGE', 'SAMPLING', 'ERR', 'HTTP'],
   FLOW: ['CAP', 'START', 'PROMPT', 'RESPOND', 'VALID', 'SM', 'STATE', 'CANCEL', 'TIMEOUT', 'ERR', 'SEC', 'STATELESS', 'RATE'],
   WT: ['CONN', 'FRAME', 'ENC', 'INIT', 'EXEC', 'DGRAM', 'ID', 'CANCEL', 'SHUT', 'STREAMERR', 'LIMIT', 'SEC', 'ERR'],
   FW: ['TRANSPORT', 'SESSION', 'TOOL', 'STREAM', 'PROMPT', 'ERR', 'CONV'],

@@ -196,11 +196,36 @@ export interface RawHttpResponse {
   incomplete?: boolean;
 }
 
+/**
+ * A message POST the server answered with an HTTP error status (4xx, 5xx): over Streamable HTTP
+ * that is the server's answer to the messages in the body, whatever the body says. The body of an
+ * HTTP error is free: a JSON-RPC message in it is delivered by `next()` like any other, anything
+ * else (an HTML error page, plain text, nothing) is kept here and is not a fault.
+ */
+export interface HttpRefusal {
+  status: number;
+  /** Ids of the requests the refused POST carried (empty for a notification or a response). */
+  requestIds: (string | number | null)[];
+  /** The body's media type ('' when none) and its first 2 KiB as text. */
+  contentType: string;
+  text: string;
+  /** The body carried at least one JSON-RPC message (delivered by `next()`). */
+  carriedMessage: boolean;
+  /** Milliseconds since the Unix epoch. */
+  at: number;
+}
+
 export interface HttpFacet {
   /** The MCP session id the server assigned (Mcp-Session-Id), once known. */
   readonly sessionId: string | undefined;
   /** Sends one HTTP request exactly as given (plus the session header unless overridden). */
   request(request: RawHttpRequest, options?: NextOptions): Promise<RawHttpResponse>;
+  /**
+   * Every message POST (`send`, `sendRaw`) answered with an HTTP error status so far, oldest
+   * first: how a case learns that a request was refused at the HTTP level (413 for a large body,
+   * an HTML 400 page) rather than left unanswered.
+   */
+  refusals(): readonly HttpRefusal[];
 }
 
 // ---------------------------------------------------------------------------------------------

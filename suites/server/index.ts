@@ -20,6 +20,7 @@ import { cases as executionStreams } from './execution-streams.js';
 import { cases as datagrams } from './datagrams.js';
 import { cases as shutdown } from './shutdown.js';
 import { cases as fastworkflow } from './fastworkflow.js';
+import { cases as httpTransport } from './http-transport.js';
 
 /** The case modules, by file name. */
 export const SERVER_CASE_MODULES: Readonly<Record<string, readonly ConformanceCase[]>> = {
@@ -40,6 +41,7 @@ export const SERVER_CASE_MODULES: Readonly<Record<string, readonly ConformanceCa
   datagrams,
   shutdown,
   fastworkflow,
+  'http-transport': httpTransport,
 };
 
 /** Every server case, in module order. */

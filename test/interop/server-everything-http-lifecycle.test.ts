@@ -1,25 +1,11 @@
-// server-everything over Streamable HTTP on 127.0.0.1, judged by negotiation, lifecycle, cancellation and session-security.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpTarget } from '../../src/harness/index.js';
+// server-everything over Streamable HTTP on 127.0.0.1, judged by negotiation, lifecycle, cancellation, session-security and http-transport.
 import { CORE_MODULES_LIFECYCLE, SERVER_EVERYTHING_HTTP } from './expected.js';
-import { startServerEverythingHttp, type RunningPeer } from './server-everything.js';
-import { expectDocumentedDeviations, INTEROP_TIMEOUT_MS, runModules } from './support.js';
+import { startHttpPeer } from './peer-process.js';
+import { SERVER_EVERYTHING } from './peers.js';
+import { describePeer } from './support.js';
 
-let peer: RunningPeer;
-beforeAll(async () => {
-  peer = await startServerEverythingHttp();
-}, 60_000);
-afterAll(async () => {
-  await peer?.close();
-});
-
-describe('@modelcontextprotocol/server-everything over Streamable HTTP: negotiation, lifecycle, cancellation, session-security', () => {
-  it(
-    'fails or warns exactly where docs/interop.md says, and nowhere else',
-    async () => {
-      const result = await runModules(httpTarget(peer.url), CORE_MODULES_LIFECYCLE);
-      expectDocumentedDeviations(result, SERVER_EVERYTHING_HTTP);
-    },
-    INTEROP_TIMEOUT_MS,
-  );
+describePeer('@modelcontextprotocol/server-everything over Streamable HTTP: negotiation, lifecycle, cancellation, session-security, http-transport', {
+  start: () => startHttpPeer(SERVER_EVERYTHING.http),
+  modules: [...CORE_MODULES_LIFECYCLE, 'http-transport'],
+  expected: SERVER_EVERYTHING_HTTP,
 });

@@ -11,6 +11,7 @@ import type {
   Connection,
   ConnectionFault,
   HttpFacet,
+  HttpRefusal,
   NextOptions,
   RawHttpRequest,
   RawHttpResponse,
@@ -25,6 +26,8 @@ import { encodeJsonMessage } from '../json-message.js';
 
 /** Exchanges (and SSE streams) a connection may have open before Node warns of a listener leak. */
 const MAX_OPEN_EXCHANGES = 1000;
+/** Characters of a refused POST's body kept in its HttpRefusal. */
+const REFUSAL_TEXT_CHARS = 2048;
 
 export const SESSION_HEADER = 'Mcp-Session-Id';
 export const PROTOCOL_VERSION_HEADER = 'MCP-Protocol-Version';
@@ -89,6 +92,7 @@ export class HttpClientConnection implements Connection {
   readonly #agent: http.Agent;
   readonly #queue = new ArrivalQueue<ReceivedMessage>('message');
   readonly #faults: ConnectionFault[] = [];
+  readonly #refusals: HttpRefusal[] = [];
   /** Aborts every exchange still running when the connection closes. */
   readonly #lifetime = new AbortController();
   readonly #background = new Set<Promise<void>>();
@@ -130,6 +134,7 @@ export class HttpClientConnection implements Connection {
         self.#protocolVersion = version;
       },
       request: (request, requestOptions) => self.#request(request, requestOptions),
+      refusals: () => self.#refusals,
       openEventStream: () => self.#openEventStream(),
     };
     this.transcript.event(`http client for ${url.href}`);
@@ -195,9 +200,12 @@ export class HttpClientConnection implements Connection {
   async #post(bytes: Uint8Array, decoded: unknown): Promise<void> {
     this.#assertOpen();
     const headers = { 'Content-Type': 'application/json', Accept: ACCEPT_BOTH, ...this.#protocolHeaders() };
+    const requestIds: (string | number | null)[] = [];
     for (const item of Array.isArray(decoded) ? decoded : [decoded]) {
       const kind = classifyMessage(item);
-      if (kind.kind === 'request' && kind.method === 'initialize' && kind.id !== null) this.#initializeIds.add(kind.id);
+      if (kind.kind !== 'request') continue;
+      requestIds.push(kind.id);
+      if (kind.method === 'initialize' && kind.id !== null) this.#initializeIds.add(kind.id);
     }
     const isInitialize = this.#initializeIds.size > 0 && containsInitialize(decoded);
     this.transcript.record({
@@ -217,49 +225,43 @@ export class HttpClientConnection implements Connection {
     await exchange.written;
     this.#track(
       exchange.response.then(
-        (response) => this.#consume(response, 'POST', isInitialize),
+        (response) => this.#consumePost(response, isInitialize, requestIds),
         (error: unknown) => this.#fault('HTTP_EXCHANGE_FAILED', `POST ${this.url.href}: ${(error as Error).message}`),
       ),
     );
   }
 
-  /** Reads a response to a POST or GET and queues every message in it. */
-  async #consume(response: IncomingMessage, method: string, learnSession: boolean): Promise<void> {
+  /**
+   * Reads the response to a message POST and queues every message in it. An HTTP error status is
+   * the server's answer to the POST (kept in `refusals()`); its body is free, so only the JSON-RPC
+   * messages in it are delivered and anything else is not a fault.
+   */
+  async #consumePost(response: IncomingMessage, learnSession: boolean, requestIds: (string | number | null)[]): Promise<void> {
     const status = response.statusCode ?? 0;
     const headers = flattenHeaders(response.headers);
     const sessionId = headers['mcp-session-id'];
     if (sessionId !== undefined && (learnSession || this.#sessionId === undefined) && status < 300) {
       this.#sessionId = sessionId;
     }
-    const channel: TranscriptChannel = { kind: 'http', method, url: this.url.href, status, headers };
+    const channel: TranscriptChannel = { kind: 'http', method: 'POST', url: this.url.href, status, headers };
+    if (status >= 400) {
+      await this.#consumeRefusal(response, channel, requestIds);
+      return;
+    }
     if (mediaType(headers['content-type']) === 'text/event-stream') {
-      this.transcript.record({ direction: 'received', channel, note: `${method} answered ${status} with an SSE stream` });
-      try {
-        await readSse(response, this.#lifetime.signal, (event) => this.#onSseEvent(event, channel));
-        this.transcript.record({ direction: 'received', channel, note: 'SSE stream ended' });
-      } catch (error) {
-        if (!this.#lifetime.signal.aborted) {
-          this.#fault('SSE_STREAM_FAILED', `${method} SSE stream broke: ${(error as Error).message}`, channel);
-        }
-      }
+      await this.#consumeStream(response, channel);
       return;
     }
-    let body: Uint8Array;
-    try {
-      body = await readBody(response, this.#lifetime.signal, this.#maxBodyBytes);
-    } catch (error) {
-      if (!this.#lifetime.signal.aborted) this.#fault(bodyErrorCode(error), `${method} body: ${(error as Error).message}`, channel);
-      return;
-    }
+    const body = await this.#readBodyOrFault(response, channel);
+    if (body === undefined) return;
     if (body.byteLength === 0) {
-      this.transcript.record({ direction: 'received', channel, note: `${method} answered ${status} with no body` });
-      if (status >= 400) this.#fault('HTTP_STATUS', `${method} answered ${status} with no body`, channel);
+      this.transcript.record({ direction: 'received', channel, note: `POST answered ${status} with no body` });
       return;
     }
     const decoded = decodeJsonBody(body);
     if (!decoded.ok) {
       this.transcript.record({ direction: 'received', channel, bytes: body, error: decoded.failure });
-      this.#fault(decoded.failure.code, `${method} answered ${status}: ${decoded.failure.message}`, channel, decoded.failure.jsonRpcCode);
+      this.#fault(decoded.failure.code, `POST answered ${status}: ${decoded.failure.message}`, channel, decoded.failure.jsonRpcCode);
       return;
     }
     this.transcript.record({ direction: 'received', channel, bytes: body, decoded: decoded.value });
@@ -267,8 +269,66 @@ export class HttpClientConnection implements Connection {
     for (const message of items) this.#deliver(message, channel, Array.isArray(decoded.value) ? undefined : body);
   }
 
+  /** A POST answered with an HTTP error status: recorded as a refusal; JSON-RPC messages in its body are delivered. */
+  async #consumeRefusal(response: IncomingMessage, channel: TranscriptChannel & { kind: 'http' }, requestIds: (string | number | null)[]): Promise<void> {
+    const status = channel.status ?? 0;
+    const contentType = mediaType(channel.headers?.['content-type']);
+    const body = (await this.#readBodyOrFault(response, channel)) ?? new Uint8Array();
+    const text = new TextDecoder().decode(body);
+    const decoded = body.byteLength > 0 ? decodeJsonBody(body) : undefined;
+    const messages = decoded?.ok ? (Array.isArray(decoded.value) ? decoded.value : [decoded.value]).filter(isJsonRpcMessage) : [];
+    this.#refusals.push({
+      status,
+      requestIds,
+      contentType,
+      text: text.slice(0, REFUSAL_TEXT_CHARS),
+      carriedMessage: messages.length > 0,
+      at: Date.now(),
+    });
+    const what = body.byteLength === 0 ? 'no body' : messages.length > 0 ? 'a JSON-RPC message' : `a ${contentType || 'untyped'} body that is no JSON-RPC message`;
+    this.transcript.record({
+      direction: 'received',
+      channel,
+      ...(body.byteLength > 0 ? { bytes: body } : {}),
+      ...(decoded?.ok ? { decoded: decoded.value } : {}),
+      note: `POST refused with HTTP ${status} and ${what}`,
+    });
+    const single = decoded?.ok === true && !Array.isArray(decoded.value);
+    for (const message of messages) this.#deliver(message, channel, single ? body : undefined);
+  }
+
+  /** Reads an event stream (a POST's or the GET's) and queues every message in it. */
+  async #consumeStream(response: IncomingMessage, channel: TranscriptChannel & { kind: 'http' }): Promise<void> {
+    const method = channel.method ?? 'POST';
+    this.transcript.record({ direction: 'received', channel, note: `${method} answered ${channel.status} with an SSE stream` });
+    try {
+      await readSse(response, this.#lifetime.signal, (event) => this.#onSseEvent(event, channel));
+      this.transcript.record({ direction: 'received', channel, note: 'SSE stream ended' });
+    } catch (error) {
+      if (!this.#lifetime.signal.aborted) {
+        this.#fault('SSE_STREAM_FAILED', `${method} SSE stream broke: ${(error as Error).message}`, channel);
+      }
+    }
+  }
+
+  /** A whole body, or undefined after recording why it could not be read. */
+  async #readBodyOrFault(response: IncomingMessage, channel: TranscriptChannel & { kind: 'http' }): Promise<Uint8Array | undefined> {
+    try {
+      return await readBody(response, this.#lifetime.signal, this.#maxBodyBytes);
+    } catch (error) {
+      if (!this.#lifetime.signal.aborted) this.#fault(bodyErrorCode(error), `${channel.method} body: ${(error as Error).message}`, channel);
+      return undefined;
+    }
+  }
+
   #onSseEvent(event: SseEvent, channel: TranscriptChannel): void {
     const bytes = new TextEncoder().encode(event.raw);
+    if (event.data === '') {
+      // An event with an empty data field (MCP 2025-11-25: the priming event that carries only an
+      // event id, and possibly retry) is part of the stream's plumbing, not a message.
+      this.transcript.record({ direction: 'received', channel, bytes, note: sseEventWithoutMessage(event) });
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(event.data);
@@ -320,13 +380,34 @@ export class HttpClientConnection implements Connection {
       clearTimeout(timer);
     }
     const status = response.statusCode ?? 0;
-    if (status === 200) this.#eventStreamOpened = true;
+    const responseHeaders = flattenHeaders(response.headers);
+    const channel: TranscriptChannel & { kind: 'http' } = { kind: 'http', method: 'GET', url: this.url.href, status, headers: responseHeaders };
+    if (status !== 200 || mediaType(responseHeaders['content-type']) !== 'text/event-stream') {
+      // No stream (405: the server offers none). Whatever the body says, it is the answer to the
+      // GET, not a message of the session: delivering it would pair it with the next request.
+      this.#track(this.#recordNoStream(response, channel));
+      return { status };
+    }
+    this.#eventStreamOpened = true;
     this.#track(
-      this.#consume(response, 'GET', false).finally(() => {
+      this.#consumeStream(response, channel).finally(() => {
         this.#eventStreamOpened = false;
       }),
     );
     return { status };
+  }
+
+  /** The answer to a GET that opened no event stream: recorded, never delivered. */
+  async #recordNoStream(response: IncomingMessage, channel: TranscriptChannel & { kind: 'http' }): Promise<void> {
+    const body = (await this.#readBodyOrFault(response, channel)) ?? new Uint8Array();
+    const decoded = body.byteLength > 0 ? decodeJsonBody(body) : undefined;
+    this.transcript.record({
+      direction: 'received',
+      channel,
+      ...(body.byteLength > 0 ? { bytes: body } : {}),
+      ...(decoded?.ok ? { decoded: decoded.value } : {}),
+      note: `GET answered ${channel.status} without an event stream${channel.status === 405 ? ' (the server offers none)' : ''}; its body is not a message`,
+    });
   }
 
   async #deleteSession(): Promise<void> {
@@ -406,6 +487,11 @@ export class HttpClientConnection implements Connection {
             if (event.event !== undefined) entry.event = event.event;
             if (event.id !== undefined) entry.id = event.id;
             result.events.push(entry);
+            const bytes = new TextEncoder().encode(event.raw);
+            if (event.data === '') {
+              this.transcript.record({ direction: 'received', channel, bytes, note: sseEventWithoutMessage(event) });
+              return;
+            }
             let decoded: unknown;
             try {
               decoded = JSON.parse(event.data);
@@ -413,7 +499,7 @@ export class HttpClientConnection implements Connection {
             } catch {
               decoded = undefined;
             }
-            this.transcript.record({ direction: 'received', channel, bytes: new TextEncoder().encode(event.raw), decoded });
+            this.transcript.record({ direction: 'received', channel, bytes, decoded });
           },
           (chunk) => {
             result.text += decoder.decode(chunk, { stream: true });
@@ -444,8 +530,9 @@ export class HttpClientConnection implements Connection {
       direction: 'received',
       channel,
       bytes: body,
-      ...(decoded?.ok ? { decoded: decoded.value } : decoded ? { error: decoded.failure } : {}),
-      ...(result.incomplete ? { note: 'cut short by the deadline' } : {}),
+      // The body of an HTTP error is free: one that does not decode is noted, not an error.
+      ...(decoded?.ok ? { decoded: decoded.value } : decoded && status < 400 ? { error: decoded.failure } : {}),
+      ...(result.incomplete ? { note: 'cut short by the deadline' } : decoded && !decoded.ok && status >= 400 ? { note: `HTTP ${status} with a ${kind || 'untyped'} body` } : {}),
     });
     return result;
   }
@@ -472,6 +559,17 @@ export class HttpClientConnection implements Connection {
     this.#faults.push(fault);
     this.transcript.record({ direction: 'local', channel, error: { code, message } });
   }
+}
+
+/** A JSON-RPC request, notification or response (by shape, not by schema). */
+function isJsonRpcMessage(value: unknown): boolean {
+  return classifyMessage(value).kind !== 'invalid';
+}
+
+/** The transcript note of an SSE event that carries no message (empty data). */
+function sseEventWithoutMessage(event: SseEvent): string {
+  const fields = [event.id !== undefined ? `id ${JSON.stringify(event.id)}` : undefined, event.retry !== undefined ? `retry ${event.retry} ms` : undefined].filter(Boolean);
+  return `SSE event with empty data${fields.length > 0 ? ` (${fields.join(', ')})` : ''}: not a message`;
 }
 
 function containsInitialize(decoded: unknown): boolean {

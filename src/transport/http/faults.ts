@@ -10,6 +10,7 @@ export interface FaultSet {
 /** Names of the Streamable HTTP faults, for the code paths that honour them. */
 export const HTTP_FAULT = {
   protocolVersionHeaderIgnored: 'protocol-version-header-ignored',
+  originNotValidated: 'origin-not-validated',
 } as const;
 
 export type HttpFaultName = (typeof HTTP_FAULT)[keyof typeof HTTP_FAULT];
@@ -26,5 +27,10 @@ export const HTTP_FAULTS: readonly HttpFaultDefinition[] = Object.freeze([
     name: HTTP_FAULT.protocolVersionHeaderIgnored,
     requirement: 'CORE-VER-8',
     description: 'serves requests whose MCP-Protocol-Version header names an unsupported version instead of answering 400',
+  }),
+  Object.freeze({
+    name: HTTP_FAULT.originNotValidated,
+    requirement: 'CORE-HTTP-1',
+    description: 'serves requests whatever their Origin header names (no DNS-rebinding protection) instead of answering 403',
   }),
 ]);

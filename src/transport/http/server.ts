@@ -123,7 +123,9 @@ class HttpEndpoint {
       req.resume();
     };
     if (pathname !== this.path) return refuse(404, -32000, `Not Found: the MCP endpoint is ${this.path}`);
-    if (!originAllowed(headers.origin, this.#options.allowedOrigins ?? 'loopback')) {
+    // FAULT origin-not-validated.
+    const validateOrigin = !(this.#options.faults?.has(HTTP_FAULT.originNotValidated) ?? false);
+    if (validateOrigin && !originAllowed(headers.origin, this.#options.allowedOrigins ?? 'loopback')) {
       return refuse(403, -32000, `Forbidden: origin ${JSON.stringify(headers.origin)} is not allowed`);
     }
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {

@@ -2,7 +2,7 @@
 // garbage got and whether the ping was still answered. A mismatch is a typed BadInputMismatch so
 // that a property's counterexample names what was wrong.
 import type { CaseContext } from '../../../src/harness/index.js';
-import type { ReceivedMessage } from '../../../src/transport/connection.js';
+import type { HttpRefusal, ReceivedMessage } from '../../../src/transport/connection.js';
 import { ConnectionClosedError, ConnectionTimeoutError } from '../../../src/transport/errors.js';
 import { isRecord } from '../../../src/wire/index.js';
 import { isResponseTo, type Message } from '../support.js';
@@ -31,14 +31,22 @@ export interface GarbageOutcome {
   pingAnswered: boolean;
   /** The connection closed meanwhile. */
   closed: boolean;
+  /**
+   * Streamable HTTP: POSTs of `send` that the server answered with an HTTP error status (413 for a
+   * large body, an HTML 400 page...). Over HTTP that status is the answer; its body is free.
+   */
+  refusals: HttpRefusal[];
 }
 
 /** Runs `send`, then pings, and collects what came back until the ping's answer (and a short trail). */
 export async function sendThenPing(ctx: CaseContext, send: () => Promise<void>): Promise<GarbageOutcome> {
-  const outcome: GarbageOutcome = { errors: [], results: [], pingAnswered: false, closed: false };
+  const outcome: GarbageOutcome = { errors: [], results: [], pingAnswered: false, closed: false, refusals: [] };
+  const http = ctx.connection.http;
+  const refusedBefore = http?.refusals().length ?? 0;
+  let ping: string | number | undefined;
   try {
     await send();
-    const ping = ctx.nextId();
+    ping = ctx.nextId();
     await ctx.connection.send({ jsonrpc: '2.0', id: ping, method: 'ping' });
     let until = Date.now() + ctx.scaled(PING_MS);
     for (;;) {
@@ -66,6 +74,7 @@ export async function sendThenPing(ctx: CaseContext, send: () => Promise<void>):
     if (!(error instanceof ConnectionClosedError)) throw error;
     outcome.closed = true;
   }
+  if (http) outcome.refusals = http.refusals().slice(refusedBefore).filter((refusal) => ping === undefined || !refusal.requestIds.includes(ping));
   return outcome;
 }
 

@@ -342,3 +342,22 @@ describe('listenHttp response modes', () => {
     expect((await client.http.request({ headers: { ...POST_HEADERS, Origin: 'http://localhost' }, body }, WAIT)).status).toBe(403);
   });
 });
+
+describe('listenHttp faults', () => {
+  it('origin-not-validated serves a foreign Origin (CORE-HTTP-1) that the healthy listener refuses with 403', async () => {
+    const statusFor = async (faults: string[]) => {
+      const endpoint = await startEndpoint({ faults: { has: (name) => faults.includes(name) } });
+      const client = await connectHttp(endpoint.listener.url);
+      try {
+        const body = JSON.stringify(initialize());
+        const response = await client.http.request({ headers: { ...POST_HEADERS, Origin: 'https://conformance-attacker.invalid' }, body }, WAIT);
+        return response.status;
+      } finally {
+        await client.close();
+        await endpoint.listener.close();
+      }
+    };
+    expect(await statusFor([])).toBe(403);
+    expect(await statusFor(['origin-not-validated'])).toBe(200);
+  });
+});

@@ -1,0 +1,12 @@
+// The SDK's example server simpleStreamableHttp (@modelcontextprotocol/sdk, unmodified) over
+// Streamable HTTP on 127.0.0.1, judged by negotiation, lifecycle, cancellation, session-security, http-transport.
+import { CORE_MODULES_LIFECYCLE, SDK_EXAMPLE_SIMPLE } from './expected.js';
+import { startHttpPeer } from './peer-process.js';
+import { SDK_EXAMPLES, SDK_VERSION } from './peers.js';
+import { describePeer } from './support.js';
+
+describePeer(`the SDK ${SDK_VERSION} example simpleStreamableHttp over Streamable HTTP: negotiation, lifecycle, cancellation, session-security, http-transport`, {
+  start: () => startHttpPeer(SDK_EXAMPLES.simpleStreamableHttp),
+  modules: [...CORE_MODULES_LIFECYCLE, 'http-transport'],
+  expected: SDK_EXAMPLE_SIMPLE,
+});
