@@ -294,7 +294,8 @@ const unsupportedRefused = defineCase({
   requirements: ['WT-DGRAM-5', 'WT-DGRAM-7'],
   transports: WT,
   applies: requiresNoDatagrams,
-  timeLimitMs: 15_000,
+  // Up to three refusal waits and the call's own answer, each with its deadline.
+  timeLimitMs: 30_000,
   async run(ctx) {
     await openSession(ctx);
     const wt = wtFacet(ctx);

@@ -745,7 +745,7 @@ export class WebTransportSessionConnection implements Connection {
         return undefined;
       }
       this.#fault('NOTIFICATION_BEFORE_READY', `${method} arrived before READY (${state}); notifications are never answered`, CONTROL);
-      if (this.#readings.notificationBeforeReady === 'close') void this.#closeAfterWrites(`${method} before READY`);
+      if (this.#readings.notificationBeforeReady === 'close') void this.close(`${method} before READY`);
       else this.transcript.event(`${method} before READY ignored (no answer: it is a notification)`);
       return undefined;
     }
