@@ -399,7 +399,11 @@ export class WebTransportSessionConnection implements Connection {
       framed.set(body, 4);
       return framed;
     }
-    const frame = this.#writer.encode(message);
+    // (Read before encoding: encoding the initialize result switches the encoding state.)
+    const inCbor = this.#encoding.negotiated && this.#encoding.current === 'cbor';
+    let frame = this.#writer.encode(message);
+    // FAULT cbor-trailing-byte: one byte more after the CBOR data item.
+    if (this.#broken(FAULT.cborTrailingByte) && inCbor) frame = withTrailingByte(frame);
     // FAULT wrong-frame-length: the prefix says one byte less than the body has.
     if (this.#broken(FAULT.wrongFrameLength)) new DataView(frame.buffer, frame.byteOffset).setUint32(0, frame.byteLength - 5);
     return frame;
@@ -1496,7 +1500,9 @@ export class WebTransportSessionConnection implements Connection {
         // FAULT send-reserved-datagram-channel / nonzero-datagram-flags.
         if (this.#broken(FAULT.sendReservedDatagramChannel)) bytes[0] = 0x00;
         if (this.#broken(FAULT.nonzeroDatagramFlags)) bytes[1] = 0x01;
-        await this.#sendDatagramBytes(bytes, { kind: 'datagram', channel: datagram.channel, requestId: datagram.requestId });
+        // FAULT truncated-datagram-sent: shorter than the 6-byte header.
+        const sent = this.role === 'server' && this.#broken(FAULT.truncatedDatagramSent) ? bytes.subarray(0, 5) : bytes;
+        await this.#sendDatagramBytes(sent, { kind: 'datagram', channel: datagram.channel, requestId: datagram.requestId });
       },
       sendRawDatagram: (bytes) => this.#sendDatagramBytes(bytes, { kind: 'datagram', channel: bytes[0] ?? -1 }),
       nextDatagram: (predicate, options) => this.#datagrams.next(predicate, options),
@@ -1518,6 +1524,14 @@ const PARSE_ERROR = -32700;
 const LOST_SYNC_CLOSE_DELAY_MS = 1000;
 /** Bytes read ahead from an incoming execution stream (keeps the library busy; bounded memory per stream). */
 const INCOMING_PREFETCH = new ByteLengthQueuingStrategy({ highWaterMark: 4 * 1024 * 1024 });
+
+/** A frame whose body has one 0x00 byte more after its data item (fault cbor-trailing-byte). */
+function withTrailingByte(frame: Uint8Array): Uint8Array {
+  const out = new Uint8Array(frame.byteLength + 1);
+  out.set(frame, 0);
+  new DataView(out.buffer).setUint32(0, frame.byteLength - 4 + 1);
+  return out;
+}
 
 /** A progress (0x01) or log (0x03) payload holding the notification's params, re-encoded as the whole notification. */
 function wholeNotificationPayload(payload: Uint8Array, channel: number, codec: { encode(value: unknown): Uint8Array; decode(bytes: Uint8Array): unknown }): Uint8Array {

@@ -665,6 +665,20 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     correct: 'answered while the stream was open',
     faulty: 'answered after the stream ended',
   },
+  'cbor-trailing-byte': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      await client.send({ jsonrpc: '2.0', id: 4, method: 'ping' });
+      return Promise.race([answerTo(client, 4).then((received) => describeReply(received.message)), faultSeen(client, 'CBOR_')]);
+    },
+    correct: 'result',
+    faulty: 'CBOR_TRAILING_BYTES',
+  },
+  'truncated-datagram-sent': {
+    run: outgoingDatagram,
+    correct: 'channel 1 flags 0',
+    faulty: 'DATAGRAM_TOO_SHORT',
+  },
   'short-datagram-closes-session': {
     async run(fixture) {
       const client = fixture.track(await ready(fixture.server));
