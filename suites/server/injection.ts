@@ -177,7 +177,8 @@ const streamForServerRequest = defineCase({
     await openSession(ctx);
     // Find a server-to-client request: an interactive tool that prompts with a request after start.
     let serverRequest: (Message & { id: string | number; method: string }) | undefined;
-    for (const tool of [interactiveTool(ctx), ...(ctx.discovery.interactiveTools ?? []).slice(1)]) {
+    // At most four tools, each watched for 2 s: a server whose tools all start with an initial prompt sends no request (rule 6).
+    for (const tool of [interactiveTool(ctx), ...(ctx.discovery.interactiveTools ?? []).slice(1, 4)]) {
       const id = ctx.nextId();
       await ctx.connection.send({ jsonrpc: '2.0', id, method: 'interaction.start', params: { toolName: tool } });
       const found = await maybeNext(ctx, (r) => isRequestFromTarget(r.message), 2_000);
