@@ -50,7 +50,8 @@ export async function discoverOver(
   let id = 0;
   /** `unbounded`: only the signal ends the wait (a target that starts slowly, e.g. a process on a loaded machine). */
   const call = async (method: string, params: Record<string, unknown>, unbounded = false): Promise<Record<string, unknown>> => {
-    const requestId = `discover-${++id}`;
+    // Over WebTransport a string id may be refused (WT-ID-2 accepts -32600: headers carry 32-bit ids).
+    const requestId = connection.kind === 'webtransport' ? ++id : `discover-${++id}`;
     await connection.send({ jsonrpc: '2.0', id: requestId, method, params });
     const received = await connection.next((r) => isRecord(r.message) && r.message.id === requestId && !('method' in r.message), {
       ...(unbounded && options.signal ? {} : { timeoutMs }),

@@ -66,6 +66,16 @@ export class ControlStreamReader {
     return this.#frames.bufferedBytes;
   }
 
+  /** The body bytes of a frame begun but not complete (FrameDecoder.partialBody). */
+  get partialBody(): Uint8Array | undefined {
+    return this.#frames.partialBody;
+  }
+
+  /** Whether a FRAME_TOO_LARGE / FRAME_EMPTY prefix is skipped (the stream stays in sync) rather than fatal. */
+  get skipsLengthErrors(): boolean {
+    return this.#frames.afterLengthError === 'skip';
+  }
+
   push(chunk: Uint8Array): Array<DecodedFrame | WireError> {
     this.#frames.write(chunk);
     const out: Array<DecodedFrame | WireError> = [];
@@ -111,9 +121,11 @@ export class ControlStreamReader {
   #mismatch(body: Uint8Array, frameOffset: number): EncodingMismatchError | undefined {
     const encoding = this.state.current;
     const other: EncodingName = encoding === 'json' ? 'cbor' : 'json';
-    if (!decodesAsMessage(codecFor(other), body)) return undefined;
+    const message = decodedMessage(codecFor(other), body);
+    if (message === undefined) return undefined;
     const why = this.state.negotiated ? `${encoding} was negotiated` : `${encoding} is required until the initialize result`;
-    return new EncodingMismatchError(encoding, other, why, frameOffset);
+    const id = (message as { id?: unknown }).id;
+    return new EncodingMismatchError(encoding, other, why, frameOffset, typeof id === 'string' || typeof id === 'number' ? id : undefined);
   }
 
   #observe(message: unknown): void {
@@ -133,12 +145,13 @@ function isMessageShaped(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !(value instanceof Uint8Array);
 }
 
-/** True when `body` decodes in `codec` to a message-shaped value. */
-function decodesAsMessage(codec: Codec, body: Uint8Array): boolean {
+/** What `body` decodes to in `codec` when that is message-shaped, else undefined. */
+function decodedMessage(codec: Codec, body: Uint8Array): object | undefined {
   try {
-    return isMessageShaped(codec.decode(body));
+    const value = codec.decode(body);
+    return isMessageShaped(value) ? (value as object) : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -193,7 +193,9 @@ export class CborTrailingBytesError extends WireError {
 export class EncodingMismatchError extends WireError {
   readonly expected: 'json' | 'cbor';
   readonly actual: 'json' | 'cbor';
-  constructor(expected: 'json' | 'cbor', actual: 'json' | 'cbor', why: string, offset?: number) {
+  /** The id the message carries when read in the other encoding (a string or number), if any. */
+  readonly messageId: string | number | undefined;
+  constructor(expected: 'json' | 'cbor', actual: 'json' | 'cbor', why: string, offset?: number, messageId?: string | number) {
     super('ENCODING_MISMATCH', `expected a ${expected} body but got ${actual} (${why})`, {
       jsonRpcCode: JsonRpcCode.encodingMismatch,
       requirement: 'WT-ENC-5',
@@ -201,6 +203,7 @@ export class EncodingMismatchError extends WireError {
     });
     this.expected = expected;
     this.actual = actual;
+    this.messageId = messageId;
   }
 }
 

@@ -82,6 +82,22 @@ export class FrameDecoder {
     return this.#buffered + (this.#bodyLength === undefined ? 0 : FRAME_PREFIX_BYTES);
   }
 
+  /**
+   * The body bytes received so far of a frame whose prefix is in but whose body is not complete
+   * (a copy), or undefined. What a stream that ends now leaves unprocessed (WT-FRAME-5).
+   */
+  get partialBody(): Uint8Array | undefined {
+    if (this.#bodyLength === undefined || this.#skipping) return undefined;
+    const out = new Uint8Array(this.#buffered);
+    let done = 0;
+    for (let index = this.#first; index < this.#chunks.length; index++) {
+      const chunk = index === this.#first ? this.#chunks[index]!.subarray(this.#head) : this.#chunks[index]!;
+      out.set(chunk, done);
+      done += chunk.length;
+    }
+    return out;
+  }
+
   /** Stream offset of the next frame's first byte (or of the frame in progress). */
   get offset(): number {
     return this.#offset;

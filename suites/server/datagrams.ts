@@ -120,19 +120,26 @@ const progressDatagrams = defineCase({
   },
 });
 
-/** A case sending datagrams the server must drop without any answer, then checking it still serves. */
+/**
+ * A case sending datagrams the server drops, then checking it still serves (WT-DGRAM-11). Whether
+ * it reports them (an error with id null) is a reading of the datagram's own requirement, reported
+ * once at the end: nothing is owed for a datagram, so the generated input expects only the session
+ * to go on.
+ */
 function droppedDatagramCase(options: {
   name: string;
   requirement: string;
   title: string;
   what: string;
   datagrams: () => fc.Arbitrary<Uint8Array[]>;
+  /** The reading when no error came back (default: dropped silently). */
+  silentReading?: string;
 }): ConformanceCase {
   return defineCase({
     id: `${SUITE}/${options.name}`,
     suite: SUITE,
     title: options.title,
-    requirements: [options.requirement],
+    requirements: [options.requirement, 'WT-DGRAM-11'],
     transports: WT,
     applies: requiresDatagrams,
     timeLimitMs: 15_000,
@@ -140,7 +147,7 @@ function droppedDatagramCase(options: {
       await openSession(ctx);
       const wt = wtFacet(ctx);
       await ctx.property(
-        options.requirement,
+        'WT-DGRAM-11',
         options.datagrams(),
         async (datagrams) => {
           for (const bytes of datagrams) await wt.sendRawDatagram(bytes);
@@ -149,18 +156,22 @@ function droppedDatagramCase(options: {
         },
         { numRuns: 8 },
       );
+      const reports = pendingNullIdErrors(ctx);
+      ctx.info(
+        options.requirement,
+        reports.length > 0 ? `reading: ${options.what} was dropped and reported with an error (id null)` : `reading: ${options.silentReading ?? `${options.what} was dropped silently (recommended)`}`,
+        reports[0],
+      );
     },
   });
 }
 
-/** ping is answered and no error with id null arrived; throws DatagramCheckFailed otherwise. */
+/** ping is answered; throws DatagramCheckFailed otherwise. */
 async function expectPong(ctx: CaseContext, what: string): Promise<void> {
   const id = ctx.nextId();
   await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
   const pong = await maybeNext(ctx, (m) => m.id === id && ('result' in m || 'error' in m), STREAM_EVENT_MS);
-  const answered = pendingNullIdErrors(ctx);
   if (!pong || !isRecord((pong.message as Message).result)) throw new DatagramCheckFailed(`after ${what} the server no longer answers ping`);
-  if (answered.length > 0) throw new DatagramCheckFailed(`${what} got an error response: ${JSON.stringify(answered[0])}`);
 }
 
 /** A property's reason for failing (shown as the counterexample's message). */
@@ -174,7 +185,7 @@ const u32 = fc.integer({ min: 0, max: 0xffff_ffff });
 const shortDropped = droppedDatagramCase({
   name: 'short-dropped',
   requirement: 'WT-DGRAM-1',
-  title: 'a datagram shorter than its 6-byte header is dropped without an error response; the session goes on',
+  title: 'a datagram shorter than its 6-byte header is dropped (silently, or reported); the session goes on',
   what: 'a datagram shorter than 6 bytes',
   datagrams: () => fc.array(fc.uint8Array({ minLength: 0, maxLength: 5 }), { minLength: 1, maxLength: 3 }),
 });
@@ -182,7 +193,7 @@ const shortDropped = droppedDatagramCase({
 const reservedChannelDropped = droppedDatagramCase({
   name: 'reserved-channel-dropped',
   requirement: 'WT-DGRAM-2',
-  title: 'a datagram on the reserved channel 0x00 is dropped without an error response; the session goes on',
+  title: 'a datagram on the reserved channel 0x00 is dropped (silently, or reported); the session goes on',
   what: 'a datagram on channel 0x00',
   datagrams: () =>
     fc.array(
@@ -194,8 +205,9 @@ const reservedChannelDropped = droppedDatagramCase({
 const reservedFlagsDropped = droppedDatagramCase({
   name: 'reserved-flags-dropped',
   requirement: 'WT-DGRAM-3',
-  title: 'a datagram with non-zero flags is dropped without an error response; the session goes on',
+  title: 'a datagram with non-zero flags is dropped, or taken with its reserved flags ignored; the session goes on',
   what: 'a datagram with non-zero flags',
+  silentReading: 'a datagram with non-zero flags got no answer (dropped, or taken with the reserved flags ignored)',
   datagrams: () =>
     fc.array(
       fc
@@ -212,7 +224,8 @@ const notInFlightDropped = defineCase({
   requirements: ['WT-DGRAM-10'],
   transports: WT,
   applies: requiresDatagrams,
-  timeLimitMs: 20_000,
+  // Each generated run calls a progress tool and waits for its answer: four runs within the limit.
+  timeLimitMs: 30_000,
   async run(ctx) {
     await openSession(ctx);
     const wt = wtFacet(ctx);
@@ -249,7 +262,7 @@ const notInFlightDropped = defineCase({
         await expectPong(ctx, 'datagrams naming requests not in flight');
         return true;
       },
-      { numRuns: 6 },
+      { numRuns: 4 },
     );
   },
 });
@@ -258,7 +271,7 @@ const unknownChannel = defineCase({
   id: `${SUITE}/unknown-channel`,
   suite: SUITE,
   title: 'a datagram on an unknown channel (0x04..0xFF) is ignored and the session goes on (reported)',
-  requirements: ['WT-DGRAM-4'],
+  requirements: ['WT-DGRAM-4', 'WT-DGRAM-11'],
   transports: WT,
   applies: requiresDatagrams,
   async run(ctx) {
@@ -269,10 +282,8 @@ const unknownChannel = defineCase({
     await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
     const pong = await maybeNext(ctx, (m) => m.id === id, STREAM_EVENT_MS);
     const errors = pendingNullIdErrors(ctx);
-    if (!pong) {
-      ctx.check('WT-DGRAM-4', false, { message: 'the session goes on after datagrams on channels 0x04, 0x7F, 0xFF', actual: ctx.connection.isClosed ? 'session closed' : 'ping unanswered' });
-      return;
-    }
+    ctx.check('WT-DGRAM-11', pong !== undefined, { message: 'the session goes on after datagrams on channels 0x04, 0x7F, 0xFF', actual: pong?.message ?? (ctx.connection.isClosed ? 'session closed' : 'ping unanswered') });
+    if (!pong) return;
     ctx.info('WT-DGRAM-4', errors.length === 0 ? 'unknown-channel datagrams were dropped silently (reading 1)' : 'unknown-channel datagrams were dropped with a reported error (reading 2)', errors[0]);
   },
 });
@@ -280,11 +291,12 @@ const unknownChannel = defineCase({
 const unsupportedRefused = defineCase({
   id: `${SUITE}/unsupported-refused`,
   suite: SUITE,
-  title: 'after datagramsSupported: false, a client datagram is answered with -32004 (id null, data.requestId), the request is unaffected, and the server sends no datagrams',
+  title: 'after datagramsSupported: false, a client datagram is answered with -32004 (id null and data.requestId, or as the answer to the request it names), and the server sends no datagrams',
   requirements: ['WT-DGRAM-5', 'WT-DGRAM-7'],
   transports: WT,
   applies: requiresNoDatagrams,
-  timeLimitMs: 15_000,
+  // Up to three refusal waits and the call's own answer, each with its deadline.
+  timeLimitMs: 30_000,
   async run(ctx) {
     await openSession(ctx);
     const wt = wtFacet(ctx);
@@ -298,14 +310,27 @@ const unsupportedRefused = defineCase({
     const call = ctx.discovery.tools?.length ? await startProgressCall(ctx, token) : undefined;
     if (call) {
       await wt.sendRawDatagram(encodeDatagram({ channel: PROGRESS, requestId: call.id, payload: payload() }));
-      const second = await maybeNext(ctx, (m) => m.id === null && isRecord(m.error), STREAM_EVENT_MS);
-      checkRefusal(ctx, second?.message as Message | undefined, call.id);
+      // Reading 1: -32004 with id null, the request unaffected. Reading 2: the request itself answered with -32004.
+      const first = await Promise.race([
+        maybeNext(ctx, (m) => m.id === null && isRecord(m.error), STREAM_EVENT_MS).then((r) => ({ kind: 'report' as const, message: r?.message as Message | undefined })),
+        within(ctx, call.answer, ctx.scaled(STREAM_EVENT_MS)).then((r) => ({ kind: 'answer' as const, message: r === 'timeout' ? undefined : (r.message as Message) })),
+      ]);
+      const answeredWith32004 = first.kind === 'answer' && errorOf(first.message)?.code === -32004;
+      if (answeredWith32004) {
+        ctx.check('WT-DGRAM-5', true, { message: `the datagram naming request ${call.id} (in flight) is answered with -32004` });
+        ctx.info('WT-DGRAM-5', 'reading: -32004 answering the in-flight request the datagram names', first.message);
+      } else {
+        const report = first.kind === 'report' ? first.message : (await maybeNext(ctx, (m) => m.id === null && isRecord(m.error), STREAM_EVENT_MS))?.message as Message | undefined;
+        checkRefusal(ctx, report, call.id);
+      }
       const datagrams = await collectDatagrams(ctx, undefined, answerWithin(ctx, call));
       const answer = call.answered?.message as Message | undefined;
-      ctx.check('WT-DGRAM-5', answer !== undefined && errorOf(answer)?.code !== -32004, {
-        message: `the request the datagram named (tools/call ${call.tool.name}, id ${call.id}) is answered as usual, not with -32004`,
-        actual: answer ?? 'no answer',
-      });
+      if (!answeredWith32004) {
+        ctx.check('WT-DGRAM-5', answer !== undefined && errorOf(answer)?.code !== -32004, {
+          message: `the request the datagram named (tools/call ${call.tool.name}, id ${call.id}) is answered as usual once the -32004 went out with id null`,
+          actual: answer ?? 'no answer',
+        });
+      }
       ctx.check('WT-DGRAM-7', datagrams.length === 0 && faultsWithCode(ctx, ['DATAGRAM_TOO_SHORT', 'DATAGRAM_RESERVED_CHANNEL', 'DATAGRAM_RESERVED_FLAGS', 'DATAGRAM_UNKNOWN_CHANNEL', 'DATAGRAM_NOT_IN_FLIGHT']).length === 0, {
         message: 'a server that said datagramsSupported: false sends no datagrams (progress travels on the control stream)',
         actual: datagrams.map((d) => ({ channel: d.channel, requestId: d.requestId })),
@@ -320,14 +345,18 @@ const unsupportedRefused = defineCase({
   },
 });
 
+/** Reading 1 of WT-DGRAM-5: -32004 with id null naming the header's request in data.requestId. */
 function checkRefusal(ctx: CaseContext, message: Message | undefined, requestId: number): void {
   const error = errorOf(message);
   const data = isRecord(error?.data) ? error.data : undefined;
-  ctx.check('WT-DGRAM-5', error?.code === -32004 && data?.requestId === requestId, {
-    message: `a datagram naming request ${requestId} is answered with error -32004, id null, data.requestId ${requestId}`,
+  ctx.check('WT-DGRAM-5', error?.code === -32004, {
+    message: `a datagram naming request ${requestId} is answered with error -32004 Datagram Not Supported`,
     expected: { id: null, error: { code: -32004, data: { requestId } } },
     actual: message ?? 'no error with id null',
   });
+  if (error?.code === -32004) {
+    ctx.info('WT-DGRAM-5', data?.requestId === requestId ? 'reading: -32004 with id null naming the request in data.requestId (recommended)' : '-32004 with id null, without data.requestId naming the request', message);
+  }
 }
 
 export const cases: readonly ConformanceCase[] = [

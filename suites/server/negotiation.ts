@@ -8,6 +8,7 @@ import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/protocol/meth
 import { cborCodec, codecFor, encodeFrame, isRecord, type EncodingName } from '../../src/wire/index.js';
 import { DEFAULT_BINDING_TRANSPORT, errorOf, initializeParams, isResponseTo, openSession, SETUP_ANSWER_MS, type Message } from './support.js';
 import { awaitWireAnswer, cborShape, collectFor, requestOnWire, type WireAnswer } from './support/negotiation.js';
+import type { ReceivedMessage } from '../../src/transport/connection.js';
 
 const SUITE = 'negotiation';
 
@@ -130,9 +131,15 @@ const versionHeaderRefused = defineCase({
   requirements: ['CORE-VER-8'],
   transports: ['http'],
   async run(ctx) {
-    await openSession(ctx);
+    const init = await openSession(ctx);
     const http = ctx.connection.http;
     if (!http) throw new TargetPreconditionError('the HTTP connection has no raw request facet');
+    // The header and its 400 exist from 2025-06-18 on; a session under an older version may ignore it.
+    const negotiated = typeof init.protocolVersion === 'string' ? init.protocolVersion : '';
+    if (negotiated < '2025-06-18') {
+      ctx.info('CORE-VER-8', `the session negotiated ${negotiated || 'no version'}: the MCP-Protocol-Version header rules start with 2025-06-18`);
+      return;
+    }
     for (const value of [UNKNOWN_VERSION, 'not-a-version']) {
       const body = JSON.stringify({ jsonrpc: '2.0', id: ctx.nextId(), method: 'ping' });
       const response = await http.request(
@@ -347,9 +354,8 @@ const wtTransportResult = defineCase({
     const t = r.transport;
     if (!ctx.check('WT-INIT-3', isRecord(t), { message: 'result.transport is an object', actual: t })) return;
     const transport = t as Message;
-    const u32 = (v: unknown) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 0xffff_ffff;
     ctx.check('WT-INIT-3', typeof transport.encoding === 'string', { message: 'transport.encoding is a string', actual: transport.encoding });
-    ctx.check('WT-INIT-3', u32(transport.maxMessageSize), { message: 'transport.maxMessageSize is an integer in 1..2^32-1', actual: transport.maxMessageSize });
+    // maxMessageSize is the profile's member (001 does not name it): WT-SEC-3 checks it where the limits are probed.
     ctx.check('WT-INIT-3', Number.isInteger(transport.maxConcurrentStreams) && (transport.maxConcurrentStreams as number) >= 0, {
       message: 'transport.maxConcurrentStreams is an integer >= 0',
       actual: transport.maxConcurrentStreams,
@@ -429,11 +435,11 @@ function selectedEncoding(answer: Message | undefined): unknown {
   return answer && isRecord(answer.result) && isRecord(answer.result.transport) ? answer.result.transport.encoding : undefined;
 }
 
-/** WT-ENC-9: the selection is "json" or "cbor", and one the client offered or "json". */
+/** WT-ENC-9: the selection is one the client offered, or "json". */
 function checkSelectionOffered(ctx: CaseContext, selected: unknown, offered: readonly string[] | undefined): void {
-  const allowed = ['json', ...(offered ?? []).filter((e) => e === 'cbor')];
+  const allowed = [...new Set(['json', ...(offered ?? [])])];
   ctx.check('WT-ENC-9', typeof selected === 'string' && allowed.includes(selected), {
-    message: `transport.encoding is "json" or "cbor" and one the client offered or "json" (offered: ${JSON.stringify(offered ?? null)})`,
+    message: `transport.encoding is one the client offered, or "json" (offered: ${JSON.stringify(offered ?? null)})`,
     expected: allowed,
     actual: selected,
   });
@@ -500,23 +506,34 @@ const wtJsonOnly = encodingCase({
   },
 });
 
+/** Encoding names no implementation knows. */
+const MADE_UP_ENCODINGS = ['x-conformance-unknown', 'x-conformance-other'];
+
+/** WT-ENC-7: with no offered encoding supported, "json" (recommended) or a refusal of initialize (reported); anything else warns. */
+function checkNoneSupported(ctx: CaseContext, selected: unknown, answer: Message, what: string): void {
+  const error = errorOf(answer);
+  if (error !== undefined) {
+    ctx.check('WT-ENC-7', true, { message: `${what}: initialize refused` });
+    ctx.info('WT-ENC-7', `reading: initialize refused (error ${String(error.code)}${error.code === -32602 ? ', as recommended for a refusal' : ''})`, error);
+    return;
+  }
+  ctx.check('WT-ENC-7', selected === 'json', { message: `${what}: "json" is selected`, expected: 'json', actual: selected ?? answer });
+  if (selected === 'json') ctx.info('WT-ENC-7', 'reading: select "json" (recommended)');
+}
+
 const wtUnknownOnly = encodingCase({
   id: 'negotiation/wt-unknown-encodings-only',
-  title: 'offered only encodings it does not know, the server selects "json" (or refuses with -32602, reported)',
+  title: 'offered only encodings nobody knows, the server selects "json" (or refuses initialize, reported)',
   requirements: ['WT-ENC-7', 'WT-ENC-11', 'WT-ENC-9'],
-  encodings: ['x-conformance-unknown', 'msgpack'],
+  encodings: MADE_UP_ENCODINGS,
   check(ctx, selected, answer) {
-    const code = errorOf(answer)?.code;
-    if (code === -32602) {
-      ctx.check('WT-ENC-7', true, { message: 'no supported encoding offered: initialize refused with -32602' });
-      ctx.info('WT-ENC-7', 'reading chosen: reject initialize with -32602 naming the offered encodings', errorOf(answer));
+    checkNoneSupported(ctx, selected, answer, 'no supported encoding offered');
+    if (errorOf(answer) !== undefined) {
       ctx.info('WT-ENC-11', 'the server refused the offer rather than ignoring the unknown names');
       return;
     }
-    ctx.check('WT-ENC-7', selected === 'json', { message: 'no supported encoding offered: "json" is selected', expected: 'json', actual: selected ?? answer });
-    ctx.info('WT-ENC-7', 'reading chosen: select "json" (recommended)');
-    ctx.check('WT-ENC-11', selected !== 'x-conformance-unknown' && selected !== 'msgpack', { message: 'unknown encoding names never win the selection', actual: selected });
-    checkSelectionOffered(ctx, selected, ['x-conformance-unknown', 'msgpack']);
+    ctx.check('WT-ENC-11', !MADE_UP_ENCODINGS.includes(selected as string), { message: 'unknown encoding names never win the selection', actual: selected });
+    checkSelectionOffered(ctx, selected, MADE_UP_ENCODINGS);
   },
 });
 
@@ -524,10 +541,10 @@ const wtUnknownIgnored = encodingCase({
   id: 'negotiation/wt-unknown-encoding-ignored',
   title: 'an unknown name first in transport.encodings is ignored: the server selects a known encoding from the rest',
   requirements: ['WT-ENC-11', 'WT-ENC-9', 'WT-ENC-6'],
-  encodings: ['x-conformance-unknown', 'json'],
+  encodings: [MADE_UP_ENCODINGS[0]!, 'json'],
   check(ctx, selected, answer) {
     ctx.check('WT-ENC-11', selected === 'json', { message: 'offered [unknown, "json"]: the unknown name is skipped and "json" is selected', expected: 'json', actual: selected ?? answer });
-    checkSelectionOffered(ctx, selected, ['x-conformance-unknown', 'json']);
+    checkSelectionOffered(ctx, selected, [MADE_UP_ENCODINGS[0]!, 'json']);
     ctx.check('WT-ENC-6', selected === 'json', { message: '"json" is the first offered encoding the server supports', actual: selected });
   },
 });
@@ -538,14 +555,12 @@ const wtCborOnly = encodingCase({
   requirements: ['WT-ENC-7', 'WT-ENC-9'],
   encodings: ['cbor'],
   check(ctx, selected, answer) {
-    checkSelectionOffered(ctx, selected ?? answer, ['cbor']);
+    if (errorOf(answer) === undefined) checkSelectionOffered(ctx, selected ?? answer, ['cbor']);
     if (discoveryLacksCbor(ctx.discovery)) {
       // Discovery offered ["cbor", "json"] and got json: this server does not speak CBOR.
-      ctx.check('WT-ENC-7', selected === 'json', {
-        message: 'a server that does not speak CBOR (discovery offered cbor first and got json) selects "json" when only cbor is offered',
-        expected: 'json',
-        actual: selected,
-      });
+      checkNoneSupported(ctx, selected, answer, 'a server that does not speak CBOR (discovery offered cbor first and got json), offered only cbor');
+    } else if (errorOf(answer) !== undefined) {
+      ctx.check('WT-ENC-7', false, { message: 'a server that speaks CBOR serves an initialize offering only cbor', expected: { result: { transport: { encoding: 'cbor' } } }, actual: answer });
     } else {
       ctx.check('WT-ENC-7', selected === 'cbor' || selected === 'json', { message: 'the selection is cbor (supported) or json', actual: selected });
       ctx.info('WT-ENC-7', `the server selected ${String(selected)} when only cbor was offered`);
@@ -582,10 +597,30 @@ const wtSwitchAtBoundary = defineCase({
   },
 });
 
+/**
+ * WT-ENC-5: a message in the other encoding is refused and not processed: -32003 with id null
+ * (recommended), -32003 echoing the id it carries, or -32700 with id null (it is malformed in the
+ * encoding in force).
+ */
+function checkMismatchRefused(ctx: CaseContext, answered: readonly ReceivedMessage[], id: number, what: string): void {
+  const refusal = answered.find((r) => isRecord(r.message) && 'error' in r.message && (r.message.id === null || r.message.id === id))?.message as Message | undefined;
+  const code = errorOf(refusal)?.code;
+  const reading =
+    code === -32003 ? (refusal!.id === null ? '-32003 Encoding Mismatch, id null (recommended)' : '-32003 Encoding Mismatch echoing the id the message carries') : code === -32700 && refusal!.id === null ? '-32700 Parse error, id null' : undefined;
+  ctx.check('WT-ENC-5', reading !== undefined, {
+    message: `${what} is refused: -32003 (id null or its own id) or -32700 (id null)`,
+    expected: [{ id: null, error: { code: -32003 } }, { id, error: { code: -32003 } }, { id: null, error: { code: -32700 } }],
+    actual: answered.map((r) => r.message),
+  });
+  if (reading !== undefined) ctx.info('WT-ENC-5', `reading: ${reading}`, refusal);
+  const served = answered.find((r) => isResponseTo(r.message, id) && isRecord(r.message) && 'result' in r.message);
+  ctx.check('WT-ENC-5', served === undefined, { message: `${what} is not processed`, expected: 'no result for it', actual: served?.message });
+}
+
 const wtMismatchRefused = defineCase({
   id: 'negotiation/wt-other-encoding-refused',
   suite: SUITE,
-  title: 'a frame in the other encoding than the negotiated one is answered -32003 Encoding Mismatch (id null) and not processed',
+  title: 'a frame in the other encoding than the negotiated one is refused (-32003 Encoding Mismatch, or -32700) and not processed',
   requirements: ['WT-ENC-5'],
   transports: WT_ONLY,
   async run(ctx) {
@@ -594,22 +629,15 @@ const wtMismatchRefused = defineCase({
     const id = ctx.nextId();
     ctx.note(`sending a ping in ${other} after ${encoding} was negotiated`);
     await ctx.connection.sendRaw(encodeFrame(codecFor(other).encode({ jsonrpc: '2.0', id, method: 'ping' })));
-    const answered = await collectFor(ctx, QUIET_MS * 2, (r) => isRecord(r.message) && 'error' in r.message && r.message.id === null || isResponseTo(r.message, id));
-    const refusal = answered.find((r) => isRecord(r.message) && r.message.id === null);
-    const served = answered.find((r) => isResponseTo(r.message, id) && isRecord(r.message) && 'result' in r.message);
-    ctx.check('WT-ENC-5', refusal !== undefined && errorOf(refusal.message as Message)?.code === -32003, {
-      message: `a ${other} frame after ${encoding} was negotiated is answered -32003 with id null`,
-      expected: { id: null, error: { code: -32003 } },
-      actual: answered.map((r) => r.message),
-    });
-    ctx.check('WT-ENC-5', served === undefined, { message: `the ${other} ping is not processed`, expected: 'no result for it', actual: served?.message });
+    const answered = await collectFor(ctx, QUIET_MS * 2, (r) => (isRecord(r.message) && 'error' in r.message && r.message.id === null) || isResponseTo(r.message, id));
+    checkMismatchRefused(ctx, answered, id, `a ${other} ping after ${encoding} was negotiated`);
   },
 });
 
 const wtCborInitializeRefused = defineCase({
   id: 'negotiation/wt-cbor-initialize-refused',
   suite: SUITE,
-  title: 'a CBOR-encoded initialize is answered -32003 Encoding Mismatch (id null) and not processed',
+  title: 'a CBOR-encoded initialize is refused (-32003 Encoding Mismatch, or -32700) and not processed',
   requirements: ['WT-ENC-5'],
   transports: WT_ONLY,
   async run(ctx) {
@@ -617,14 +645,7 @@ const wtCborInitializeRefused = defineCase({
     ctx.note('sending initialize CBOR-encoded');
     await ctx.connection.sendRaw(encodeFrame(cborCodec.encode({ jsonrpc: '2.0', id, method: 'initialize', params: initializeParams(ctx) })));
     const answered = await collectFor(ctx, QUIET_MS * 2, (r) => (isRecord(r.message) && 'error' in r.message && r.message.id === null) || isResponseTo(r.message, id));
-    const refusal = answered.find((r) => isRecord(r.message) && r.message.id === null);
-    const served = answered.find((r) => isResponseTo(r.message, id) && isRecord(r.message) && 'result' in r.message);
-    ctx.check('WT-ENC-5', refusal !== undefined && errorOf(refusal.message as Message)?.code === -32003, {
-      message: 'a CBOR initialize is answered -32003 with id null',
-      expected: { id: null, error: { code: -32003 } },
-      actual: answered.map((r) => r.message),
-    });
-    ctx.check('WT-ENC-5', served === undefined, { message: 'the CBOR initialize is not processed', expected: 'no initialize result', actual: served?.message });
+    checkMismatchRefused(ctx, answered, id, 'a CBOR initialize');
   },
 });
 
@@ -648,7 +669,7 @@ const wtCborDataModel = defineCase({
   id: 'negotiation/wt-cbor-data-model',
   suite: SUITE,
   title: 'CBOR bodies are one data item: maps with text keys, integer ids as CBOR integers; 64-bit integers are read',
-  requirements: ['WT-ENC-10'],
+  requirements: ['WT-ENC-10', 'WT-ENC-13'],
   transports: WT_ONLY,
   applies: (discovery) => (isRecord(discovery.transport) && discovery.transport.encoding === 'cbor' ? true : 'the target did not select CBOR when offered ["cbor", "json"]'),
   async run(ctx) {
@@ -690,8 +711,8 @@ function checkCborBody(ctx: CaseContext, body: Uint8Array): void {
   }
   ctx.check('WT-ENC-10', shape.topIsMap && shape.trailingBytes === 0, { message: 'the body is one CBOR map with nothing after it', actual: { topIsMap: shape.topIsMap, trailingBytes: shape.trailingBytes } });
   ctx.check('WT-ENC-10', shape.nonTextKeys.length === 0, { message: 'every map key is a text string', actual: shape.nonTextKeys });
-  ctx.check('WT-ENC-10', shape.idMajor === 0, { message: 'the integer id is a CBOR unsigned integer (major type 0), never a float', expected: 0, actual: shape.idMajor });
-  if (shape.integralFloats.length > 0) ctx.info('WT-ENC-10', 'integral values written as CBOR floats', shape.integralFloats);
+  ctx.check('WT-ENC-13', shape.idMajor === 0, { message: 'the integer id is a CBOR unsigned integer (major type 0), never a float', expected: 0, actual: shape.idMajor });
+  if (shape.integralFloats.length > 0) ctx.info('WT-ENC-13', 'integral values written as CBOR floats', shape.integralFloats);
   if (shape.tags.length > 0) ctx.info('WT-ENC-10', 'the body carries tags (none are needed)', shape.tags);
 }
 

@@ -7,7 +7,7 @@ import type { OutgoingExecutionStream } from '../../src/transport/connection.js'
 import { ConnectionError } from '../../src/transport/errors.js';
 import { isRecord } from '../../src/wire/index.js';
 import { errorOf, isResponseTo, openSession, type Message } from './support.js';
-import { advertisedLimit, bodyOf, frame, isErrorWithCode, maybeNext, pingAnswered, pingRequest, sendRawQuietly, transportOf, wt } from './support/webtransport.js';
+import { advertisedLimit, bodyOf, frame, maybeNext, pingAnswered, pingRequest, raceTimeout, sendRawQuietly, transportOf, wt } from './support/webtransport.js';
 
 const SUITE = 'stream-limits';
 const WT_ONLY = ['webtransport'] as const;
@@ -17,10 +17,17 @@ const MAX_PROBED_STREAMS = 256;
 /** The largest frame the case sends to check that maxMessageSize itself is served. */
 const MAX_PROBED_FRAME = 16 * 1024 * 1024;
 
+/** An error with id null whose data names a stream of `requestId` (how a refused stream is reported). */
+function streamReport(message: unknown, requestId: number): Message | undefined {
+  if (!isRecord(message) || 'method' in message || message.id !== null) return undefined;
+  const data = errorOf(message)?.data;
+  return isRecord(data) && data.requestId === requestId ? message : undefined;
+}
+
 const maxConcurrentStreamsPlusOne = defineCase({
   id: 'stream-limits/max-concurrent-streams-plus-one',
   suite: SUITE,
-  title: 'WT-LIMIT-1: with maxConcurrentStreams execution streams open, one more is refused with -32000 Stream Limit Exceeded naming the limit',
+  title: 'WT-LIMIT-1: with maxConcurrentStreams execution streams open for a request in flight, one more is refused with -32000 Stream Limit Exceeded naming the limit',
   requirements: ['WT-LIMIT-1', 'WT-LIMIT-2'],
   transports: WT_ONLY,
   timeLimitMs: 15_000,
@@ -33,7 +40,9 @@ const maxConcurrentStreamsPlusOne = defineCase({
       ctx.info('WT-LIMIT-2', why);
       return;
     }
-    // One request in flight that names every stream the case opens: the streams belong to it.
+    // One request that names every stream the case opens: the streams belong to it while it is in
+    // flight. A server may answer it at once; its streams then name a request no longer in flight
+    // and are refused as injected (-32002, WT-EXEC-2), which tells nothing about the limit (rule 7).
     const requestId = ctx.nextId();
     const tags = Array.from({ length: limit + 1 }, (_, i) => i + 1);
     await ctx.connection.send({
@@ -42,48 +51,92 @@ const maxConcurrentStreamsPlusOne = defineCase({
       method: 'ping',
       params: { _meta: { inputs: tags.map((streamTag) => ({ type: 'ref/stream', streamTag })) } },
     });
+    let ownerAnsweredAt: number | undefined;
+    const owner = maybeNext(ctx, (r) => isResponseTo(r.message, requestId), 10_000).then((r) => {
+      if (r) ownerAnsweredAt = Date.now();
+      return r;
+    });
     const streams: OutgoingExecutionStream[] = [];
+    let withheld = false;
     try {
       for (const streamTag of tags) {
         try {
-          const stream = await wt(ctx).openExecutionStream({ requestId, streamTag });
-          streams.push(stream);
+          // A transport that enforces the limit with its own stream credit never grants the stream: the deadline decides.
+          const opening = wt(ctx).openExecutionStream({ requestId, streamTag });
+          const opened = await raceTimeout(ctx, opening, 2_000, undefined);
+          if (opened === undefined) {
+            void opening.then((late) => late.abort('not granted in time'), () => undefined);
+            withheld = true;
+            ctx.note(`stream ${streamTag} was not granted within 2 s`);
+            break;
+          }
+          streams.push(opened);
           // A few payload bytes, no FIN: the stream stays open.
-          await stream.write(new Uint8Array([streamTag & 0xff])).catch(() => undefined);
+          await opened.write(new Uint8Array([streamTag & 0xff])).catch(() => undefined);
         } catch (error) {
           if (!(error instanceof ConnectionError)) throw error;
           ctx.note(`stream ${streamTag} could not be opened: ${error.message}`);
           break;
         }
       }
-      const refusal = await maybeNext(ctx, (r) => isErrorWithCode(r.message, [STREAM_LIMIT_EXCEEDED]), 4_000);
-      const error = errorOf(refusal?.message as Message | undefined);
-      ctx.check('WT-LIMIT-1', refusal !== undefined, {
-        message: `stream ${limit + 1} over maxConcurrentStreams ${limit} is refused with -32000 Stream Limit Exceeded`,
-        expected: { error: { code: STREAM_LIMIT_EXCEEDED } },
-        actual: refusal?.message ?? 'no -32000 while the streams stayed open',
-      });
-      const data = error?.data;
-      if (isRecord(data) && typeof data.streamTag === 'number') {
-        ctx.check('WT-LIMIT-1', data.streamTag > limit, {
-          message: `the refused stream is one beyond the advertised ${limit}, not one of the first ${limit}`,
-          expected: { streamTag: limit + 1 },
-          actual: data,
-        });
+      const lastOpenedAt = Date.now();
+      const extra = streams.length === tags.length ? streams[streams.length - 1] : undefined;
+      // Watch for reports of the streams and for the extra one being stopped (its writes failing).
+      const reports: Message[] = [];
+      let stopped = false;
+      const deadline = Date.now() + ctx.scaled(4_000);
+      const chunk = new Uint8Array(1024).fill(0x5a);
+      while (Date.now() < deadline && !stopped && !ctx.connection.isClosed && !reports.some((r) => errorOf(r)?.code === STREAM_LIMIT_EXCEEDED)) {
+        const next = await maybeNext(ctx, (r) => streamReport(r.message, requestId) !== undefined, 200);
+        if (next) reports.push(next.message as Message);
+        if (extra) {
+          try {
+            await raceTimeout(ctx, extra.write(chunk), 200, undefined);
+          } catch (error) {
+            if (!(error instanceof ConnectionError)) throw error;
+            stopped = true;
+          }
+        }
       }
-      if (error) {
-        const text = String(error.message ?? '');
-        ctx.check('WT-LIMIT-2', text.includes(String(limit)), {
-          message: 'the Stream Limit Exceeded message names the limit',
-          expected: `a message containing ${limit}`,
-          actual: text,
-        });
+      const refusal = reports.find((r) => errorOf(r)?.code === STREAM_LIMIT_EXCEEDED);
+      const ownerInFlight = ownerAnsweredAt === undefined || ownerAnsweredAt > lastOpenedAt;
+      const error = errorOf(refusal);
+      if (refusal) {
+        ctx.check('WT-LIMIT-1', true, { message: `stream ${limit + 1} over maxConcurrentStreams ${limit} is refused with -32000 Stream Limit Exceeded` });
+        const data = error?.data;
+        if (isRecord(data) && typeof data.streamTag === 'number') {
+          ctx.check('WT-LIMIT-1', data.streamTag > limit, {
+            message: `the refused stream is one beyond the advertised ${limit}, not one of the first ${limit}`,
+            expected: { streamTag: limit + 1 },
+            actual: data,
+          });
+        }
+        const text = String(error?.message ?? '');
+        ctx.check('WT-LIMIT-2', text.includes(String(limit)), { message: 'the Stream Limit Exceeded message names the limit', expected: `a message containing ${limit}`, actual: text });
+      } else if (withheld) {
+        ctx.check('WT-LIMIT-1', true, { message: `stream ${streams.length + 1} over maxConcurrentStreams ${limit} was never granted by the transport` });
+        ctx.info('WT-LIMIT-1', 'reading: the transport withholds streams beyond the limit');
+        ctx.info('WT-LIMIT-2', 'no -32000 was sent, so its message could not be checked');
+      } else if (!ownerInFlight) {
+        ctx.info('WT-LIMIT-1', `the ping owning the streams was answered before stream ${limit + 1} was opened: its streams name a request no longer in flight, so their refusals (-32002, WT-EXEC-2) tell nothing about the limit`, reports.slice(0, 3));
+        ctx.info('WT-LIMIT-2', 'no -32000 was sent, so its message could not be checked');
       } else {
+        const other = reports.find((r) => {
+          const data = errorOf(r)?.data;
+          return isRecord(data) && data.streamTag === limit + 1;
+        });
+        ctx.check('WT-LIMIT-1', other === undefined && stopped, {
+          message: `stream ${limit + 1} over maxConcurrentStreams ${limit}, opened while its request was in flight, is refused with -32000 Stream Limit Exceeded`,
+          expected: { id: null, error: { code: STREAM_LIMIT_EXCEEDED } },
+          actual: other ?? (stopped ? 'stopped without a report' : 'the stream was read and nothing was reported'),
+        });
+        if (other === undefined && stopped) ctx.info('WT-LIMIT-1', 'reading: the extra stream was stopped (STOP_SENDING) without a -32000 report');
         ctx.info('WT-LIMIT-2', 'no -32000 was sent, so its message could not be checked');
       }
     } finally {
       await Promise.all(streams.map((s) => s.abort('conformance: limit probed').catch(() => undefined)));
     }
+    await owner;
     const serving = await pingAnswered(ctx, ctx.nextId());
     ctx.check('WT-LIMIT-1', serving, { message: 'the session still serves requests after the refused stream', actual: serving ? 'ping answered' : 'no answer' });
   },

@@ -90,7 +90,7 @@ describe('readCatalog', () => {
 
 describe('Requirements', () => {
   it('looks requirements up by ID', () => {
-    const r = requirement('WT-FRAME-3');
+    const r = requirement('WT-FRAME-1');
     expect(r.level).toBe('MUST');
     expect(r.system).toBe('WT');
     expect(requirements().has('FLOW-START-5')).toBe(true);

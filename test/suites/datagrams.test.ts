@@ -49,7 +49,9 @@ describe('datagrams suite on the mock server', () => {
   it('finds no problem on the correct server that does not support datagrams', async () => {
     const run = await runOnMock(cases, { transport: 'wt', server: { limits: { datagramsSupported: false } } });
     expect(problems(run)).toEqual([]);
-    expect(run.verdicts['datagrams/unsupported-refused']).toBe('PASS');
+    // INFO: the case names the reading it saw (-32004 with id null) besides its passed checks.
+    expect(run.verdicts['datagrams/unsupported-refused']).toBe('INFO');
+    expect(run.get('datagrams/unsupported-refused').checks.filter((k) => k.requirement === 'WT-DGRAM-5').map((k) => k.verdict)).toContain('PASS');
     expect(run.get('datagrams/progress-datagrams').reason).toMatch(/datagramsSupported: false/);
   }, 60_000);
 
@@ -71,5 +73,26 @@ describe('datagrams suite on the mock server', () => {
     });
     expect(outcomes.filter((o) => !o.caught)).toEqual([]);
     expect(Object.keys(UNCATCHABLE).filter((name) => !FAULTS.some((f) => f.name === name))).toEqual([]);
+  }, 120_000);
+});
+
+/** The INFO messages a case reported under `requirement` (the readings it observed). */
+function readingsOf(run: MockRun, id: string, requirement: string): string {
+  return run.get(id).checks.filter((check) => check.requirement === requirement && check.verdict === 'INFO').map((check) => check.message).join(' | ');
+}
+
+describe('datagrams suite on the alternate-readings mock', () => {
+  it('passes advertising datagrams, and reports each reading the alternate mock takes', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { readings: 'alternate' } });
+    expect(run.problems).toEqual([]);
+    expect(readingsOf(run, 'datagrams/short-dropped', 'WT-DGRAM-1')).toMatch(/reported with an error/);
+    expect(readingsOf(run, 'datagrams/reserved-channel-dropped', 'WT-DGRAM-2')).toMatch(/reported with an error/);
+    expect(readingsOf(run, 'datagrams/unknown-channel', 'WT-DGRAM-4')).toMatch(/reported error \(reading 2\)/);
+  }, 120_000);
+
+  it('passes with datagramsSupported: false, answering the request a datagram names with -32004', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { readings: 'alternate', limits: { datagramsSupported: false } } });
+    expect(run.problems).toEqual([]);
+    expect(readingsOf(run, 'datagrams/unsupported-refused', 'WT-DGRAM-5')).toMatch(/answering the in-flight request/);
   }, 120_000);
 });

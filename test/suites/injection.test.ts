@@ -23,6 +23,7 @@ describe('injection suite on the correct mock', () => {
     expect(run.verdicts['injection/stream-header-names-server-request']).toBe('PASS');
     expect(run.get('injection/foreign-origin-refused').checks.map((k) => [k.requirement, k.verdict])).toEqual([
       ['WT-SEC-1', 'PASS'],
+      ['WT-SEC-1', 'INFO'],
       ['WT-SEC-5', 'INFO'],
     ]);
   }, 60_000);
@@ -60,4 +61,21 @@ describe('injection suite catches every fault of its areas', () => {
       expect(casesFlagging(run, fault.requirement), JSON.stringify(run.result.cases.map((c) => [c.id, c.verdict, c.reason]))).not.toEqual([]);
     }, 60_000);
   }
+});
+
+/** The INFO messages a case reported under `requirement` (the readings it observed). */
+function readingsOf(run: MockRun, id: string, requirement: string): string {
+  return run.get(id).checks.filter((check) => check.requirement === requirement && check.verdict === 'INFO').map((check) => check.message).join(' | ');
+}
+
+describe('injection suite on the alternate-readings mock', () => {
+  it('passes, and reports each reading the alternate mock takes', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { readings: 'alternate' } });
+    expect(run.problems).toEqual([]);
+    expect(readingsOf(run, 'injection/foreign-origin-refused', 'WT-SEC-1')).toMatch(/another 4xx refusal \(HTTP 400\)/);
+    expect(readingsOf(run, 'injection/foreign-origin-refused', 'WT-SEC-5')).toMatch(/refused/);
+    expect(readingsOf(run, 'injection/string-request-id', 'WT-ID-2')).toMatch(/-32600 Invalid Request/);
+    expect(readingsOf(run, 'injection/raw-stream-garbage-header', 'WT-EXEC-1')).toMatch(/dropped silently/);
+    expect(readingsOf(run, 'injection/request-id-out-of-range', 'WT-ID-3')).toMatch(/served without execution streams/);
+  }, 60_000);
 });

@@ -100,3 +100,20 @@ describe('negotiation suite covers its areas', () => {
     expect(wanted.map((r) => r.id).filter((id) => !declared.has(id))).toEqual([]);
   });
 });
+
+/** The INFO messages a case reported under `requirement` (the readings it observed). */
+function readingsOf(run: MockRun, id: string, requirement: string): string {
+  return run.get(id).checks.filter((check) => check.requirement === requirement && check.verdict === 'INFO').map((check) => check.message).join(' | ');
+}
+
+describe('negotiation suite on the alternate-readings mock', () => {
+  it('passes, and reports each reading the alternate mock takes', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { readings: 'alternate' }, run: LIVENESS });
+    expect(run.problems).toEqual([]);
+    expect(readingsOf(run, 'negotiation/wt-unknown-encodings-only', 'WT-ENC-7')).toMatch(/initialize refused \(error -32602/);
+    expect(readingsOf(run, 'negotiation/wt-other-encoding-refused', 'WT-ENC-5')).toMatch(/echoing the id/);
+    expect(readingsOf(run, 'negotiation/wt-cbor-initialize-refused', 'WT-ENC-5')).toMatch(/-32700 Parse error/);
+    expect(readingsOf(run, 'negotiation/wt-other-transport-version', 'WT-INIT-5')).toMatch(/-32600/);
+    expect(readingsOf(run, 'negotiation/wt-transport-omitted', 'WT-INIT-6')).toMatch(/-32600/);
+  }, 120_000);
+});

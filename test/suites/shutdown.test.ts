@@ -53,3 +53,16 @@ describe('shutdown suite on the mock server', () => {
     expect(Object.keys(UNCATCHABLE).filter((name) => !FAULTS.some((f) => f.name === name))).toEqual([]);
   }, 120_000);
 });
+
+/** The INFO messages a case reported under `requirement` (the readings it observed). */
+function readingsOf(run: MockRun, id: string, requirement: string): string {
+  return run.get(id).checks.filter((check) => check.requirement === requirement && check.verdict === 'INFO').map((check) => check.message).join(' | ');
+}
+
+describe('shutdown suite on the alternate-readings mock', () => {
+  it('passes over WebTransport', async () => {
+    const run = await runOnMock(cases, { transport: 'wt', server: { readings: 'alternate' } });
+    expect(run.problems).toEqual([]);
+    expect(readingsOf(run, 'shutdown/idle-close', 'WT-SHUT-4')).toBe('');
+  }, 120_000);
+});

@@ -1,4 +1,4 @@
-// WT-ENC-10: in a CBOR body an integral request id is a CBOR integer, never a float. The decoded
+// WT-ENC-13: in a CBOR body an integral request id is a CBOR integer, never a float. The decoded
 // message cannot tell 7 from 7.0, so the body's top-level map is read for the encoding of "id".
 import { cborItemEnd } from '../../wire/index.js';
 

@@ -45,7 +45,7 @@ export const RULE_REQUIREMENTS: readonly string[] = [
 ];
 
 /** Rules that only apply on a WebTransport leg. */
-export const WT_RULE_REQUIREMENTS: readonly string[] = ['WT-CANCEL-2', 'WT-ENC-10', 'WT-ID-1', 'WT-ENC-4', 'WT-ENC-6', 'WT-ENC-9', 'WT-CANCEL-6', ...WIRE_FAULT_REQUIREMENTS];
+export const WT_RULE_REQUIREMENTS: readonly string[] = ['WT-CANCEL-2', 'WT-ENC-13', 'WT-ID-1', 'WT-ENC-4', 'WT-ENC-6', 'WT-ENC-9', 'WT-CANCEL-6', ...WIRE_FAULT_REQUIREMENTS];
 
 type Phase = 'new' | 'initializing' | 'answered' | 'ready' | 'failed';
 
@@ -141,7 +141,7 @@ export class SessionValidator {
     this.#lastSeq = seq;
     const before = this.#violations.length;
     if (wire?.encoding === 'cbor' && wire.body && !Array.isArray(message) && cborIdIsFloat(wire.body)) {
-      this.#add(direction, seq, at, subjectOf(message), 'WT-ENC-10', `the id ${JSON.stringify((message as { id?: unknown }).id)} is encoded as a CBOR float, not a CBOR integer`, message);
+      this.#add(direction, seq, at, subjectOf(message), 'WT-ENC-13', `the id ${JSON.stringify((message as { id?: unknown }).id)} is encoded as a CBOR float, not a CBOR integer`, message);
     }
     const items = Array.isArray(message) ? message : [message];
     if (Array.isArray(message) && message.length === 0) this.#add(direction, seq, at, 'batch', 'CORE-RPC-1', 'an empty JSON array is not a JSON-RPC message', message);

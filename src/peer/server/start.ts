@@ -11,7 +11,7 @@ import { listenHttp, type HttpListener } from '../../transport/http/index.js';
 import { serveStdio, type StdioServerConnection } from '../../transport/stdio/index.js';
 import { HTTP_FAULTS } from '../../transport/http/faults.js';
 import { WEBTRANSPORT_FAULTS } from '../../transport/webtransport/faults.js';
-import { listenWebTransport, type WebTransportServer } from '../../transport/webtransport/index.js';
+import { bindingReadings, listenWebTransport, type WebTransportServer } from '../../transport/webtransport/index.js';
 import { isEncodingName, type EncodingName } from '../../wire/codec.js';
 import { CORE_TOOLS } from './core/tools.js';
 import { MockServerError, UnknownFaultError, closestNames, type ActiveFaults, type FaultDefinition, type ServerExtension } from './extension.js';
@@ -262,6 +262,8 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
         datagramsSupported: limits.datagramsSupported ?? true,
         ...(limits.maxSessions !== undefined ? { maxSessions: limits.maxSessions } : {}),
         faults: server.faults,
+        // The binding's readings follow the server's (WT-CONN-4, WT-FRAME-2/5/7, WT-ENC-5/7, WT-EXEC-1/2/3, WT-DGRAM-*, WT-ID-2/3, WT-CANCEL-2, WT-SEC-1/5).
+        readings: bindingReadings(readings),
         onConnection: serve,
       });
       url = listener.url;

@@ -9,7 +9,13 @@ export const WT_ERROR = {
   STREAM_INJECTION: -32002,
   ENCODING_MISMATCH: -32003,
   DATAGRAM_NOT_SUPPORTED: -32004,
+  /** 001 §6 answers a request cancelled with `$/cancel` with -32000 "Cancelled" (the same number as Stream Limit Exceeded, C-01). */
+  CANCELLED: -32000,
   INVALID_REQUEST: -32600,
+  /** JSON-RPC codes the binding also answers with (WT-FRAME-2/4/5, WT-ENC-5/7, WT-CONN-4). */
+  PARSE_ERROR: -32700,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
 } as const;
 
 /** Datagrams were sent although the session does not support them (`datagramsSupported: false`). */

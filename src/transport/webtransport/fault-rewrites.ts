@@ -25,7 +25,7 @@ const FLOAT_ID_MARKER = '\u0000float-id\u0000';
 
 /**
  * The CBOR body of `message` with its integral `id` written as a float64 (major type 7, 0xfb)
- * instead of an integer: still decodable to the same number, but not WT-ENC-10's "CBOR integers
+ * instead of an integer: still decodable to the same number, but not WT-ENC-13's "CBOR integers
  * for integers".
  */
 export function cborBodyWithFloatId(message: Record<string, unknown> & { id: number }): Uint8Array {

@@ -30,6 +30,8 @@ export type { TlsMaterial, CertificateHash, SelfSignedOptions } from './tls.js';
 export { isOriginAllowed } from './origin.js';
 export type { OriginPolicy } from './origin.js';
 export { DEFAULT_SESSION_LIMITS, sessionLimits } from './limits.js';
+export { bindingReadings, RECOMMENDED_BINDING_READINGS, ALTERNATE_BINDING_READINGS } from './readings.js';
+export type { WtBindingReadings } from './readings.js';
 export type { WtSessionLimits } from './limits.js';
 export { isHttp3Available, requireHttp3, loadNotes } from './library.js';
 export {

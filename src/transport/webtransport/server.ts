@@ -10,6 +10,7 @@ import { loadWebTransportLibrary, requireHttp3 } from './library.js';
 import { sessionLimits, type WtSessionLimits } from './limits.js';
 import { WEBTRANSPORT_FAULT, type FaultSet } from './faults.js';
 import { isOriginAllowed, type OriginPolicy } from './origin.js';
+import { RECOMMENDED_BINDING_READINGS, type WtBindingReadings } from './readings.js';
 import { WebTransportSessionConnection, type LibrarySession } from './session.js';
 import { generateSelfSignedCertificate, loadCertificateFiles, type TlsMaterial } from './tls.js';
 
@@ -38,6 +39,8 @@ export interface WebTransportServerOptions {
   transcript?: TranscriptOptions;
   /** Binding faults switched on (faults.ts; the mock server's ActiveFaults fits). Default: none. */
   faults?: FaultSet;
+  /** Which accepted reading to take where the profile accepts several (readings.ts). Default: the recommended ones. */
+  readings?: WtBindingReadings;
 }
 
 /** A session request the server refused before accepting it. */
@@ -95,6 +98,7 @@ export async function listenWebTransport(options: WebTransportServerOptions = {}
   const httpVersion = options.http ?? 2;
   const maxSessions = options.maxSessions ?? 64;
   const limits = sessionLimits(options.limits);
+  const readings = options.readings ?? RECOMMENDED_BINDING_READINGS;
   if (!path.startsWith('/')) throw new ServerListenError(`path must start with "/", got ${JSON.stringify(path)}`);
   if (httpVersion === 3) await requireHttp3();
   const tls = await resolveTls(options.tls);
@@ -124,7 +128,9 @@ export async function listenWebTransport(options: WebTransportServerOptions = {}
     if (requestPath !== path) return refuse(404, 'path');
     // FAULT skip-origin-check.
     const skipOrigin = options.faults?.has(WEBTRANSPORT_FAULT.skipOriginCheck) ?? false;
-    if (!skipOrigin && !isOriginAllowed(origin, options.origins)) return refuse(403, 'origin');
+    // Readings foreignOriginStatus (WT-SEC-1) and missingOrigin (WT-SEC-5).
+    const policy: OriginPolicy = readings.missingOrigin === 'refuse' ? { ...options.origins, allowMissing: false } : (options.origins ?? {});
+    if (!skipOrigin && !isOriginAllowed(origin, policy)) return refuse(readings.foreignOriginStatus, 'origin');
     if (closing || active.size + pendingAccepts >= maxSessions) return refuse(429, 'session-limit');
     pendingAccepts++;
     return { status: 200, path };
@@ -185,6 +191,7 @@ export async function listenWebTransport(options: WebTransportServerOptions = {}
       encodings: options.encodings ?? ['cbor', 'json'],
       datagramsSupported: options.datagramsSupported ?? true,
       ...(options.faults ? { faults: options.faults } : {}),
+      readings,
     });
     active.add(connection);
     void connection.closed.then(() => active.delete(connection));

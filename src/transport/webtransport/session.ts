@@ -43,6 +43,7 @@ import { cborBodyWithFloatId, cborPayloadAsJson, lengthPrefixed, shiftRefStreamT
 import { WEBTRANSPORT_FAULT as FAULT, type FaultSet } from './faults.js';
 import { InFlightRequests, streamTagsReferenced } from './in-flight.js';
 import type { WtSessionLimits } from './limits.js';
+import { RECOMMENDED_BINDING_READINGS, type WtBindingReadings } from './readings.js';
 import { WtStateMachine } from './state-machine.js';
 
 export type WtRole = 'server' | 'client';
@@ -81,6 +82,8 @@ export interface WtSessionInit {
   raw?: boolean;
   /** Server role: binding faults switched on (faults.ts); each breaks one rule on purpose. */
   faults?: FaultSet;
+  /** Server role: which accepted reading to take where the profile accepts several (readings.ts). Default: the recommended ones. */
+  readings?: WtBindingReadings;
   /**
    * Client role: also answer what the server role answers (default false: the harness's client only
    * records): a control frame that does not decode (-32700, id null), an injected execution stream
@@ -157,6 +160,14 @@ export class WebTransportSessionConnection implements Connection {
   #datagramsInQueue = 0;
   /** Faults switched on (server role; see faults.ts). */
   readonly #injected: FaultSet | undefined;
+  /** The accepted readings this (server) side takes (readings.ts). */
+  readonly #readings: WtBindingReadings;
+  /** Server role: requests that arrived while initializing, served once READY (reading requestWhileInitializing). */
+  #heldUntilReady: DecodedFrame[] = [];
+  /** Server role: ids named by a received `$/cancel` (their -32000 answer may take another code, WT-CANCEL-2). */
+  readonly #cancelledIds = new Set<string | number>();
+  /** Server role: requests the binding itself answered (WT-DGRAM-5 reading); a later answer from above is dropped. */
+  readonly #answeredByBinding = new Set<string | number>();
   /** Which binding errors this session answers (always all in the server role). */
   readonly #answers: Required<ClientErrorAnswers>;
   /** Stream offset of the next control-stream chunk (FAULT: accept-*-mismatch finds the frame in its chunk). */
@@ -172,6 +183,7 @@ export class WebTransportSessionConnection implements Connection {
     this.#encodings = init.encodings ?? ['cbor', 'json'];
     this.#datagramsSupported = init.datagramsSupported ?? true;
     this.#injected = init.faults;
+    this.#readings = init.role === 'server' ? (init.readings ?? RECOMMENDED_BINDING_READINGS) : RECOMMENDED_BINDING_READINGS;
     const answers = init.role === 'server' || init.answerErrors === true ? {} : init.answerErrors === undefined || init.answerErrors === false ? undefined : init.answerErrors;
     this.#answers = {
       parseErrors: answers ? answers.parseErrors ?? true : false,
@@ -208,7 +220,8 @@ export class WebTransportSessionConnection implements Connection {
       maxMessageSize,
       role: this.role,
       // FAULT accept-zero-length-frame: a zero-length frame is skipped (and ignored in #onControlError).
-      ...(this.#broken(FAULT.acceptZeroLengthFrame) ? { afterLengthError: 'skip' as const } : {}),
+      // Reading afterLengthError 'skip' (WT-FRAME-7): an oversized frame's body is skipped, the stream stays in sync.
+      ...(this.#broken(FAULT.acceptZeroLengthFrame) || (this.role === 'server' && this.#readings.afterLengthError === 'skip') ? { afterLengthError: 'skip' as const } : {}),
     });
   }
 
@@ -269,6 +282,12 @@ export class WebTransportSessionConnection implements Connection {
     this.#assertOpen();
     const writer = this.#requireControl();
     if (this.role === 'server') {
+      const answered = this.#answerAlreadyGiven(message);
+      if (answered !== undefined) {
+        this.transcript.event(`answer to request ${JSON.stringify(answered)} not sent: the binding already answered it (-32004)`);
+        return;
+      }
+      message = this.#cancelledAnswer(message);
       message = this.#faultyOutgoing(message);
       // FAULT result-only-in-datagram.
       const id = record(message)?.['id'];
@@ -293,6 +312,24 @@ export class WebTransportSessionConnection implements Connection {
     this.transcript.record({ direction: 'sent', channel: CONTROL, bytes: frame, decoded: message });
     await this.#write(writer, frame);
     if (this.role === 'server') await this.#afterSentFaults(message);
+  }
+
+  /** Server role: the id of a response to a request the binding already answered itself, or undefined. */
+  #answerAlreadyGiven(message: unknown): string | number | undefined {
+    const m = record(message);
+    const id = m?.['id'];
+    if (m === undefined || 'method' in m || (typeof id !== 'string' && typeof id !== 'number') || !this.#answeredByBinding.has(id)) return undefined;
+    return id;
+  }
+
+  /** Server role: the -32000 "Cancelled" answer to a `$/cancel`led request, with the code the readings take (WT-CANCEL-2). */
+  #cancelledAnswer(message: unknown): unknown {
+    const m = record(message);
+    const error = record(m?.['error']);
+    const id = m?.['id'];
+    if (!error || error['code'] !== WT_ERROR.CANCELLED || (typeof id !== 'string' && typeof id !== 'number') || !this.#cancelledIds.has(id)) return message;
+    const code = this.#readings.cancelledCode;
+    return code === WT_ERROR.CANCELLED ? message : { ...m, error: { ...error, code } };
   }
 
   /** Server role: what some faults change in an outgoing message before it is encoded. */
@@ -362,7 +399,11 @@ export class WebTransportSessionConnection implements Connection {
       framed.set(body, 4);
       return framed;
     }
-    const frame = this.#writer.encode(message);
+    // (Read before encoding: encoding the initialize result switches the encoding state.)
+    const inCbor = this.#encoding.negotiated && this.#encoding.current === 'cbor';
+    let frame = this.#writer.encode(message);
+    // FAULT cbor-trailing-byte: one byte more after the CBOR data item.
+    if (this.#broken(FAULT.cborTrailingByte) && inCbor) frame = withTrailingByte(frame);
     // FAULT wrong-frame-length: the prefix says one byte less than the body has.
     if (this.#broken(FAULT.wrongFrameLength)) new DataView(frame.buffer, frame.byteOffset).setUint32(0, frame.byteLength - 5);
     return frame;
@@ -455,21 +496,41 @@ export class WebTransportSessionConnection implements Connection {
     }
   }
 
-  /** WT-FRAME-5: a control stream that ends inside a frame is a framing error. Returns whether one was answered. */
+  /**
+   * WT-FRAME-5: a control stream that ends inside a frame leaves a partial message that is not
+   * processed; it is answered with -32700 (or, reading truncatedFrameAtEnd 'close', not at all).
+   * Returns whether an answer went out.
+   */
   #onControlEnd(): boolean {
+    // FAULT truncated-frame-at-end-served: the body bytes that did arrive are served if they decode.
+    const partial = this.role === 'server' && this.#broken(FAULT.truncatedFrameAtEndServed) ? this.#reader.partialBody : undefined;
     try {
       this.#reader.end();
     } catch (error) {
       if (!(error instanceof WireError)) throw error;
       this.transcript.record({ direction: 'received', channel: CONTROL, error: { code: error.code, message: error.message }, note: 'end of stream' });
       this.#fault(error.code, error.message, CONTROL, error.jsonRpcCode);
-      // FAULT truncated-frame-at-end-unanswered.
-      if (this.#answers.parseErrors && !this.#broken(FAULT.truncatedFrameAtEndUnanswered)) {
+      if (partial !== undefined && this.#servePartial(partial)) return true;
+      const silent = this.role === 'server' && this.#readings.truncatedFrameAtEnd === 'close';
+      if (this.#answers.parseErrors && !silent) {
         void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
         return true;
       }
     }
     return false;
+  }
+
+  /** FAULT truncated-frame-at-end-served: takes the bytes of an incomplete frame as a message when they decode. */
+  #servePartial(body: Uint8Array): boolean {
+    let message: unknown;
+    try {
+      message = codecFor(this.#encoding.current).decode(body);
+    } catch {
+      return false;
+    }
+    this.transcript.event(`the ${body.byteLength} bytes of an incomplete frame served as a message (fault)`);
+    this.#onFrame({ message, encoding: this.#encoding.current, body, frameLength: body.byteLength, frameOffset: this.#controlOffset - body.byteLength - 4 });
+    return true;
   }
 
   #onControlChunk(chunk: Uint8Array): void {
@@ -526,7 +587,10 @@ export class WebTransportSessionConnection implements Connection {
     this.#fault(error.code, error.message, CONTROL, error.jsonRpcCode);
     // FAULT frame-parse-error-unanswered: a body that does not decode (-32700) gets no answer.
     const unanswered = error.jsonRpcCode === PARSE_ERROR && this.#broken(FAULT.frameParseErrorUnanswered);
-    if (this.#answers.parseErrors && !unanswered) void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
+    if (this.#answers.parseErrors && !unanswered) {
+      const answer = this.role === 'server' ? this.#bindingErrorAnswer(error) : { id: null, code: error.jsonRpcCode };
+      void this.#sendError(answer.id, answer.code, error.message, error.toJsonRpcError().data);
+    }
     // FAULT oversized-body-read-as-frames: a fresh reader takes the refused frame's body as frames.
     if (this.role === 'server' && error.code === 'FRAME_TOO_LARGE' && this.#broken(FAULT.oversizedBodyReadAsFrames)) {
       const chunkStart = this.#controlOffset - chunk.byteLength;
@@ -536,7 +600,8 @@ export class WebTransportSessionConnection implements Connection {
       if (rest.byteLength > 0) queueMicrotask(() => this.#onControlChunkRest(rest));
       return;
     }
-    if (losesSync(error)) {
+    // Reading afterLengthError 'skip' (WT-FRAME-7): the reader skipped the frame and is still in sync.
+    if (losesSync(error) && !this.#reader.skipsLengthErrors) {
       this.#controlFailure = error;
       // The stream lost frame sync (WT-FRAME-3): nothing after it can be read, so the session ends.
       // The error answer goes out first; the peer gets a moment to read it before the session ends
@@ -547,6 +612,20 @@ export class WebTransportSessionConnection implements Connection {
           .then(() => this.close(`${error.code}: ${error.message}`));
       }
     }
+  }
+
+  /**
+   * Server role: the id and code answering a control frame the reader refused, in the readings
+   * taken: an empty frame is -32600 or -32700 (WT-FRAME-2); a message in the other encoding is
+   * -32003 with id null or its own id, or (a CBOR initialize) -32700 (WT-ENC-5).
+   */
+  #bindingErrorAnswer(error: WireError): { id: string | number | null; code: number } {
+    if (error.code === 'FRAME_EMPTY' && this.#readings.emptyFrame === 'parse-error') return { id: null, code: PARSE_ERROR };
+    if (error instanceof EncodingMismatchError) {
+      if (!this.#encoding.negotiated && this.#readings.cborInitialize === 'parse-error') return { id: null, code: PARSE_ERROR };
+      if (this.#encoding.negotiated && this.#readings.mismatchId === 'echo') return { id: error.messageId ?? null, code: error.jsonRpcCode };
+    }
+    return { id: null, code: error.jsonRpcCode };
   }
 
   /** The rest of a chunk after a refused frame prefix (fault oversized-body-read-as-frames). */
@@ -574,61 +653,141 @@ export class WebTransportSessionConnection implements Connection {
     new DataView(bytes.buffer).setUint32(0, frame.body.byteLength);
     bytes.set(frame.body, 4);
     this.transcript.record({ direction: 'received', channel: CONTROL, bytes, decoded: message, note: frame.encoding });
-    if (this.role === 'server' && !this.#admitOnServer(message, frame.encoding)) return;
+    if (this.role === 'server') {
+      const admitted = this.#admitOnServer(message, frame);
+      if (admitted === undefined) return;
+      message = admitted;
+    }
+    this.#take(message, frame);
+  }
+
+  /** A control message admitted: in-flight bookkeeping, then delivery (after the streams it references). */
+  #take(message: unknown, frame: DecodedFrame): void {
     if (this.role === 'client') this.#noteClientReceived(message);
+    if (this.role === 'server' && record(message)?.['method'] === '$/cancel') {
+      const requestId = record(record(message)?.['params'])?.['requestId'];
+      if (typeof requestId === 'string' || typeof requestId === 'number') this.#cancelledIds.add(requestId);
+    }
     this.#inFlight.observe(message, 'received');
     this.#changed();
     const received: ReceivedMessage = { message, channel: CONTROL, at: Date.now(), encoding: frame.encoding, body: frame.body };
     this.#pendingBytes += frame.body.byteLength;
-    const tags = streamTagsReferenced(record(message)?.['result'] ?? record(message)?.['params']);
+    const m = record(message);
+    // Reading requestStreamReferences 'ignore' (WT-EXEC-3): a request's ref/stream items are not looked up (no stream input is taken).
+    const ignoreReferences = this.role === 'server' && this.#readings.requestStreamReferences === 'ignore' && typeof m?.['method'] === 'string';
+    const tags = ignoreReferences ? [] : streamTagsReferenced(m?.['result'] ?? m?.['params']);
     this.#deliveryChain = this.#deliveryChain
       // FAULT control-blocked-by-streams: nothing is served while an execution stream is open.
       .then(() => (this.#broken(FAULT.controlBlockedByStreams) ? this.#until(() => this.#outgoingOpen === 0 || this.#isClosed) : undefined))
       .then(() => this.#deliver(received, tags))
       .catch((error: unknown) => void this.transcript.event(`delivery failed: ${asError(error).message}`));
-    if (record(message)?.['method'] === '$/shutdown') this.#onShutdownReceived();
+    if (m?.['method'] === '$/shutdown') this.#onShutdownReceived();
   }
 
-  /** Server role: the 001 §1 rules for the first control message. Returns whether to deliver it. */
-  #admitOnServer(message: unknown, encoding: EncodingName): boolean {
-    const id = idOf(message);
-    const rawId = record(message)?.['id'];
-    // FAULT id-out-of-range-accepted.
-    if (typeof rawId === 'number' && typeof record(message)?.['method'] === 'string' && !isU32(rawId) && !this.#broken(FAULT.idOutOfRangeAccepted)) {
-      // WT-ID-3: numeric ids must fit the 32-bit header fields.
-      this.#refuse(null, WT_ERROR.INVALID_REQUEST, 'ID_OUT_OF_RANGE', `request id ${rawId} is not an integer in 0..2^32-1 (WT-ID-3)`);
-      return false;
+  /**
+   * Server role: the binding's admission rules for a control message (001 §1 before READY, the
+   * initialize transport parameters, ids the headers cannot carry). Returns the message to deliver
+   * (possibly changed by a fault), or undefined when the binding answered or dropped it.
+   */
+  #admitOnServer(message: unknown, frame: DecodedFrame): unknown {
+    const m = record(message);
+    const rawId = m?.['id'];
+    const isRequest = m !== undefined && typeof m['method'] === 'string' && 'id' in m;
+    if (isRequest && typeof rawId === 'number' && !isU32(rawId)) {
+      // FAULT id-out-of-range-truncated: served under the id cut to 32 bits.
+      if (this.#broken(FAULT.idOutOfRangeTruncated)) return { ...m, id: rawId >>> 0 };
+      // WT-ID-3: the headers cannot carry it. Reading unfitNumericIds 'serve-integers': an integer is served without streams.
+      // A fraction is no MCP request id at all (RequestId is a string or an integer): refused with id null.
+      if (!(this.#readings.unfitNumericIds === 'serve-integers' && Number.isSafeInteger(rawId))) {
+        this.#refuse(Number.isInteger(rawId) ? rawId : null, WT_ERROR.INVALID_REQUEST, 'ID_OUT_OF_RANGE', `Invalid Request: request id ${rawId} is not an integer in 0..2^32-1, which execution-stream and datagram headers carry (WT-ID-3)`);
+        return undefined;
+      }
+    }
+    if (isRequest && typeof rawId === 'string' && this.#readings.stringIds === 'refuse') {
+      // WT-ID-2, reading "-32600": the headers cannot carry a string id.
+      this.#refuse(rawId, WT_ERROR.INVALID_REQUEST, 'STRING_ID', 'Invalid Request: over WebTransport request ids are integers in 0..2^32-1 (WT-ID-2)');
+      return undefined;
     }
     const state = this.#machine.state;
-    // FAULT accept-message-while-initializing.
-    if (state === 'INITIALIZING' && !this.#broken(FAULT.acceptMessageWhileInitializing)) {
-      // WT-CONN-4/5: nothing but the initialize exchange before READY.
-      this.#refuse(id, WT_ERROR.INVALID_REQUEST, 'MESSAGE_BEFORE_READY', 'no message may be sent before the initialize result (001 §1)');
-      return false;
+    if (state === 'INITIALIZING') return this.#beforeReady(message, frame, 'INITIALIZING');
+    if (state !== 'CONTROL_STREAM_OPENED') return message;
+    // FAULT accept-cbor-initialize (the frame reached here in CBOR only through that fault).
+    if (frame.encoding !== 'json' && !this.#broken(FAULT.acceptCborInitialize)) {
+      this.#refuse(idOf(message), WT_ERROR.ENCODING_MISMATCH, 'ENCODING_MISMATCH', 'initialize must be JSON encoded (001 §3 rule 1)');
+      return undefined;
     }
-    if (state !== 'CONTROL_STREAM_OPENED') return true;
-    // FAULT accept-cbor-initialize.
-    if (encoding !== 'json' && !this.#broken(FAULT.acceptCborInitialize)) {
-      this.#refuse(id, WT_ERROR.ENCODING_MISMATCH, 'ENCODING_MISMATCH', 'initialize must be JSON encoded (001 §3 rule 1)');
-      return false;
+    if (initializeRequestId(message) === undefined) return this.#beforeReady(message, frame, 'CONTROL_STREAM_OPENED');
+    return this.#admitInitialize(message) ? message : undefined;
+  }
+
+  /**
+   * Server role, WT-CONN-4: a message other than initialize before READY. A request is refused
+   * (-32600 echoing its id, or -32601 and the session closes), a ping may be answered, one that
+   * came with initialize may be served once READY; a notification is never answered (ignored, or
+   * the session closes). Returns undefined (the binding took care of it).
+   */
+  #beforeReady(message: unknown, frame: DecodedFrame, state: 'CONTROL_STREAM_OPENED' | 'INITIALIZING'): undefined {
+    const m = record(message);
+    const method = m?.['method'];
+    if (typeof method !== 'string') {
+      this.transcript.event(`a message that is no request arrived before READY (${state}): dropped`);
+      return undefined;
     }
-    if (initializeRequestId(message) === undefined) {
-      // FAULT accept-non-initialize-first: served as if READY (the state machine stays put).
-      if (this.#broken(FAULT.acceptNonInitializeFirst)) return true;
-      this.#refuse(
-        id,
-        WT_ERROR.INVALID_REQUEST,
-        'FIRST_MESSAGE_NOT_INITIALIZE',
-        'the first message on the control stream must be an initialize request (001 §1)',
-      );
-      return false;
+    const id = idOf(message);
+    const isRequest = m !== undefined && 'id' in m;
+    const holding = state === 'INITIALIZING' && this.#readings.requestWhileInitializing === 'serve-when-ready';
+    if (holding) {
+      this.transcript.event(`${method} arrived before the initialize result: served once READY`);
+      this.#heldUntilReady.push({ ...frame, message });
+      return undefined;
     }
+    if (!isRequest) {
+      // FAULT notification-before-initialize-answered / notification-while-initializing-answered: a reply to a notification.
+      const fault = state === 'CONTROL_STREAM_OPENED' ? FAULT.notificationBeforeInitializeAnswered : FAULT.notificationWhileInitializingAnswered;
+      if (this.#broken(fault)) {
+        this.#refuse(null, WT_ERROR.INVALID_REQUEST, 'NOTIFICATION_BEFORE_READY', `Invalid Request: ${method} before the initialize result (fault: a reply to a notification)`);
+        return undefined;
+      }
+      this.#fault('NOTIFICATION_BEFORE_READY', `${method} arrived before READY (${state}); notifications are never answered`, CONTROL);
+      if (this.#readings.notificationBeforeReady === 'close') void this.close(`${method} before READY`);
+      else this.transcript.event(`${method} before READY ignored (no answer: it is a notification)`);
+      return undefined;
+    }
+    if (method === 'ping' && state === 'CONTROL_STREAM_OPENED' && this.#readings.pingBeforeInitialize === 'answer') {
+      // MCP lets ping through at any time (the reading WT-CONN-4 accepts).
+      void this.send({ jsonrpc: '2.0', id, result: {} }).catch(() => undefined);
+      return undefined;
+    }
+    const when = state === 'CONTROL_STREAM_OPENED' ? 'before initialize' : 'before the initialize result';
+    if (this.#readings.requestBeforeReady === 'not-available-and-close') {
+      this.#refuse(id, WT_ERROR.METHOD_NOT_FOUND, 'REQUEST_BEFORE_READY', `Method not found: ${method} is not available ${when} (001 §1)`);
+      void this.#closeAfterWrites(`${method} ${when}`);
+      return undefined;
+    }
+    this.#refuse(id, WT_ERROR.INVALID_REQUEST, 'REQUEST_BEFORE_READY', `Invalid Request: ${method} ${when}; nothing but initialize is served before READY (001 §1)`);
+    return undefined;
+  }
+
+  /** Server role: the initialize request's transport parameters (WT-INIT-2, -5, -6, WT-ENC-7). Returns whether to serve it. */
+  #admitInitialize(message: unknown): boolean {
+    const id = idOf(message);
     const params = record(record(message)?.['params']);
     const transport = params?.['transport'];
+    if (transport === undefined && this.#readings.transportOmitted === 'refuse') {
+      // WT-INIT-6, reading "-32600".
+      this.#refuse(id, WT_ERROR.INVALID_REQUEST, 'TRANSPORT_MISSING', 'Invalid Request: initialize over WebTransport needs params.transport {type: "mcp-flow", version: "0.1"}');
+      return false;
+    }
     // FAULT accept-unknown-transport-type.
     if (transport !== undefined && record(transport)?.['type'] !== MCP_FLOW_TRANSPORT_TYPE && !this.#broken(FAULT.acceptUnknownTransportType)) {
       // WT-INIT-2
       this.#refuse(id, WT_ERROR.INVALID_REQUEST, 'UNKNOWN_TRANSPORT_TYPE', `initialize params.transport.type must be "${MCP_FLOW_TRANSPORT_TYPE}"`);
+      return false;
+    }
+    const version = record(transport)?.['version'];
+    if (version !== undefined && version !== MCP_FLOW_TRANSPORT_VERSION && this.#readings.otherTransportVersion === 'refuse') {
+      // WT-INIT-5, reading "-32600".
+      this.#refuse(id, WT_ERROR.INVALID_REQUEST, 'TRANSPORT_VERSION', `Invalid Request: transport.version ${JSON.stringify(version)} is not supported (this server speaks "${MCP_FLOW_TRANSPORT_VERSION}")`);
       return false;
     }
     const encodings = record(transport)?.['encodings'];
@@ -638,10 +797,23 @@ export class WebTransportSessionConnection implements Connection {
       this.#refuse(id, WT_ERROR.ENCODING_MISMATCH, 'JSON_REFUSED', 'this server does not speak "json" (fault)');
       return false;
     }
+    const offered = this.#offeredEncodings ?? [];
+    if (offered.length > 0 && !offered.some((name) => this.#encodings.includes(name as EncodingName)) && this.#readings.noSupportedEncoding === 'refuse') {
+      // WT-ENC-7, reading "refuse".
+      this.#refuse(id, WT_ERROR.INVALID_PARAMS, 'NO_SUPPORTED_ENCODING', `Invalid params: none of the offered encodings (${offered.join(', ')}) is supported; this server speaks ${this.#encodings.join(', ')}`);
+      return false;
+    }
     this.#requestedVersion = params?.['protocolVersion'];
     this.#encoding.noteInitializeRequest(initializeRequestId(message)!);
     this.#machine.transition('INITIALIZING', 'initialize request received');
     return true;
+  }
+
+  /** Closes the session once what was written has gone out (the peer gets a moment to read it). */
+  async #closeAfterWrites(reason: string): Promise<void> {
+    await this.#writeChain;
+    await this.#until(() => this.#isClosed, LOST_SYNC_CLOSE_DELAY_MS);
+    await this.close(reason);
   }
 
   #refuse(id: string | number | null, code: number, faultCode: string, message: string): void {
@@ -678,7 +850,10 @@ export class WebTransportSessionConnection implements Connection {
     if (state !== 'INITIALIZING' || idOf(message) !== this.#encoding.initializeRequestId) return;
     const selected = negotiatedEncoding(message, this.#encoding.initializeRequestId);
     if (selected === undefined) {
-      if (record(message)?.['error'] !== undefined) this.#machine.transition('CONTROL_STREAM_OPENED', 'initialize answered with an error');
+      if (record(message)?.['error'] !== undefined) {
+        this.#machine.transition('CONTROL_STREAM_OPENED', 'initialize answered with an error');
+        this.#releaseHeld(false);
+      }
       return;
     }
     // The result itself went out in JSON; everything after it uses the negotiated encoding.
@@ -687,8 +862,27 @@ export class WebTransportSessionConnection implements Connection {
       | ServerTransportCapabilities
       | undefined;
     this.#machine.transition('READY', `initialize result sent; encoding ${selected}`);
+    this.#releaseHeld(true);
     // FAULT message-size-only-before-ready: from now on frames of any size are read.
     if (this.#broken(FAULT.messageSizeOnlyBeforeReady) && this.#reader.bufferedBytes === 0) this.#reader = this.#newReader(MAX_FRAME_LENGTH);
+  }
+
+  /**
+   * Server role: the messages held while initializing (reading requestWhileInitializing
+   * 'serve-when-ready'): served now that the session is READY, or, when initialize failed, its
+   * requests refused like any other before READY.
+   */
+  #releaseHeld(ready: boolean): void {
+    const held = this.#heldUntilReady;
+    this.#heldUntilReady = [];
+    for (const frame of held) {
+      if (ready) {
+        this.#take(frame.message, frame);
+        continue;
+      }
+      const m = record(frame.message);
+      if (m !== undefined && 'id' in m) this.#refuse(idOf(frame.message), WT_ERROR.INVALID_REQUEST, 'REQUEST_BEFORE_READY', `Invalid Request: ${String(m['method'])} arrived before initialize succeeded (001 §1)`);
+    }
   }
 
   /** Delivers a message, first waiting (bounded) for the streams it references. */
@@ -700,8 +894,13 @@ export class WebTransportSessionConnection implements Connection {
       for (const tag of tags) {
         if (!(await this.#waitForStream(id, tag, this.#limits.streamReferenceGraceMs))) missing.push(tag);
       }
-      // FAULT accept-dangling-stream-ref.
-      if (missing.length > 0 && !this.#broken(FAULT.acceptDanglingStreamRef)) {
+      // FAULT dangling-stream-ref-unanswered: the request waits for its stream forever (never answered).
+      if (missing.length > 0 && this.role === 'server' && this.#broken(FAULT.danglingStreamRefUnanswered) && typeof message?.['method'] === 'string') {
+        this.transcript.event(`request ${String(id)} names stream tag ${missing.join(', ')}, which never came: left unanswered (fault)`);
+        this.#pendingBytes -= received.body?.byteLength ?? 0;
+        return;
+      }
+      if (missing.length > 0) {
         const text = `ref/stream names stream tag ${missing.join(', ')} for request ${String(id)}, but no such execution stream was opened`;
         this.#fault('INVALID_STREAM_REFERENCE', text, CONTROL, WT_ERROR.INVALID_STREAM_REFERENCE);
         if (this.#answers.streamReferences) {
@@ -824,9 +1023,14 @@ export class WebTransportSessionConnection implements Connection {
       if (error instanceof WireError) {
         this.transcript.record({ direction: 'received', channel, error: { code: error.code, message: error.message } });
         this.#fault(error.code, error.message, channel, error.jsonRpcCode);
-        // FAULT truncated-stream-header-unanswered.
-        const unanswered = this.#broken(FAULT.truncatedStreamHeaderUnanswered);
-        if (this.#answers.parseErrors && !unanswered) void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
+        // FAULT truncated-stream-header-closes-session.
+        if (this.role === 'server' && this.#broken(FAULT.truncatedStreamHeaderClosesSession)) {
+          void this.close(`${error.code}: ${error.message} (fault)`);
+          return;
+        }
+        // Reading truncatedStreamHeader 'drop' (WT-EXEC-1): a stream is no request, nothing is owed.
+        const silent = this.role === 'server' && this.#readings.truncatedStreamHeader === 'drop';
+        if (this.#answers.parseErrors && !silent) void this.#sendError(null, error.jsonRpcCode, error.message, error.toJsonRpcError().data);
       }
       void reader.cancel().catch(() => undefined);
       return;
@@ -850,7 +1054,9 @@ export class WebTransportSessionConnection implements Connection {
       this.#incomingOpen--;
       this.#changed();
       const text = `Stream Injection: stream header names request ${header.requestId}, which is not in flight`;
-      this.#rejectStream(reader, withHeader, 'STREAM_INJECTION', text, WT_ERROR.STREAM_INJECTION, data);
+      // Reading injectedStream 'discard' (WT-EXEC-2): reported, its payload read and thrown away instead of stopped.
+      const discard = this.role === 'server' && this.#readings.injectedStream === 'discard';
+      this.#rejectStream(reader, withHeader, 'STREAM_INJECTION', text, WT_ERROR.STREAM_INJECTION, data, discard);
       return;
     }
     this.#seenStreams.add(`${header.requestId}:${header.streamTag}`);
@@ -866,11 +1072,30 @@ export class WebTransportSessionConnection implements Connection {
     text: string,
     jsonRpcCode: number,
     data: unknown,
+    discard = false,
   ): void {
-    void reader.cancel(text).catch(() => undefined);
-    this.transcript.record({ direction: 'local', channel, note: `stopped reading: ${text}` });
+    if (discard) {
+      void this.#discard(reader);
+      this.transcript.record({ direction: 'local', channel, note: `refused, payload read and discarded: ${text}` });
+    } else {
+      void reader.cancel(text).catch(() => undefined);
+      this.transcript.record({ direction: 'local', channel, note: `stopped reading: ${text}` });
+    }
     this.#fault(code, text, channel, jsonRpcCode);
     if (this.#answers.streamInjection) void this.#sendError(null, jsonRpcCode, text, data);
+  }
+
+  /** Reads a refused stream to its end and throws the bytes away (bounded by the session's life). */
+  async #discard(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+    try {
+      for (;;) {
+        const { done } = await reader.read();
+        if (done || this.#isClosed) break;
+      }
+    } catch {
+      // reset by the peer or the session ended
+    }
+    if (this.#isClosed) void reader.cancel().catch(() => undefined);
   }
 
   #incoming(
@@ -1010,22 +1235,8 @@ export class WebTransportSessionConnection implements Connection {
   }
 
   #onDatagram(bytes: Uint8Array): void {
-    let datagram: ReceivedDatagram;
-    try {
-      const { channel, flags, requestId, payload } = decodeDatagram(bytes);
-      datagram = { channel, flags, requestId, payload, at: Date.now() };
-    } catch (error) {
-      if (!(error instanceof WireError)) throw error;
-      // WT-DGRAM-1..4: malformed datagrams are dropped without an error response.
-      const channel: TranscriptChannel = { kind: 'datagram', channel: bytes[0] ?? -1 };
-      this.transcript.record({ direction: 'received', channel, bytes, error: { code: error.code, message: error.message }, note: 'dropped' });
-      this.#fault(error.code, error.message, channel, error.jsonRpcCode);
-      // FAULT short-datagram-answered.
-      if (this.role === 'server' && bytes.byteLength < 6 && this.#broken(FAULT.shortDatagramAnswered)) {
-        void this.#sendError(null, WT_ERROR.INVALID_REQUEST, `datagram of ${bytes.byteLength} bytes is shorter than its 6-byte header`);
-      }
-      return;
-    }
+    const datagram = this.#readDatagram(bytes);
+    if (datagram === undefined) return;
     const channel: TranscriptChannel = { kind: 'datagram', channel: datagram.channel, requestId: datagram.requestId };
     if (this.role === 'server' && !this.#datagramsSupported) {
       // FAULT datagram-when-unsupported-ignored: dropped without -32004.
@@ -1036,7 +1247,11 @@ export class WebTransportSessionConnection implements Connection {
       this.transcript.record({ direction: 'received', channel, bytes, note: 'refused: datagrams not supported' });
       const text = 'Datagram Not Supported: this server advertised datagramsSupported: false';
       this.#fault('DATAGRAM_NOT_SUPPORTED', text, channel, WT_ERROR.DATAGRAM_NOT_SUPPORTED);
-      void this.#sendError(null, WT_ERROR.DATAGRAM_NOT_SUPPORTED, text, { channel: datagram.channel, requestId: datagram.requestId });
+      // Reading datagramNotSupported 'answer-request' (WT-DGRAM-5): the in-flight request the header names gets the error.
+      const answersRequest = this.#readings.datagramNotSupported === 'answer-request' && this.#inFlight.has(datagram.requestId, 'received');
+      void this.#sendError(answersRequest ? datagram.requestId : null, WT_ERROR.DATAGRAM_NOT_SUPPORTED, text, { channel: datagram.channel, requestId: datagram.requestId });
+      // (send() has checked its id synchronously: the request's own answer, when it comes, is dropped.)
+      if (answersRequest) this.#answeredByBinding.add(datagram.requestId);
       return;
     }
     if (!this.#inFlight.has(datagram.requestId, this.#clientRequests)) {
@@ -1070,6 +1285,38 @@ export class WebTransportSessionConnection implements Connection {
     }
     if (decoded !== undefined) datagram.decoded = decoded;
     this.#datagrams.push(datagram);
+  }
+
+  /**
+   * The datagram's header and payload, or undefined when it is dropped: too short, on channel 0x00
+   * or an unknown channel, or (unless reading reservedFlags 'ignore') with non-zero flags
+   * (WT-DGRAM-1..4). A dropped datagram is reported only with reading droppedDatagram 'report'.
+   */
+  #readDatagram(bytes: Uint8Array): ReceivedDatagram | undefined {
+    try {
+      const { channel, flags, requestId, payload } = decodeDatagram(bytes);
+      return { channel, flags, requestId, payload, at: Date.now() };
+    } catch (error) {
+      if (!(error instanceof WireError)) throw error;
+      if (this.role === 'server' && error.code === 'DATAGRAM_RESERVED_FLAGS' && this.#readings.reservedFlags === 'ignore') {
+        const cleared = bytes.slice();
+        cleared[1] = 0;
+        this.transcript.event(`datagram flags 0x${(bytes[1] ?? 0).toString(16)} are reserved: ignored`);
+        const datagram = this.#readDatagram(cleared);
+        return datagram === undefined ? undefined : { ...datagram, flags: bytes[1] ?? 0 };
+      }
+      const channel: TranscriptChannel = { kind: 'datagram', channel: bytes[0] ?? -1 };
+      this.transcript.record({ direction: 'received', channel, bytes, error: { code: error.code, message: error.message }, note: 'dropped' });
+      this.#fault(error.code, error.message, channel, error.jsonRpcCode);
+      if (this.role !== 'server') return undefined;
+      // FAULT short-datagram-closes-session.
+      if (bytes.byteLength < 6 && this.#broken(FAULT.shortDatagramClosesSession)) {
+        void this.close(`${error.code}: ${error.message} (fault)`);
+        return undefined;
+      }
+      if (this.#readings.droppedDatagram === 'report') void this.#sendError(null, WT_ERROR.INVALID_REQUEST, `Invalid Request: datagram dropped: ${error.message}`, { channel: bytes[0] ?? null });
+      return undefined;
+    }
   }
 
   async #sendDatagramBytes(bytes: Uint8Array, channel: TranscriptChannel): Promise<void> {
@@ -1239,6 +1486,10 @@ export class WebTransportSessionConnection implements Connection {
         const supported = this.role === 'server' ? this.#datagramsSupported : this.#serverCapabilities?.datagramsSupported !== false;
         if (!supported && !this.#raw) throw new DatagramsNotSupportedError();
         let payload = datagram.payload;
+        // Reading datagramPayload 'notification' (WT-DGRAM-6): the whole notification rather than its params.
+        if (this.role === 'server' && this.#readings.datagramPayload === 'notification' && (datagram.channel === 0x01 || datagram.channel === 0x03)) {
+          payload = wholeNotificationPayload(payload, datagram.channel, codecFor(this.#encoding.current));
+        }
         // FAULT datagram-payload-json-after-cbor.
         if (this.role === 'server' && this.#broken(FAULT.datagramPayloadJsonAfterCbor) && this.#encoding.current === 'cbor' && (datagram.channel === 0x01 || datagram.channel === 0x03)) {
           payload = cborPayloadAsJson(payload);
@@ -1249,7 +1500,9 @@ export class WebTransportSessionConnection implements Connection {
         // FAULT send-reserved-datagram-channel / nonzero-datagram-flags.
         if (this.#broken(FAULT.sendReservedDatagramChannel)) bytes[0] = 0x00;
         if (this.#broken(FAULT.nonzeroDatagramFlags)) bytes[1] = 0x01;
-        await this.#sendDatagramBytes(bytes, { kind: 'datagram', channel: datagram.channel, requestId: datagram.requestId });
+        // FAULT truncated-datagram-sent: shorter than the 6-byte header.
+        const sent = this.role === 'server' && this.#broken(FAULT.truncatedDatagramSent) ? bytes.subarray(0, 5) : bytes;
+        await this.#sendDatagramBytes(sent, { kind: 'datagram', channel: datagram.channel, requestId: datagram.requestId });
       },
       sendRawDatagram: (bytes) => this.#sendDatagramBytes(bytes, { kind: 'datagram', channel: bytes[0] ?? -1 }),
       nextDatagram: (predicate, options) => this.#datagrams.next(predicate, options),
@@ -1271,6 +1524,26 @@ const PARSE_ERROR = -32700;
 const LOST_SYNC_CLOSE_DELAY_MS = 1000;
 /** Bytes read ahead from an incoming execution stream (keeps the library busy; bounded memory per stream). */
 const INCOMING_PREFETCH = new ByteLengthQueuingStrategy({ highWaterMark: 4 * 1024 * 1024 });
+
+/** A frame whose body has one 0x00 byte more after its data item (fault cbor-trailing-byte). */
+function withTrailingByte(frame: Uint8Array): Uint8Array {
+  const out = new Uint8Array(frame.byteLength + 1);
+  out.set(frame, 0);
+  new DataView(out.buffer).setUint32(0, frame.byteLength - 4 + 1);
+  return out;
+}
+
+/** A progress (0x01) or log (0x03) payload holding the notification's params, re-encoded as the whole notification. */
+function wholeNotificationPayload(payload: Uint8Array, channel: number, codec: { encode(value: unknown): Uint8Array; decode(bytes: Uint8Array): unknown }): Uint8Array {
+  let params: unknown;
+  try {
+    params = codec.decode(payload);
+  } catch {
+    return payload;
+  }
+  const method = channel === 0x01 ? 'notifications/progress' : 'notifications/message';
+  return codec.encode({ jsonrpc: '2.0', method, params });
+}
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

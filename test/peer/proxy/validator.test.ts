@@ -278,7 +278,7 @@ describe('WebTransport', () => {
     }
   });
 
-  it('a CBOR body whose integral id is a float (WT-ENC-10)', () => {
+  it('a CBOR body whose integral id is a float (WT-ENC-13)', () => {
     const asInteger = cborCodec.encode({ jsonrpc: '2.0', id: 7, result: {} });
     const asFloat = Uint8Array.from(asInteger);
     // Rewrite the id's value (the CBOR integer 7, 0x07, right after the key "id") as a float64.
@@ -288,6 +288,6 @@ describe('WebTransport', () => {
     expect(cborIdIsFloat(floatBody)).toBe(true);
     const { v, feed } = ready('webtransport');
     feed(C, { jsonrpc: '2.0', id: 7, method: 'ping' });
-    expect(v.observe(S, { jsonrpc: '2.0', id: 7, result: {} }, 99, Date.now(), { encoding: 'cbor', body: floatBody }).map((x) => x.requirement)).toEqual(['WT-ENC-10']);
+    expect(v.observe(S, { jsonrpc: '2.0', id: 7, result: {} }, 99, Date.now(), { encoding: 'cbor', body: floatBody }).map((x) => x.requirement)).toEqual(['WT-ENC-13']);
   });
 });

@@ -15,7 +15,7 @@ const AWAITING_A_FAULT: string[] = [];
  */
 const BROKEN_THROUGH_THEIR_PARTS: Record<string, string> = {
   'WT-CONN-1':
-    'the 001 §1 state machine as a whole: its server-side steps are WT-CONN-4 (nothing before initialize), WT-CONN-6 (control stream end closes), WT-SHUT-2..4 (shutdown to CLOSED), each with faults',
+    'the 001 §1 state machine as a whole: its server-side steps are WT-CONN-4 (nothing served before initialize), WT-CONN-6 (control stream end closes), WT-SHUT-2..4 (shutdown to CLOSED), each with faults',
 };
 
 describe('fault coverage of the server MUSTs', () => {

@@ -12,11 +12,8 @@ const NOT_CHECKED: Readonly<Record<string, string>> = {
     'the 001 §1 state machine as a whole: its client-side steps are WT-CONN-2 (control stream first), WT-CONN-3/WT-CONN-5 (initialize first, nothing until its answer), WT-CONN-6 (control stream end closes), WT-SHUT-* (shutdown), each declared by a case',
   'WT-INIT-7':
     'says CORE-LIFE-* and CORE-VER-* apply to the WebTransport initialize: the lifecycle cases run over WebTransport and check those parts there',
-  'WT-FRAME-3': "a client advertises no maxMessageSize of its own, so no scripted server knows which frame length the client must refuse",
-  'WT-FRAME-7': 'follows WT-FRAME-3: without a known client limit there is no oversized frame to send it',
-  'WT-DGRAM-6': 'the scenarios give a client no reason to send progress or log datagrams: a check would never see one',
+  'WT-FRAME-7': 'follows WT-FRAME-3: a client advertises no maxMessageSize of its own, so there is no oversized frame to send it',
   'WT-DGRAM-8': 'concerns what a peer sends in datagrams; a scenario client sends none',
-  'WT-ID-4': 'concerns execution streams and datagrams a peer opens; a scenario client opens none',
   'WT-SHUT-1': 'concerns a $/shutdown the peer sends; a scenario client never shuts the session down itself (the schema check would judge one it sent)',
   'WT-SEC-2': "the negotiated TLS version is not exposed to cases by the harness's WebTransport listener",
   'WT-SEC-4':

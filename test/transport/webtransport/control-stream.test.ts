@@ -87,7 +87,7 @@ describe('the first control message (001 §1)', () => {
     const refusal = await answerTo(client, 5);
     expect(refusal.message).toMatchObject({ id: 5, error: { code: -32600 } });
     const serverConnection = serverSide.at(-1)!;
-    expect(serverConnection.faults().map((fault) => fault.code)).toContain('FIRST_MESSAGE_NOT_INITIALIZE');
+    expect(serverConnection.faults().map((fault) => fault.code)).toContain('REQUEST_BEFORE_READY');
     expect(serverConnection.webtransport.state).toBe('CONTROL_STREAM_OPENED');
     const { initializeSession } = await import('../../../src/transport/webtransport/client.js');
     await initializeSession(client, { timeoutMs: LIVENESS_MS });
@@ -104,11 +104,13 @@ describe('the first control message (001 §1)', () => {
     await client.close();
   });
 
-  it('answers a notification sent first with -32600 and id null', async () => {
+  it('never answers a notification sent first (JSON-RPC 2.0 §4.1): initialize is the first thing answered', async () => {
     const client = await connect(server);
     await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    const refusal = await answerTo(client, null);
-    expect(refusal.message).toMatchObject({ id: null, error: { code: -32600 } });
+    const { initializeSession } = await import('../../../src/transport/webtransport/client.js');
+    await initializeSession(client, { timeoutMs: LIVENESS_MS });
+    expect(client.transcript.entries().filter((entry) => entry.direction === 'received' && entry.channel.kind === 'control').map((entry) => (entry.decoded as { id?: unknown }).id)).toEqual([0]);
+    expect(serverSide.at(-1)!.faults().map((fault) => fault.code)).toContain('NOTIFICATION_BEFORE_READY');
     await client.close();
   });
 });
@@ -121,7 +123,7 @@ describe('binding rules on requests (WT-CONN-4, WT-INIT-2, WT-ID-3)', () => {
       await client.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
       await client.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
       expect((await answerTo(client, 2)).message).toMatchObject({ id: 2, error: { code: -32600 } });
-      expect(serverSide.at(-1)!.faults().map((fault) => fault.code)).toEqual(['MESSAGE_BEFORE_READY']);
+      expect(serverSide.at(-1)!.faults().map((fault) => fault.code)).toEqual(['REQUEST_BEFORE_READY']);
       await client.close();
     } finally {
       await blocking.close();
@@ -141,10 +143,10 @@ describe('binding rules on requests (WT-CONN-4, WT-INIT-2, WT-ID-3)', () => {
     await client.close();
   });
 
-  it('refuses a request id that does not fit 32 bits, with id null', async () => {
+  it('refuses a request id that does not fit 32 bits, echoing the id it read', async () => {
     const client = await connectReady(server);
     await client.send({ jsonrpc: '2.0', id: 2 ** 32, method: 'ping' });
-    expect((await answerTo(client, null)).message).toMatchObject({ id: null, error: { code: -32600 } });
+    expect((await answerTo(client, 2 ** 32)).message).toMatchObject({ id: 2 ** 32, error: { code: -32600 } });
     await client.send({ jsonrpc: '2.0', id: 'text-id', method: 'ping' });
     expect((await answerTo(client, 'text-id')).message).toMatchObject({ result: {} }); // WT-ID-2: served
     await client.close();
