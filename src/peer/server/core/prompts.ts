@@ -76,6 +76,8 @@ export function promptRequests(readings: CoreReadings = RECOMMENDED_CORE_READING
     },
     [CORE_METHOD.promptsGet]: async (params, ctx) => {
       const p = isRecord(params) ? params : {};
+      // A missing or mistyped name is invalid params (CORE-RPC-11) whatever the reading for an unknown one.
+      if (typeof p['name'] !== 'string') throw new RpcError(JSONRPC_ERROR.InvalidParams, 'Invalid params: prompts/get needs a string name');
       const prompt = CORE_PROMPTS.find((candidate) => candidate.name === p['name']);
       if (!prompt) throw unknownPrompt(p['name']);
       if (p['arguments'] !== undefined && !isRecord(p['arguments'])) {
