@@ -434,6 +434,7 @@ export class ServerSession {
       if (this.#readings.extensionMembers) (result['serverInfo'] as Record<string, unknown>)['x-mcp-flow-conformance-readings'] = 'alternate';
     }
     if (this.#options.instructions !== undefined) result['instructions'] = this.#options.instructions;
+    if (this.#readings.extensionMembers) result['_meta'] = { ...MOCK_META };
     const negotiate = (this.#connection as { negotiate?: () => unknown }).negotiate;
     if (wt && typeof negotiate === 'function' && !this.#faults.has(F.wtTransportMissing)) {
       result['transport'] = negotiate.call(this.#connection);
