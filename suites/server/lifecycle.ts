@@ -27,7 +27,11 @@ const SWEEP_MS = 6_000;
 /** Limit of a case that sweeps the tools (before --timeout-scale). */
 const SWEEP_CASE_MS = 18_000;
 
-const isEmptyObject = (value: unknown): boolean => isRecord(value) && Object.keys(value).length === 0;
+/** An empty result: `{}`, or only the `_meta` member every MCP result may carry. */
+const isEmptyResult = (value: unknown): boolean => isRecord(value) && Object.keys(value).every((key) => key === '_meta');
+
+/** The capabilities the documents define (official ServerCapabilities of every version); the set is "not a closed set". */
+const KNOWN_SERVER_CAPABILITIES = new Set(['completions', 'experimental', 'logging', 'prompts', 'resources', 'tasks', 'tools']);
 
 /** The target's tools with their input schemas, when it declared `tools` (else none: CORE-CAP-1). */
 async function listedTools(ctx: CaseContext, capabilities: unknown): Promise<{ name: string; inputSchema: unknown }[]> {
@@ -63,6 +67,11 @@ const initializeResultShape = defineCase({
         ctx.info('CORE-CAP-6', 'capabilities.interactive is MCP Flow\'s advertisement (C-14), which may be true or an object', value);
         continue;
       }
+      if (!KNOWN_SERVER_CAPABILITIES.has(name)) {
+        // "not a closed set" (official ServerCapabilities): an extension capability's shape is its own (rule 4).
+        ctx.info('CORE-CAP-6', `capabilities.${name} is a capability the documents do not define; its value is not judged`, value);
+        continue;
+      }
       ctx.check('CORE-CAP-6', isRecord(value), { message: `capabilities.${name} is an object`, expected: {}, actual: value });
       if (!isRecord(value)) continue;
       for (const flag of ['listChanged', 'subscribe'] as const) {
@@ -83,26 +92,49 @@ function requestBeforeInitialize(ctx: CaseContext): { method: string; params: Me
   return { method: 'tools/list', params: {} };
 }
 
-/** Waits for what a server makes of a request it must not serve: an answer to `id`, an id-null error, or the end. */
-async function refusalOf(ctx: CaseContext, id: number): Promise<{ kind: 'answer' | 'null-error' | 'closed' | 'nothing'; message?: Message }> {
+interface Refusal {
+  kind: 'answer' | 'null-error' | 'closed' | 'nothing';
+  message?: Message;
+  /** Over Streamable HTTP, the HTTP status the answer came with. */
+  status?: number;
+}
+
+/**
+ * Waits for what a server makes of a request it may refuse: an answer to `id`, an id-null error,
+ * or the end. Silence is decided at the deadline (rule 6): the case says what it means.
+ */
+async function refusalOf(ctx: CaseContext, id: number): Promise<Refusal> {
   try {
     const received = await ctx.next(
       (r) => isResponseTo(r.message, id) || (isRecord(r.message) && r.message.id === null && 'error' in r.message),
       { timeoutMs: 5_000 },
     );
     const message = received.message as Message;
-    return { kind: message.id === id ? 'answer' : 'null-error', message };
+    const status = received.channel.kind === 'http' ? received.channel.status : undefined;
+    return { kind: message.id === id ? 'answer' : 'null-error', message, ...(status !== undefined ? { status } : {}) };
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     return { kind: ctx.connection.isClosed ? 'closed' : 'nothing' };
   }
 }
 
+/** A refusal the Streamable HTTP transport made itself: an HTTP error status (its body's id is not a JSON-RPC answer's). */
+const httpRefusal = (seen: Refusal): boolean => seen.status !== undefined && seen.status >= 400;
+
+/** CORE-RPC-16: a request left unanswered on a connection that stays open. */
+function checkAnswered(ctx: CaseContext, seen: Refusal, what: string): boolean {
+  return ctx.check('CORE-RPC-16', seen.kind !== 'nothing', {
+    message: `${what} is answered (or the connection closes)`,
+    expected: 'a response (result or error), or a closed connection',
+    actual: 'no answer, and the connection stayed open',
+  });
+}
+
 const requestBeforeInitializeRefused = defineCase({
   id: 'lifecycle/request-before-initialize-refused',
   suite: SUITE,
   title: 'a request other than initialize or ping sent first is not served (an error, or the connection closes)',
-  requirements: ['CORE-LIFE-5'],
+  requirements: ['CORE-LIFE-5', 'CORE-RPC-16'],
   async run(ctx) {
     const { method, params } = requestBeforeInitialize(ctx);
     const id = ctx.nextId();
@@ -133,10 +165,8 @@ const requestBeforeInitializeRefused = defineCase({
       ctx.info('CORE-LIFE-5', 'reading chosen: closing the connection');
       return;
     }
-    if (seen.kind === 'nothing') {
-      ctx.check('CORE-LIFE-5', false, { message: `${method} before initialize gets an error or the connection closes`, expected: 'an error response or a closed connection', actual: 'no answer and the connection stayed open' });
-      return;
-    }
+    // A request is owed an answer (JSON-RPC §5), even one that comes too early.
+    if (!checkAnswered(ctx, seen, `${method} before initialize`)) return;
     const error = errorOf(seen.message);
     if (!ctx.check('CORE-LIFE-5', error !== undefined, { message: `${method} before initialize is not served`, expected: { error: { code: -32600 } }, actual: seen.message })) return;
     const reading = error!.code === -32600 ? 'error -32600 Invalid Request (recommended)' : `another JSON-RPC error code (${String(error!.code)})`;
@@ -147,8 +177,8 @@ const requestBeforeInitializeRefused = defineCase({
 const pingBeforeInitialized = defineCase({
   id: 'lifecycle/ping-before-initialization',
   suite: SUITE,
-  title: 'outside WebTransport, ping is answered with {} before initialization has completed',
-  requirements: ['CORE-LIFE-13'],
+  title: 'outside WebTransport, ping before initialization has completed is answered ({} recommended, an error or closing accepted), never left unanswered',
+  requirements: ['CORE-LIFE-13', 'CORE-RPC-16'],
   transports: ['stdio', 'http'],
   async run(ctx) {
     if (ctx.connection.kind === 'http') {
@@ -159,8 +189,20 @@ const pingBeforeInitialized = defineCase({
     } else {
       ctx.note('ping as the very first message');
     }
-    const answer = await ctx.request('CORE-LIFE-13', 'ping', undefined, { what: 'ping before initialization' });
-    if (answer) ctx.check('CORE-LIFE-13', isEmptyObject(answer.result), { message: 'ping before initialization is answered with {}', expected: { result: {} }, actual: answer });
+    const id = ctx.nextId();
+    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
+    const seen = await refusalOf(ctx, id);
+    if (seen.kind === 'closed') {
+      ctx.info('CORE-LIFE-13', 'reading chosen: closing the connection (002: initialization is the first interaction)');
+      return;
+    }
+    if (!checkAnswered(ctx, seen, 'ping before initialization')) return;
+    const answer = seen.message!;
+    if (isRecord(answer.result)) {
+      ctx.info('CORE-LIFE-13', `reading chosen: answered with a result (recommended)${isEmptyResult(answer.result) ? '' : '; its members are CORE-LIFE-12\'s to judge once initialized'}`, answer.result);
+    } else {
+      ctx.info('CORE-LIFE-13', `reading chosen: refused with an error (002: initialization is the first interaction)${seen.kind === 'null-error' ? ', id null' : ''}`, answer.error);
+    }
   },
 });
 
@@ -169,54 +211,60 @@ const pingBeforeInitialized = defineCase({
 const secondInitialize = defineCase({
   id: 'lifecycle/second-initialize-refused',
   suite: SUITE,
-  title: 'a second initialize on an initialized session is answered with an error (carrying its id) and the session goes on',
-  requirements: ['CORE-LIFE-8', 'CORE-RPC-5'],
+  title: 'a second initialize (asking for another version) is refused with an error or answered without resetting the session, and the session goes on',
+  requirements: ['CORE-LIFE-8', 'CORE-RPC-5', 'CORE-RPC-16'],
   async run(ctx) {
     const first = await openSession(ctx);
+    // Another known version than the one negotiated: a server that resets the session shows it by taking it.
+    const other = PROTOCOL_VERSIONS.filter((v) => v !== first.protocolVersion).at(-1)!;
     const id = ctx.nextId();
-    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'initialize', params: initializeParams(ctx) });
-    // An error with id null answers it too (the official SDK's Streamable HTTP transport refuses it
-    // that way): the refusal counts for CORE-LIFE-8, the lost id is a CORE-RPC-5 failure of its own.
+    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'initialize', params: initializeParams(ctx, { protocolVersion: other }) });
     const seen = await refusalOf(ctx, id);
-    if (seen.kind === 'closed' || seen.kind === 'nothing') {
-      ctx.check('CORE-LIFE-8', false, {
-        message: 'the second initialize is answered',
-        expected: `a response with id ${id}`,
-        actual: seen.kind === 'closed' ? 'the connection closed' : 'no answer',
-      });
+    if (seen.kind === 'closed') {
+      ctx.check('CORE-LIFE-8', false, { message: 'the second initialize is answered and the session goes on', expected: `a response with id ${id}`, actual: 'the connection closed' });
       return;
     }
+    if (!checkAnswered(ctx, seen, `the second initialize (id ${id})`)) return;
     const answer = seen.message!;
     if (seen.kind === 'null-error') {
-      ctx.check('CORE-RPC-5', false, { message: 'the error answering the second initialize carries the request\'s id', expected: id, actual: answer });
+      if (httpRefusal(seen)) {
+        // Streamable HTTP: the transport refused the POST itself; the MCP transport lets that error have no id.
+        ctx.info('CORE-RPC-5', `the second initialize was refused by the HTTP transport (status ${seen.status}) with an error without its id`, answer);
+      } else {
+        ctx.check('CORE-RPC-5', false, { message: 'the error answering the second initialize carries the request\'s id', expected: id, actual: answer });
+      }
     }
     const error = errorOf(answer);
-    if (ctx.check('CORE-LIFE-8', error !== undefined, { message: 'a second initialize is answered with an error', expected: { error: { code: -32600 } }, actual: answer })) {
-      ctx.info('CORE-LIFE-8', error!.code === -32600 ? 'reading chosen: error -32600' : `reading chosen: another JSON-RPC error code (${String(error!.code)})`, error);
-    }
-    // The session was not reset: it still serves requests under what was negotiated first.
-    const ping = await ctx.request('CORE-LIFE-8', 'ping', undefined, { what: 'ping after the second initialize' });
-    if (ping) ctx.check('CORE-LIFE-8', isEmptyObject(ping.result), { message: 'the session still answers ping after the second initialize', actual: ping });
-    if (isRecord(answer.result)) {
-      ctx.check('CORE-LIFE-8', answer.result.protocolVersion === first.protocolVersion, {
-        message: 'a second initialize result does not change the negotiated protocol version',
+    if (error) {
+      ctx.info('CORE-LIFE-8', error.code === -32600 ? 'reading chosen: error -32600 (recommended)' : `reading chosen: another JSON-RPC error code (${String(error.code)})`, error);
+    } else if (isRecord(answer.result)) {
+      const kept = answer.result.protocolVersion === first.protocolVersion;
+      if (ctx.check('CORE-LIFE-8', kept, {
+        message: `a second initialize answered with a result keeps the negotiated protocol version ${String(first.protocolVersion)} (asked: ${other})`,
         expected: first.protocolVersion,
         actual: answer.result.protocolVersion,
-      });
+      })) {
+        ctx.info('CORE-LIFE-8', 'reading chosen: a result repeating the negotiated session', answer.result);
+      }
     }
+    // The session goes on.
+    const ping = await ctx.request('CORE-LIFE-8', 'ping', undefined, { what: 'ping after the second initialize' });
+    if (ping) ctx.check('CORE-LIFE-8', isRecord(ping.result), { message: 'the session still answers ping after the second initialize', actual: ping });
   },
 });
 
 const pingAnswered = defineCase({
   id: 'lifecycle/ping-answered-empty',
   suite: SUITE,
-  title: 'ping is answered with an empty result {}',
+  title: 'ping is answered with an empty result {} (the reserved _meta noted)',
   requirements: ['CORE-LIFE-12'],
   async run(ctx) {
     await openSession(ctx);
     for (const params of [undefined, {}]) {
       const answer = await ctx.request('CORE-LIFE-12', 'ping', params, { what: params ? 'ping with params {}' : 'ping without params' });
-      if (answer) ctx.check('CORE-LIFE-12', isEmptyObject(answer.result), { message: `ping ${params ? 'with' : 'without'} params is answered with {}`, expected: { result: {} }, actual: answer });
+      if (!answer) continue;
+      if (!ctx.check('CORE-LIFE-12', isEmptyResult(answer.result), { message: `ping ${params ? 'with' : 'without'} params is answered with an empty result`, expected: { result: {} }, actual: answer })) continue;
+      if (Object.keys(answer.result as object).length > 0) ctx.info('CORE-LIFE-12', 'the empty ping result carries the reserved _meta member', answer.result);
     }
   },
 });

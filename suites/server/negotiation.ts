@@ -52,9 +52,14 @@ function versionEchoed(version: ProtocolVersion): ConformanceCase {
       if (!answer) return;
       const result = answer.result;
       const binding = ctx.connection.kind === 'webtransport' ? ['WT-INIT-7'] : [];
+      if (isRecord(answer.error)) {
+        // C-34: refusing a version it does not support is an accepted reading of CORE-VER-3 (003 §5.1, MCP's lifecycle example).
+        for (const requirement of ['CORE-VER-3', ...binding]) ctx.info(requirement, `initialize for ${version} was refused with an error: the server does not support ${version} (C-34)`, answer.error);
+        return;
+      }
       for (const requirement of ['CORE-VER-3', ...binding]) {
         ctx.check(requirement, isRecord(result) && typeof result.protocolVersion === 'string', {
-          message: `initialize for ${version} is answered with a result naming a protocolVersion (never an error)`,
+          message: `initialize for ${version} is answered with a result naming a protocolVersion (or refused with an error, C-34)`,
           actual: answer,
         });
       }
@@ -85,11 +90,19 @@ function versionEchoed(version: ProtocolVersion): ConformanceCase {
 const unknownVersionOffered = defineCase({
   id: 'negotiation/unknown-version-answered',
   suite: SUITE,
-  title: 'initialize asking for an unknown version is answered (not refused) with a version the server supports, its latest',
+  title: 'initialize asking for an unknown version is answered with a version the server supports, its latest (or refused with an error, C-34)',
   requirements: ['CORE-VER-3', 'CORE-VER-4', 'CORE-VER-6', 'WT-INIT-7'],
   async run(ctx) {
     const answer = await ctx.request('CORE-VER-3', 'initialize', initializeParams(ctx, { protocolVersion: UNKNOWN_VERSION }), { what: `initialize for ${UNKNOWN_VERSION}` });
     if (!answer) return;
+    if (isRecord(answer.error)) {
+      // C-34: an error for a version the server does not support is an accepted reading (003 §5.1, MCP's lifecycle example).
+      for (const requirement of ['CORE-VER-3', ...(ctx.connection.kind === 'webtransport' ? ['WT-INIT-7'] : [])]) {
+        ctx.info(requirement, `reading: initialize for the unknown version ${UNKNOWN_VERSION} was refused with an error (C-34)`, answer.error);
+      }
+      ctx.info('CORE-VER-4', 'no version was offered instead, so there is nothing to compare with the latest');
+      return;
+    }
     const result = answer.result;
     const offered = isRecord(result) ? result.protocolVersion : undefined;
     const good = typeof offered === 'string' && offered !== UNKNOWN_VERSION;

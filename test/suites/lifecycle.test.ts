@@ -16,8 +16,6 @@ const FAULT_SETUP: Record<string, Partial<MockRunOptions>> = {
   // Streamable HTTP refuses a request without a session before the core sees it, and the
   // WebTransport binding refuses anything before initialize itself (WT-CONN-4): only stdio reaches the core.
   'accept-request-before-initialize': { transport: 'stdio' },
-  // Over HTTP "before initialization" means in a session; the core only refuses a ping that comes before initialize.
-  'ping-before-initialize-refused': { transport: 'stdio' },
   // The mock declares every server feature by default: leave some undeclared.
   'undeclared-capability-served': { server: { server: { core: { prompts: false, resources: false }, logging: false } } },
   'subscribe-without-capability': { server: { server: { core: { subscribe: false } } } },
@@ -50,7 +48,19 @@ describe.concurrent('lifecycle suite on the correct mock server', () => {
   it('passes on Streamable HTTP', async () => {
     const run = await runOnMock(cases, { transport: 'http', run: LIVENESS });
     expect(run.problems).toEqual([]);
-    expect(run.verdicts['lifecycle/ping-before-initialization']).toBe('PASS');
+    // CORE-LIFE-13 is INFO: the case reports the reading taken (answered with {}).
+    expect(run.verdicts['lifecycle/ping-before-initialization']).toBe('INFO');
+  });
+
+  it('passes on the alternate-readings mock (WebTransport and Streamable HTTP), reporting the other readings', async () => {
+    for (const transport of ['wt', 'http'] as const) {
+      const run = await runOnMock(cases, { transport, server: { readings: 'alternate' }, run: LIVENESS });
+      expect(run.problems, transport).toEqual([]);
+      const second = run.get('lifecycle/second-initialize-refused');
+      expect(second.checks.some((c) => c.verdict === 'INFO' && /repeating the negotiated session/.test(c.message)), transport).toBe(true);
+      const shape = run.get('lifecycle/initialize-result-shape');
+      expect(shape.checks.some((c) => c.requirement === 'CORE-CAP-6' && c.verdict === 'INFO' && /do not define/.test(c.message)), transport).toBe(true);
+    }
   });
 
   it('passes with server features left undeclared (the gating cases have something to refuse)', async () => {

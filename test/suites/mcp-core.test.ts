@@ -6,6 +6,7 @@ import type { ConformanceCase } from '../../src/harness/index.js';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
 import { cases as badInput } from '../../suites/server/bad-input.js';
+import { cases as lifecycle } from '../../suites/server/lifecycle.js';
 import { cases } from '../../suites/server/mcp-core.js';
 import { argumentsFor, leakIn, validatorFor, wrongArgumentsFor } from '../../suites/server/support/core.js';
 import { casesFlagging, casesFor, type MockRun, type MockRunOptions, runOnMock, type SuiteTransport } from './support.js';
@@ -14,6 +15,14 @@ import { casesFlagging, casesFor, type MockRun, type MockRunOptions, runOnMock, 
 const AREAS = /^CORE-(RPC|TOOLS|RES|PROMPTS|LOG|PROG|PAGE|ERR)-/;
 const areaFaults = mockServerFaultCatalog().filter((f) => AREAS.test(f.requirement));
 const declared = (suite: readonly ConformanceCase[], requirement: string) => suite.some((c) => c.requirements.includes(requirement));
+
+/**
+ * Faults of the areas that a lifecycle case catches: a ping before initialize exists only before
+ * the session does, which over stdio is the very first message (lifecycle/ping-before-initialization).
+ */
+const FAULT_CASES: Record<string, { cases: readonly ConformanceCase[]; transport: SuiteTransport }> = {
+  'ping-before-initialize-unanswered': { cases: lifecycle.filter((c) => c.id === 'lifecycle/ping-before-initialization'), transport: 'stdio' },
+};
 
 /** Faults of the areas that no case can see from outside, with the reason. */
 const NOT_CATCHABLE: Record<string, string> = {};
@@ -26,8 +35,8 @@ const NOT_CATCHABLE: Record<string, string> = {};
  * with the wrong type never reaches the client), so those faults show on stdio and WebTransport.
  */
 function faultRun(fault: { name: string; requirement: string }): MockRunOptions {
-  const special: Record<string, SuiteTransport> = { 'CORE-ERR-1': 'stdio', 'CORE-RPC-12': 'stdio', 'CORE-ERR-2': 'wt', 'CORE-RPC-13': 'wt', 'CORE-RPC-14': 'wt' };
-  const transport = special[fault.requirement] ?? (/^CORE-(RES|PAGE|PROMPTS)-/.test(fault.requirement) ? 'wt' : 'http');
+  const special: Record<string, SuiteTransport> = { 'CORE-RPC-12': 'stdio', 'CORE-ERR-2': 'wt', 'CORE-RPC-13': 'wt', 'CORE-RPC-14': 'wt' };
+  const transport = FAULT_CASES[fault.name]?.transport ?? special[fault.requirement] ?? (/^CORE-(RES|PAGE|PROMPTS)-/.test(fault.requirement) ? 'wt' : 'http');
   const options: MockRunOptions = { transport, faults: [fault.name], run: { timeoutScale: 2 } };
   // The mock declares logging by default; this fault shows only on a server that does not.
   if (fault.name === 'log-without-capability') options.server = { server: { logging: false } };
@@ -71,6 +80,8 @@ describe('suite mcp-core on the correct mock server', () => {
     ['wt (default encodings)', { transport: 'wt', run: { timeoutScale: 2 } }],
     ['wt (json only)', { transport: 'wt', server: { encodings: ['json'] }, run: { timeoutScale: 2 } }],
     ['http', { transport: 'http', run: { timeoutScale: 2 } }],
+    ['wt, alternate readings', { transport: 'wt', server: { readings: 'alternate' }, run: { timeoutScale: 2 } }],
+    ['http, alternate readings', { transport: 'http', server: { readings: 'alternate' }, run: { timeoutScale: 2 } }],
   ];
   // Generous limits (scaled deadlines, long test timeouts) keep these green on a loaded machine;
   // nothing here asserts on timing.
@@ -106,7 +117,7 @@ describe('suite mcp-core catches every fault of its areas', () => {
   // Faults whose requirement only bad-input declares are run by test/suites/bad-input.test.ts.
   for (const fault of areaFaults.filter((f) => declared(cases, f.requirement) && !(f.name in NOT_CATCHABLE))) {
     it.concurrent(`${fault.name} (${fault.requirement})`, async () => {
-      const run = await runOnMock(casesFor(cases, fault.requirement), faultRun(fault));
+      const run = await runOnMock(FAULT_CASES[fault.name]?.cases ?? casesFor(cases, fault.requirement), faultRun(fault));
       const citing = casesFlagging(run, fault.requirement);
       expect(citing.length, `no case cited ${fault.requirement}: ${JSON.stringify(run.verdicts)}`).toBeGreaterThan(0);
     }, 120_000);

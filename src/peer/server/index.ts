@@ -17,6 +17,7 @@ export {
 export { MOCK_READINGS, isMockReadings, type MockReadings } from './readings.js';
 export { createMockServer, MockServerConfigError, type MockServer, type MockServerOptions } from './server.js';
 export { CORE_FAULTS, CORE_FAULT, faultCatalog, activeFaults } from './faults.js';
+export { ALTERNATE_CORE_READINGS, RECOMMENDED_CORE_READINGS, CoreReadingsError, resolveCoreReadings, type CoreReadings } from './core/readings.js';
 export {
   ActiveFaults,
   MockServerError,

@@ -5,9 +5,11 @@ import { randomUUID } from 'node:crypto';
 import type { Connection } from '../../transport/connection.js';
 import { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from '../../protocol/methods.js';
 import { createCoreExtension, type CoreFeatureOptions } from './core/index.js';
+import { resolveCoreReadings, type CoreReadings } from './core/readings.js';
 import { ServerSession } from './core/session.js';
 import { MockServerError, type ActiveFaults, type FaultDefinition, type ServerExtension } from './extension.js';
 import { activeFaults, faultCatalog } from './faults.js';
+import type { MockReadings } from './readings.js';
 
 export interface MockServerOptions {
   /** Extensions served besides the core (e.g. the MCP Flow engine). */
@@ -26,6 +28,10 @@ export interface MockServerOptions {
   requestTimeoutMs?: number;
   /** On WebTransport with datagrams, send progress as 0x01 datagrams. Default true. */
   progressDatagrams?: boolean;
+  /** The readings of the profile the core takes (src/peer/server/readings.ts). Default 'recommended'. */
+  readings?: MockReadings;
+  /** Single core reading switches over the preset's (core/readings.ts), for tests that need one reading alone. */
+  coreReadings?: Partial<CoreReadings>;
 }
 
 /** An option value the server cannot run with. */
@@ -45,7 +51,8 @@ export interface MockServer {
 }
 
 export function createMockServer(options: MockServerOptions = {}): MockServer {
-  const extensions = [...(options.core === false ? [] : [createCoreExtension(options.core ?? {})]), ...(options.extensions ?? [])];
+  const readings = resolveCoreReadings(options.readings ?? 'recommended', options.coreReadings);
+  const extensions = [...(options.core === false ? [] : [createCoreExtension({ ...options.core, readings })]), ...(options.extensions ?? [])];
   const names = new Set<string>();
   for (const extension of extensions) {
     if (names.has(extension.name)) throw new MockServerConfigError(`two extensions are named ${JSON.stringify(extension.name)}`);
@@ -77,6 +84,7 @@ export function createMockServer(options: MockServerOptions = {}): MockServer {
         requestTimeoutMs,
         progressDatagrams: options.progressDatagrams ?? true,
         connectionId: `${connection.kind}-${randomUUID()}`,
+        readings,
       });
       await session.run();
     },

@@ -218,6 +218,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
     // Likewise the Streamable HTTP listener's faults.
     if (options.transport === 'http') extensions.push({ name: 'streamable-http', faults: HTTP_FAULTS });
     const server = createMockServer({
+      readings,
       ...options.server,
       // FastWorkflow serves its own prompts and resources; the core keeps its tools.
       ...(fastworkflow && options.server?.core !== false ? { core: { ...options.server?.core, prompts: false, resources: false } } : {}),

@@ -36,6 +36,8 @@ export interface GarbageOutcome {
    * large body, an HTML 400 page...). Over HTTP that status is the answer; its body is free.
    */
   refusals: HttpRefusal[];
+  /** The status of the first of `refusals`: the transport's own refusal, not judged as a JSON-RPC answer. */
+  status?: number;
 }
 
 /** Runs `send`, then pings, and collects what came back until the ping's answer (and a short trail). */
@@ -66,8 +68,9 @@ export async function sendThenPing(ctx: CaseContext, send: () => Promise<void>):
         until = Math.min(until, Date.now() + ctx.scaled(TRAIL_MS));
         continue;
       }
-      if (isRecord(m) && !('method' in m) && 'error' in m) outcome.errors.push(m);
-      else if (isRecord(m) && !('method' in m) && 'result' in m) outcome.results.push(m);
+      if (isRecord(m) && !('method' in m) && 'error' in m) {
+        outcome.errors.push(m);
+      } else if (isRecord(m) && !('method' in m) && 'result' in m) outcome.results.push(m);
       if (outcome.pingAnswered) break;
     }
   } catch (error) {
@@ -75,7 +78,14 @@ export async function sendThenPing(ctx: CaseContext, send: () => Promise<void>):
     outcome.closed = true;
   }
   if (http) outcome.refusals = http.refusals().slice(refusedBefore).filter((refusal) => ping === undefined || !refusal.requestIds.includes(ping));
+  // A 4xx/5xx refusal, with or without a JSON-RPC error in its body, is the transport's refusal.
+  if (outcome.refusals.length > 0) outcome.status = outcome.refusals[0]!.status;
   return outcome;
+}
+
+/** Whether the outcome holds no answer to the garbage at all (no error, no result, no HTTP refusal). */
+export function unanswered(outcome: GarbageOutcome): boolean {
+  return outcome.errors.length === 0 && outcome.results.length === 0 && outcome.status === undefined;
 }
 
 /** Throws BadInputMismatch unless `outcome` holds exactly an error with one of `codes` and `id`. */
@@ -93,7 +103,11 @@ export function expectError(outcome: GarbageOutcome, what: string, codes: readon
   return error;
 }
 
-/** Tracks pings after garbage that went unanswered, for one CORE-RPC-16 check at the end. */
+/**
+ * Tracks pings after garbage that went unanswered, for one CORE-RPC-16 check at the end. A ping
+ * that never reached an open connection (the server closed it) is not counted: closing is judged
+ * by the case (CORE-RPC-17).
+ */
 export class PingTally {
   runs = 0;
   unanswered = 0;
@@ -101,7 +115,7 @@ export class PingTally {
   readonly examples: string[] = [];
   record(outcome: GarbageOutcome, what: string): void {
     this.runs++;
-    if (outcome.pingAnswered) return;
+    if (outcome.pingAnswered || outcome.closed) return;
     this.unanswered++;
     if (this.examples.length < 5) this.examples.push(what);
   }
@@ -110,6 +124,28 @@ export class PingTally {
       message: `ping was answered after each of the ${this.runs} garbage input(s)`,
       expected: 'a ping result every time',
       ...(this.unanswered ? { actual: { unanswered: this.unanswered, after: this.examples } } : {}),
+    });
+  }
+}
+
+/** What the garbage of one case got, beyond what the property itself judges. */
+export class GarbageTally {
+  /** Inputs left unanswered or answered by closing the connection (CORE-RPC-17). */
+  readonly silent: string[] = [];
+  /** Inputs that parsed but got -32700 (CORE-ERR-1). */
+  readonly parseErrors: Array<{ what: string; answer: Message }> = [];
+  /** Reading -> how many inputs showed it. */
+  readonly readings = new Map<string, number>();
+  reading(name: string): void {
+    this.readings.set(name, (this.readings.get(name) ?? 0) + 1);
+  }
+  /** Reports the readings (INFO) and CORE-RPC-17 (WARN when garbage went unanswered). */
+  report(ctx: CaseContext, requirement: string): void {
+    if (this.readings.size > 0) ctx.info(requirement, `readings seen: ${[...this.readings].map(([name, n]) => `${name} (${n})`).join('; ')}`);
+    ctx.check('CORE-RPC-17', this.silent.length === 0, {
+      message: 'every input that is not a valid request is answered with an error (not dropped, not answered by closing)',
+      expected: 'an error response for each',
+      ...(this.silent.length ? { actual: { unanswered: this.silent.length, after: this.silent.slice(0, 5) } } : {}),
     });
   }
 }

@@ -1,22 +1,29 @@
 // bad-input: message-level garbage, the same on every transport (sent through the connection's own
 // encoding and framing): invalid JSON-RPC envelopes (-32600), params of the wrong type (-32602),
 // unknown methods (-32601), and huge or deeply nested values (one answer, session still alive).
+// Generated input expects only what every accepted reading agrees on (docs/profile.md §2, rule 5);
+// the readings a server took are reported as INFO, and garbage it leaves unanswered is CORE-RPC-17's.
 import fc from 'fast-check';
 import { defineCase, type CaseContext } from '../../../src/harness/index.js';
 import { findMethod } from '../../../src/protocol/methods.js';
+import { isRecord } from '../../../src/wire/index.js';
 import { openSession, type Message } from '../support.js';
-import { BadInputMismatch, PingTally, expectError, sendThenPing } from './exchange.js';
+import { BadInputMismatch, GarbageTally, PingTally, expectError, sendThenPing, unanswered, type GarbageOutcome } from './exchange.js';
 
 const SUITE = 'bad-input';
 /** Property runs per case (each is two round trips). */
 const RUNS = 25;
 
-/** One broken message and the answer CORE-RPC-9 demands. */
+/** One broken message and the answers the accepted readings allow (CORE-RPC-9, C-33). */
 interface InvalidEnvelope {
   what: string;
   message: unknown;
-  /** Ids the error may carry. */
+  /** Ids an Invalid Request error may carry: the readable id (recommended) and null, or null only. */
   ids: Array<string | number | null>;
+  /** The id a result may carry when the request may be served leniently (its only flaw is allowed by JSON-RPC or is its jsonrpc member). */
+  served?: string | number | null;
+  /** A malformed response: it may go unanswered. */
+  response?: true;
 }
 
 /** Messages that parse but are not valid JSON-RPC requests (CORE-RPC-9). */
@@ -27,10 +34,18 @@ function invalidEnvelopes(nextId: () => number): fc.Arbitrary<InvalidEnvelope> {
     fc.record({ id, jsonrpc: fc.oneof(fc.constantFrom('1.0', '2', '2.0.0', '', ' 2.0'), fc.constant(2), fc.constant(null)) }).map(({ id, jsonrpc }) => ({
       what: `a request with jsonrpc ${JSON.stringify(jsonrpc)}`,
       message: { jsonrpc, id, method: 'ping' },
-      ids: [id],
+      ids: [id, null],
+      served: id,
     })),
-    id.map((i) => ({ what: 'a request without jsonrpc', message: { id: i, method: 'ping' }, ids: [i] })),
-    fc.oneof(fc.constant(null), fc.double({ min: 0.1, max: 1e6, noNaN: true }).filter((d) => !Number.isInteger(d)), fc.boolean(), fc.constant({}), fc.constant([1])).map((bad) => ({
+    id.map((i) => ({ what: 'a request without jsonrpc', message: { id: i, method: 'ping' }, ids: [i, null], served: i })),
+    // null and fractional ids are JSON-RPC's (MCP narrows them away): a lenient server may serve them.
+    fc.oneof(fc.constant(null), fc.double({ min: 0.1, max: 1e6, noNaN: true }).filter((d) => !Number.isInteger(d))).map((bad) => ({
+      what: `a request whose id is ${JSON.stringify(bad)}`,
+      message: { jsonrpc: '2.0', id: bad, method: 'ping' },
+      ids: [null],
+      served: bad,
+    })),
+    fc.oneof(fc.boolean(), fc.constant({}), fc.constant([1])).map((bad) => ({
       what: `a request whose id is ${JSON.stringify(bad)}`,
       message: { jsonrpc: '2.0', id: bad, method: 'ping' },
       ids: [null],
@@ -38,35 +53,85 @@ function invalidEnvelopes(nextId: () => number): fc.Arbitrary<InvalidEnvelope> {
     fc.record({ id, method: fc.oneof(fc.integer(), fc.constant(null), fc.constant({ name: 'ping' }), fc.constant(['ping']), fc.boolean()) }).map(({ id, method }) => ({
       what: `a request whose method is ${JSON.stringify(method)}`,
       message: { jsonrpc: '2.0', id, method },
-      ids: [id],
+      ids: [id, null],
     })),
-    id.map((i) => ({ what: 'a message with an id but no method, result or error', message: { jsonrpc: '2.0', id: i }, ids: [i] })),
-    id.map((i) => ({ what: 'a response with both result and error', message: { jsonrpc: '2.0', id: i, result: {}, error: { code: -32603, message: 'x' } }, ids: [i, null] })),
+    id.map((i) => ({ what: 'a message with an id but no method, result or error', message: { jsonrpc: '2.0', id: i }, ids: [i, null], response: true as const })),
+    id.map((i) => ({
+      what: 'a response with both result and error',
+      message: { jsonrpc: '2.0', id: i, result: {}, error: { code: -32603, message: 'x' } },
+      ids: [i, null],
+      response: true as const,
+    })),
     scalar.map((value) => ({ what: `the non-object message ${JSON.stringify(value)}`, message: value, ids: [null] })),
   );
+}
+
+/**
+ * Judges what one invalid envelope got: an accepted answer (its reading is tallied), silence
+ * (CORE-RPC-17, tallied), -32700 for input that parsed (CORE-ERR-1, tallied), or a mismatch no
+ * reading allows (thrown: the property's counterexample).
+ */
+function judgeInvalid(outcome: GarbageOutcome, input: InvalidEnvelope, tally: GarbageTally): void {
+  if (outcome.closed) {
+    tally.silent.push(`${input.what} (the connection closed)`);
+    return;
+  }
+  if (outcome.status !== undefined) {
+    tally.reading(`refused by the HTTP transport with HTTP ${outcome.status}`);
+    return;
+  }
+  const served = input.served !== undefined ? outcome.results.find((m) => m.id === input.served) : undefined;
+  if (served) {
+    tally.reading('served leniently (a result)');
+    return;
+  }
+  const error = outcome.errors[0];
+  if (error) {
+    const code = isRecord(error.error) ? error.error.code : undefined;
+    if (code === -32700) {
+      tally.parseErrors.push({ what: input.what, answer: error });
+      return;
+    }
+    if (code !== -32600) throw new BadInputMismatch(`${input.what} was answered with error ${String(code)}, expected -32600 Invalid Request`, error);
+    if (!input.ids.includes(error.id as string | number | null)) {
+      throw new BadInputMismatch(`${input.what} was answered with id ${JSON.stringify(error.id)}, expected ${input.ids.map((i) => JSON.stringify(i)).join(' or ')}`, error);
+    }
+    tally.reading(error.id === null && input.ids[0] !== null ? '-32600 with id null although the id was readable' : '-32600');
+    return;
+  }
+  if (outcome.results.length > 0) throw new BadInputMismatch(`${input.what} was answered with a result no reading allows`, outcome.results[0]);
+  if (input.response) tally.reading('a malformed response left unanswered');
+  else tally.silent.push(input.what);
 }
 
 const invalidRequests = defineCase({
   id: `${SUITE}/invalid-json-rpc-requests`,
   suite: SUITE,
-  title: 'a message that parses but is not a valid JSON-RPC request is answered with -32600 Invalid Request (id echoed when readable, else null), and ping still works',
-  requirements: ['CORE-RPC-9', 'CORE-RPC-16'],
+  title: 'a message that parses but is not a valid JSON-RPC request gets -32600 Invalid Request (id echoed or null), is served leniently, or (a malformed response) is left unanswered; never -32700; ping still works',
+  requirements: ['CORE-RPC-9', 'CORE-RPC-16', 'CORE-RPC-17', 'CORE-ERR-1'],
   sendsInvalid: true,
   timeLimitMs: 18_000,
   async run(ctx) {
     await openSession(ctx);
     const pings = new PingTally();
+    const tally = new GarbageTally();
     await ctx.property(
       'CORE-RPC-9',
       invalidEnvelopes(() => ctx.nextId()),
       async (input) => {
         const outcome = await sendThenPing(ctx, () => ctx.connection.send(input.message));
         pings.record(outcome, input.what);
-        expectError(outcome, input.what, [-32600], input.ids);
+        judgeInvalid(outcome, input, tally);
         return true;
       },
       { numRuns: RUNS },
     );
+    ctx.check('CORE-ERR-1', tally.parseErrors.length === 0, {
+      message: 'no input that parsed is answered with -32700 Parse error (its meaning: invalid JSON was received)',
+      expected: '-32600 Invalid Request',
+      ...(tally.parseErrors.length ? { actual: tally.parseErrors.slice(0, 3) } : {}),
+    });
+    tally.report(ctx, 'CORE-RPC-9');
     pings.check(ctx);
   },
 });
@@ -131,28 +196,40 @@ const wrongTypes = defineCase({
 const paramsNotObject = defineCase({
   id: `${SUITE}/params-not-an-object`,
   suite: SUITE,
-  title: 'a request whose params is not an object (a positional array, a string, a number) is refused with -32600 or -32602, and ping still works',
-  requirements: ['CORE-RPC-2', 'CORE-RPC-16'],
+  title: 'a request whose params is not an object (a positional array, a string, a number) is refused with -32600 or -32602 or served as if params were absent; ping still works',
+  requirements: ['CORE-RPC-2', 'CORE-RPC-16', 'CORE-RPC-17'],
   sendsInvalid: true,
   async run(ctx) {
     await openSession(ctx);
     const pings = new PingTally();
-    const codes = new Set<number>();
+    const tally = new GarbageTally();
     for (const params of [['positional', 1], 'a string', 42, true]) {
       const id = ctx.nextId();
       const what = `ping with params ${JSON.stringify(params)}`;
       const outcome = await sendThenPing(ctx, () => ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping', params }));
       pings.record(outcome, what);
+      if (outcome.closed || unanswered(outcome)) {
+        // Not a valid MCP request (MCP narrows JSON-RPC's params to an object), so leaving it unanswered is CORE-RPC-17's.
+        tally.silent.push(outcome.closed ? `${what} (the connection closed)` : what);
+        continue;
+      }
+      if (outcome.status !== undefined) {
+        tally.reading(`refused by the HTTP transport with HTTP ${outcome.status}`);
+        continue;
+      }
+      if (outcome.results.some((m) => m.id === id)) {
+        tally.reading('served as if params were absent');
+        continue;
+      }
       try {
         const error = expectError(outcome, what, [-32600, -32602], [id, null]);
-        codes.add((error.error as { code: number }).code);
-        ctx.check('CORE-RPC-2', true, { message: `${what} is refused` });
+        tally.reading(`refused with ${String((error.error as { code: number }).code)}`);
       } catch (error) {
         if (!(error instanceof BadInputMismatch)) throw error;
-        ctx.check('CORE-RPC-2', false, { message: error.message, expected: 'error -32600 or -32602', actual: error.actual });
+        ctx.check('CORE-RPC-2', false, { message: error.message, expected: 'error -32600 or -32602, or a result', actual: error.actual });
       }
     }
-    if (codes.size > 0) ctx.info('CORE-RPC-2', `params that is not an object was refused with ${[...codes].join(' and ')}`);
+    tally.report(ctx, 'CORE-RPC-2');
     pings.check(ctx);
   },
 });
@@ -199,22 +276,30 @@ function nested(depth: number): unknown {
   return value;
 }
 
+/**
+ * Beyond these a server may refuse a message as too deep or too large to parse (001 §9: "Set
+ * reasonable message size limits"; parsers bound their nesting), so what it does then is
+ * CORE-RPC-17's recommendation, not CORE-RPC-16's MUST.
+ */
+const PARSER_DEPTH_BOUND = 64;
+const MESSAGE_SIZE_BOUND = 64 * 1024;
+
 const hugeAndDeep = defineCase({
   id: `${SUITE}/huge-and-deep-values`,
   suite: SUITE,
-  title: 'a request carrying a huge string, many members or deeply nested values is answered exactly once (result or error), and ping still works',
-  requirements: ['CORE-RPC-16'],
+  title: 'a request carrying a huge string, many members or deeply nested values is answered exactly once (result or error), or refused as too large; ping still works',
+  requirements: ['CORE-RPC-16', 'CORE-RPC-17'],
   sendsInvalid: true,
   timeLimitMs: 18_000,
   async run(ctx) {
     await openSession(ctx);
     const pings = new PingTally();
-    const refused = new Set<number>();
+    const tally = new GarbageTally();
     const value = fc.oneof(
-      fc.integer({ min: 16, max: 400 }).map((depth) => ({ what: `a value nested ${depth} deep`, value: nested(depth) })),
-      fc.integer({ min: 10_000, max: 200_000 }).map((n) => ({ what: `a string of ${n} characters`, value: 'x'.repeat(n) })),
-      fc.integer({ min: 1_000, max: 5_000 }).map((n) => ({ what: `an object with ${n} members`, value: Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])) })),
-      fc.array(fc.jsonValue({ maxDepth: 4 }), { minLength: 50, maxLength: 200 }).map((items) => ({ what: `an array of ${items.length} JSON values`, value: items })),
+      fc.integer({ min: 16, max: 400 }).map((depth) => ({ what: `a value nested ${depth} deep`, value: nested(depth), bounded: depth > PARSER_DEPTH_BOUND })),
+      fc.integer({ min: 10_000, max: 200_000 }).map((n) => ({ what: `a string of ${n} characters`, value: 'x'.repeat(n), bounded: n > MESSAGE_SIZE_BOUND })),
+      fc.integer({ min: 1_000, max: 5_000 }).map((n) => ({ what: `an object with ${n} members`, value: Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])), bounded: false })),
+      fc.array(fc.jsonValue({ maxDepth: 4 }), { minLength: 50, maxLength: 200 }).map((items) => ({ what: `an array of ${items.length} JSON values`, value: items, bounded: false })),
     );
     await ctx.property(
       'CORE-RPC-16',
@@ -224,18 +309,25 @@ const hugeAndDeep = defineCase({
         const what = `ping with ${input.what} in params`;
         const outcome = await sendThenPing(ctx, () => ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping', params: { 'x-conformance-payload': input.value } }));
         pings.record(outcome, what);
-        if (outcome.closed) throw new BadInputMismatch(`the connection closed after ${what}`);
-        const answers: unknown[] = [...outcome.errors, ...outcome.results].filter((m) => m.id === id || m.id === null);
-        // Over Streamable HTTP an HTTP error status (413 for a large body) is the answer; a JSON-RPC error in its body is the same answer, counted once.
-        const refusals = outcome.refusals.filter((r) => r.requestIds.includes(id) && !r.carriedMessage);
-        for (const refusal of refusals) refused.add(refusal.status);
-        answers.push(...refusals.map((r) => `HTTP ${r.status}`));
+        const size = JSON.stringify(input.value).length;
+        const limited = input.bounded || size > MESSAGE_SIZE_BOUND;
+        if (outcome.status !== undefined) {
+          tally.reading(`refused by the HTTP transport with HTTP ${outcome.status}`);
+          return true;
+        }
+        const answers = [...outcome.errors, ...outcome.results].filter((m) => m.id === id || m.id === null);
+        if (answers.length === 0 || outcome.closed) {
+          if (!limited) throw new BadInputMismatch(`${what} got ${outcome.closed ? 'the connection closed' : 'no answer'}, expected exactly one`);
+          tally.silent.push(`${what}${outcome.closed ? ' (the connection closed)' : ''}`);
+          return true;
+        }
         if (answers.length !== 1) throw new BadInputMismatch(`${what} got ${answers.length} answers, expected exactly one`, answers);
+        tally.reading(answers[0]!.id === null ? 'refused before its id was read (an error with id null)' : 'result' in answers[0]! ? 'served' : 'refused with an error');
         return true;
       },
       { numRuns: 12 },
     );
-    if (refused.size > 0) ctx.info('CORE-RPC-16', `some large requests were refused at the HTTP level with HTTP ${[...refused].join(', ')} (an answer over Streamable HTTP)`);
+    tally.report(ctx, 'CORE-RPC-16');
     pings.check(ctx);
   },
 });

@@ -61,7 +61,8 @@ function contentsProblem(result: Message): string | undefined {
     if (!isRecord(item) || typeof item.uri !== 'string') return 'an item without a string uri';
     const text = 'text' in item;
     const blob = 'blob' in item;
-    if (text === blob) return text ? 'an item with both text and blob' : 'an item with neither text nor blob';
+    // Both is noted by the case (the documents say "text or blob" without forbidding both).
+    if (!text && !blob) return 'an item with neither text nor blob';
     if (text && typeof item.text !== 'string') return 'a text that is not a string';
     if (blob && (typeof item.blob !== 'string' || !BASE64.test(item.blob))) return 'a blob that is not a base64 string';
   }
@@ -94,8 +95,12 @@ const readListed = defineCase({
         if (ping) ctx.check('CORE-ERR-2', isRecord(ping.result), { message: 'the session stays usable after the failure (ping answered)', actual: ping.error ?? ping.result });
         continue;
       }
-      const problem = contentsProblem(isRecord(answer.result) ? answer.result : {});
+      const result = isRecord(answer.result) ? answer.result : {};
+      const problem = contentsProblem(result);
       ctx.check('CORE-RES-3', problem === undefined, { message: `resources/read of ${uri} gives well-formed contents${problem ? ` (${problem})` : ''}`, actual: answer.result });
+      if (problem === undefined && (result.contents as unknown[]).some((item) => isRecord(item) && 'text' in item && 'blob' in item)) {
+        ctx.info('CORE-RES-3', `resources/read of ${uri} gives an item carrying both text and blob`, answer.result);
+      }
     }
     checkNoLeaks(ctx, answers, uris);
   },
@@ -109,21 +114,25 @@ function schemeOf(uris: readonly string[]): string {
 const readUnknown = defineCase({
   id: `${SUITE}/resources-read-unknown`,
   suite: SUITE,
-  title: 'resources/read of a URI the server does not have is answered with a JSON-RPC error',
+  title: 'resources/read of a URI the server does not have (of a scheme it serves, and of one nobody serves) is answered with a JSON-RPC error',
   requirements: ['CORE-RES-2', 'CORE-ERR-3'],
   applies: needsResources,
   async run(ctx) {
     await openSession(ctx);
-    const uri = `${schemeOf(await listedUris(ctx))}${randomName('x-conformance-missing')}`;
-    const answer = await ctx.request('CORE-RES-2', 'resources/read', { uri });
-    if (!answer) return;
-    const error = errorOf(answer);
-    if (ctx.check('CORE-RES-2', error !== undefined, { message: `resources/read of the unknown URI ${uri} is answered with an error`, expected: { error: { code: -32002 } }, actual: answer.result })) {
-      const readings: Record<number, string> = { [-32002]: '-32002 Resource not found (official MCP)', [-32001]: '-32001 ResourceNotFound (002)', [-32602]: '-32602 Invalid params' };
-      const reading = readings[error!.code as number];
-      ctx.info('CORE-RES-2', reading ? `reading: ${reading}` : `error code ${String(error!.code)}, none of the accepted readings (-32002, -32001, -32602)`, error);
+    const uris = [`${schemeOf(await listedUris(ctx))}${randomName('x-conformance-missing')}`, `${randomName('x-conformance-scheme')}://nowhere/${randomName('missing')}`];
+    const answers: Message[] = [];
+    for (const uri of uris) {
+      const answer = await ctx.request('CORE-RES-2', 'resources/read', { uri });
+      if (!answer) continue;
+      answers.push(answer);
+      const error = errorOf(answer);
+      if (ctx.check('CORE-RES-2', error !== undefined, { message: `resources/read of the unknown URI ${uri} is answered with an error`, expected: { error: { code: -32002 } }, actual: answer.result })) {
+        const readings: Record<number, string> = { [-32002]: '-32002 Resource not found (official MCP)', [-32001]: '-32001 ResourceNotFound (002)', [-32602]: '-32602 Invalid params' };
+        const reading = readings[error!.code as number];
+        ctx.info('CORE-RES-2', reading ? `reading for ${uri}: ${reading}` : `error code ${String(error!.code)} for ${uri}, none of the listed readings (-32002, -32001, -32602)`, error);
+      }
     }
-    checkNoLeaks(ctx, [answer], [uri]);
+    checkNoLeaks(ctx, answers, uris);
   },
 });
 
@@ -168,7 +177,7 @@ const templates = defineCase({
 const subscribe = defineCase({
   id: `${SUITE}/resources-subscribe-unsubscribe`,
   suite: SUITE,
-  title: 'resources/subscribe and resources/unsubscribe of a listed URI are answered with {}',
+  title: 'resources/subscribe of a listed URI is answered with {} (or refused for that resource), and unsubscribing from it is answered with {}',
   requirements: ['CORE-RES-7', 'CORE-RPC-14'],
   applies: (discovery) => {
     const resources = discovery.capabilities?.resources;
@@ -176,20 +185,43 @@ const subscribe = defineCase({
   },
   async run(ctx) {
     await openSession(ctx);
-    const uri = (await listedUris(ctx))[0];
-    if (uri === undefined) {
+    const uris = (await listedUris(ctx)).slice(0, MAX_SUBSCRIBE_TRIES);
+    if (uris.length === 0) {
       ctx.info('CORE-RES-7', 'resources/list named no resource to subscribe to');
       return;
     }
-    for (const method of ['resources/subscribe', 'resources/unsubscribe']) {
-      const answer = await ctx.request('CORE-RES-7', method, { uri });
-      if (!answer) continue;
-      if (ctx.check('CORE-RES-7', isRecord(answer.result), { message: `${method} of the listed ${uri} is accepted`, expected: { result: {} }, actual: answer.error ?? answer.result })) {
-        ctx.check('CORE-RPC-14', Object.keys(answer.result as object).length === 0, { message: `${method} is answered with {}`, expected: {}, actual: answer.result });
+    // 003 §5.6 lets a server refuse to let a resource be watched ("subscription not allowed"): try the listed ones until one is accepted.
+    let subscribed: string | undefined;
+    for (const uri of uris) {
+      const answer = await ctx.request('CORE-RES-7', 'resources/subscribe', { uri });
+      if (!answer) return;
+      if (isRecord(answer.result)) {
+        checkEmpty(ctx, 'resources/subscribe', answer.result);
+        subscribed = uri;
+        break;
       }
+      ctx.info('CORE-RES-7', `reading: resources/subscribe of ${uri} was refused (003 §5.6: "subscription not allowed")`, answer.error);
+    }
+    if (subscribed === undefined) {
+      ctx.info('CORE-RES-7', `none of the ${uris.length} listed resource(s) tried could be subscribed to`);
+      return;
+    }
+    const answer = await ctx.request('CORE-RES-7', 'resources/unsubscribe', { uri: subscribed });
+    if (!answer) return;
+    if (ctx.check('CORE-RES-7', isRecord(answer.result), { message: `resources/unsubscribe of ${subscribed}, which it just accepted a subscription to, is accepted`, expected: { result: {} }, actual: answer.error ?? answer.result })) {
+      checkEmpty(ctx, 'resources/unsubscribe', answer.result as Message);
     }
   },
 });
+
+/** Most listed resources the subscribe case tries before it finds one that may be watched. */
+const MAX_SUBSCRIBE_TRIES = 5;
+
+/** CORE-RPC-14: a data-less result is an object; members in it (`_meta`, extensions) are noted. */
+function checkEmpty(ctx: CaseContext, method: string, result: Message): void {
+  ctx.check('CORE-RPC-14', isRecord(result), { message: `${method} is answered with a result object`, expected: {}, actual: result });
+  if (Object.keys(result).length > 0) ctx.info('CORE-RPC-14', `the ${method} result carries members besides {}: ${Object.keys(result).join(', ')}`, result);
+}
 
 const updatedOnlySubscribed = defineCase({
   id: `${SUITE}/resources-updated-only-when-subscribed`,

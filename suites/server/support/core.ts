@@ -129,11 +129,19 @@ function wrongTypeValue(schema: unknown): unknown {
   return candidates.find(([jsonTypes]) => !jsonTypes.some((t) => types.includes(t)))?.[1];
 }
 
+/** Arguments that break an inputSchema, what was broken, and how (an unknown member may be ignored: CORE-TOOLS-4). */
+export interface WrongArguments {
+  args: Record<string, unknown>;
+  what: string;
+  kind: 'wrong-type' | 'missing-required' | 'unknown-member';
+}
+
 /**
- * Arguments that break `inputSchema` on purpose (a member of the wrong type, or an unknown member
- * where none is allowed), with what was broken; undefined when the schema rejects nothing we can build.
+ * Arguments that break `inputSchema` on purpose (a member of the wrong type, a required member left
+ * out, or an unknown member where none is allowed), with what was broken; undefined when the schema
+ * rejects nothing we can build.
  */
-export function wrongArgumentsFor(inputSchema: unknown, hints: ArgumentHints = {}): { args: Record<string, unknown>; what: string } | undefined {
+export function wrongArgumentsFor(inputSchema: unknown, hints: ArgumentHints = {}): WrongArguments | undefined {
   if (!isRecord(inputSchema)) return undefined;
   const base = argumentsFor(inputSchema, hints);
   const validate = validatorFor(inputSchema);
@@ -145,16 +153,16 @@ export function wrongArgumentsFor(inputSchema: unknown, hints: ArgumentHints = {
     const wrong = wrongTypeValue(properties[key]);
     if (wrong === undefined) continue;
     const args = { ...base, [key]: wrong };
-    if (!validate(args)) return { args, what: `member ${JSON.stringify(key)} of the wrong type` };
+    if (!validate(args)) return { args, what: `member ${JSON.stringify(key)} of the wrong type`, kind: 'wrong-type' };
   }
   if (required.length > 0) {
     const args = { ...base };
     delete args[required[0]!];
-    if (!validate(args)) return { args, what: `required member ${JSON.stringify(required[0])} left out` };
+    if (!validate(args)) return { args, what: `required member ${JSON.stringify(required[0])} left out`, kind: 'missing-required' };
   }
   if (inputSchema.additionalProperties === false) {
     const args = { ...base, 'x-conformance-unknown-member': 1 };
-    if (!validate(args)) return { args, what: 'an unknown member where additionalProperties is false' };
+    if (!validate(args)) return { args, what: 'an unknown member where additionalProperties is false', kind: 'unknown-member' };
   }
   return undefined;
 }

@@ -4,6 +4,7 @@
 import { PROTOCOL_VERSIONS } from '../../../protocol/methods.js';
 import type { ServerExtension, ServerTool } from '../extension.js';
 import { promptRequests } from './prompts.js';
+import type { CoreReadings } from './readings.js';
 import { resourceFeature } from './resources.js';
 import { CORE_TOOLS } from './tools.js';
 
@@ -22,18 +23,21 @@ export interface CoreFeatureOptions {
   pageSize?: number;
   /** Touch mock://counter on this interval (notifying subscribers). Default: only the touch tool does. */
   updateIntervalMs?: number;
+  /** The readings of the profile the features take (createMockServer passes the session's). Default: the recommended ones. */
+  readings?: CoreReadings;
 }
 
 export function createCoreExtension(options: CoreFeatureOptions = {}): ServerExtension {
   const resources = resourceFeature({
     pageSize: options.pageSize ?? 10,
     ...(options.updateIntervalMs !== undefined ? { updateIntervalMs: options.updateIntervalMs } : {}),
+    ...(options.readings !== undefined ? { readings: options.readings } : {}),
   });
   const tools: ServerTool[] = options.tools === false ? [] : [...CORE_TOOLS, resources.touchTool];
   return {
     name: 'core',
     tools,
-    requests: { ...resources.requests, ...promptRequests },
+    requests: { ...resources.requests, ...promptRequests(options.readings) },
     capabilities(ctx) {
       const capabilities: Record<string, unknown> = {};
       if (options.resources !== false) capabilities['resources'] = { subscribe: options.subscribe !== false, listChanged: false };

@@ -34,16 +34,25 @@ export function errorObject(code: number, message: string, data?: unknown): Json
 
 /** What went wrong with a message, as the error it is answered with. */
 export interface Malformed {
-  /** The id to echo (null when it cannot be read). */
+  /** The id to echo (null when it cannot be read, or when the readings send null for every Invalid Request). */
   id: RequestId | null;
   error: JsonRpcErrorObject;
+  /** A malformed response (both or neither of result and error): it may go unanswered (CORE-RPC-9). */
+  response?: true;
+}
+
+export interface EnvelopeOptions {
+  /** Serve a request whose only flaw is a missing or wrong jsonrpc member (CORE-RPC-9, lenient reading). */
+  lenientJsonrpc?: boolean;
+  /** Answer every Invalid Request with id null, even when the id can be read (CORE-RPC-9, JSON-RPC §5). */
+  nullIds?: boolean;
 }
 
 /**
  * Checks the JSON-RPC envelope of one message (not its params): returns a Malformed answer for
  * an invalid message (CORE-RPC-2, -3, -9), undefined for a well-formed request, notification or response.
  */
-export function checkEnvelope(message: unknown, options: { allowBadVersion?: boolean } = {}): Malformed | undefined {
+export function checkEnvelope(message: unknown, options: EnvelopeOptions = {}): Malformed | undefined {
   if (!isRecord(message)) {
     return { id: null, error: errorObject(JSONRPC_ERROR.InvalidRequest, 'Invalid Request: a JSON-RPC message is an object') };
   }
@@ -55,24 +64,27 @@ export function checkEnvelope(message: unknown, options: { allowBadVersion?: boo
       error: errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: id must be a string or an integer, got ${JSON.stringify(message['id'])}`),
     };
   }
-  if (message['jsonrpc'] !== '2.0' && !options.allowBadVersion) {
+  const echo = options.nullIds ? null : readableId;
+  if (message['jsonrpc'] !== '2.0' && !options.lenientJsonrpc) {
     return {
-      id: readableId,
+      id: echo,
       error: errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: jsonrpc must be "2.0", got ${JSON.stringify(message['jsonrpc'])}`),
     };
   }
-  const isResponse = !('method' in message) && ('result' in message || 'error' in message);
-  if (isResponse) {
-    if ('result' in message && 'error' in message) {
-      return { id: null, error: errorObject(JSONRPC_ERROR.InvalidRequest, 'Invalid Request: a response has either result or error, not both') };
-    }
-    return undefined;
+  if (!('method' in message)) {
+    const result = 'result' in message;
+    const error = 'error' in message;
+    if (result !== error) return undefined;
+    if (!result && !hasId) return { id: null, error: errorObject(JSONRPC_ERROR.InvalidRequest, 'Invalid Request: a message has a method, or is a response with result or error') };
+    const what = result ? 'a response has either result or error, not both' : 'a message with an id has a method (a request) or result/error (a response)';
+    // Its id names a request of ours, not of the peer's: an error carrying it would answer a request nobody sent.
+    return { id: null, error: errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: ${what}`), response: true };
   }
   if (typeof message['method'] !== 'string') {
-    return { id: readableId, error: errorObject(JSONRPC_ERROR.InvalidRequest, 'Invalid Request: method must be a string') };
+    return { id: echo, error: errorObject(JSONRPC_ERROR.InvalidRequest, 'Invalid Request: method must be a string') };
   }
   if ('params' in message && (typeof message['params'] !== 'object' || message['params'] === null)) {
-    return { id: readableId, error: errorObject(JSONRPC_ERROR.InvalidRequest, 'Invalid Request: params must be an object') };
+    return { id: echo, error: errorObject(JSONRPC_ERROR.InvalidRequest, 'Invalid Request: params must be an object') };
   }
   return undefined;
 }

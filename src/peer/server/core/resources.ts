@@ -6,6 +6,7 @@ import { JSONRPC_ERROR, MCP_ERROR } from '../../../protocol/error-codes.js';
 import { RpcError, type RequestContext, type ServerSessionContext, type ServerTool } from '../extension.js';
 import { CORE_FAULT as F } from '../faults.js';
 import { isRecord } from './jsonrpc.js';
+import { RECOMMENDED_CORE_READINGS, type CoreReadings } from './readings.js';
 
 export interface ResourceEntry {
   uri: string;
@@ -15,6 +16,8 @@ export interface ResourceEntry {
   mimeType: string;
   /** The contents: text, or bytes sent as base64 `blob`. */
   read(revision: number): { text: string } | { blob: Uint8Array };
+  /** Whether its contents change (the `touch` tool or the timer): what a client may want to watch. */
+  changes?: boolean;
 }
 
 /** Thrown by the broken resource: an unexpected failure the server answers with -32603 (CORE-ERR-2). */
@@ -33,7 +36,7 @@ export const TEMPLATE = 'mock://items/{id}';
 export function coreResources(): ResourceEntry[] {
   const list: ResourceEntry[] = [
     { uri: 'mock://docs/readme.md', name: 'readme', title: 'Read me', mimeType: 'text/markdown', read: () => ({ text: '# Mock server\n\nA reference MCP server for conformance tests.\n' }) },
-    { uri: 'mock://counter', name: 'counter', description: 'Changes each time it is touched', mimeType: 'text/plain', read: (revision) => ({ text: String(revision) }) },
+    { uri: 'mock://counter', name: 'counter', description: 'Changes each time it is touched', mimeType: 'text/plain', read: (revision) => ({ text: String(revision) }), changes: true },
     { uri: 'mock://binary/logo.bin', name: 'logo', mimeType: 'application/octet-stream', read: () => ({ blob: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) }) },
     {
       uri: 'mock://broken',
@@ -95,7 +98,8 @@ export interface ResourceFeature {
   end(ctx: ServerSessionContext): void;
 }
 
-export function resourceFeature(options: { pageSize: number; updateIntervalMs?: number }): ResourceFeature {
+export function resourceFeature(options: { pageSize: number; updateIntervalMs?: number; readings?: CoreReadings }): ResourceFeature {
+  const readings = options.readings ?? RECOMMENDED_CORE_READINGS;
   const resources = coreResources();
   const byUri = new Map(resources.map((r) => [r.uri, r]));
   const states = new Map<string, ResourceState>();
@@ -132,7 +136,15 @@ export function resourceFeature(options: { pageSize: number; updateIntervalMs?: 
     return uri;
   };
 
-  const notFound = (uri: string) => new RpcError(MCP_ERROR.OfficialResourceNotFound, `Resource not found: ${uri}`, { uri });
+  /**
+   * A URI this server does not have (CORE-RES-2): -32002 as the official specification says, or
+   * 002's ResourceNotFound -32001, with -32602 for a URI of a scheme this server does not serve.
+   */
+  const notFound = (uri: string) => {
+    if (readings.resourceNotFound === 'official') return new RpcError(MCP_ERROR.OfficialResourceNotFound, `Resource not found: ${uri}`, { uri });
+    if (!uri.startsWith('mock://')) return new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: this server serves mock:// URIs only, not ${uri}`, { uri });
+    return new RpcError(MCP_ERROR.ResourceNotFound, `ResourceNotFound: ${uri}`, { uri });
+  };
 
   const touch = async (ctx: ServerSessionContext, s: ResourceState, uri: string): Promise<boolean> => {
     s.revisions.set(uri, s.revision(uri) + 1);
@@ -187,15 +199,18 @@ export function resourceFeature(options: { pageSize: number; updateIntervalMs?: 
       const body = found.entry.read(state(ctx).revision(uri));
       const content: Record<string, unknown> = { uri: found.uri, mimeType: found.entry.mimeType };
       if ('text' in body) {
-        content['text'] = body.text;
-        if (ctx.faults.has(F.resourceTextAndBlob)) content['blob'] = Buffer.from(body.text).toString('base64');
-      }
-      else content['blob'] = Buffer.from(body.blob).toString('base64');
+        if (!ctx.faults.has(F.resourceContentWithoutBody)) content['text'] = body.text;
+      } else content['blob'] = Buffer.from(body.blob).toString('base64');
       return { contents: [content] };
     },
     [CORE_METHOD.resourcesSubscribe]: async (params, ctx) => {
       const uri = uriParam(params);
-      if (!find(uri) || escapesRoot(uri)) throw notFound(uri);
+      const found = escapesRoot(uri) ? undefined : find(uri);
+      if (!found) throw notFound(uri);
+      // 003 §5.6 lets a server refuse a subscription ("subscription not allowed"): the other reading refuses resources that never change.
+      if (readings.subscribe === 'changing-only' && found.entry.changes !== true) {
+        throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: ${uri} never changes; subscribing to it is not allowed`, { uri });
+      }
       state(ctx).subscriptions.add(uri);
       return {};
     },

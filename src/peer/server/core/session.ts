@@ -35,6 +35,7 @@ import { CORE_FAULT as F } from '../faults.js';
 import { schemaErrors } from './arguments.js';
 import { checkEnvelope, errorObject, idKey, isHeaderId, isRecord, type JsonRpcErrorObject, type RequestId } from './jsonrpc.js';
 import { ClientFeatureUnavailableError, ServerRequestTimeoutError } from './errors.js';
+import { MOCK_META, RECOMMENDED_CORE_READINGS, type CoreReadings } from './readings.js';
 
 export interface SessionOptions {
   extensions: readonly ServerExtension[];
@@ -50,6 +51,8 @@ export interface SessionOptions {
   /** On WebTransport with datagrams, send progress of integer-id requests as 0x01 datagrams. */
   progressDatagrams: boolean;
   connectionId: string;
+  /** The readings of the profile the core takes where the documents allow several (default: the recommended ones). */
+  readings?: CoreReadings;
 }
 
 /** Where the answers to one message go: straight to the connection, or into a batch. */
@@ -84,6 +87,7 @@ export class ServerSession {
   readonly #connection: Connection;
   readonly #options: SessionOptions;
   readonly #faults: ActiveFaults;
+  readonly #readings: CoreReadings;
   readonly #abort = new AbortController();
   readonly #inFlight = new Map<string, InFlight>();
   readonly #pending = new Map<number, PendingServerRequest>();
@@ -109,6 +113,7 @@ export class ServerSession {
     this.#connection = connection;
     this.#options = options;
     this.#faults = options.faults;
+    this.#readings = options.readings ?? RECOMMENDED_CORE_READINGS;
     for (const extension of options.extensions) {
       for (const tool of extension.tools ?? []) this.#tools.set(tool.name, tool);
       for (const [method, handler] of Object.entries(extension.requests ?? {})) this.#requests.set(method, handler);
@@ -175,7 +180,8 @@ export class ServerSession {
       if (fault.jsonRpcCode === undefined || this.#connection.isClosed) continue;
       if (fault.jsonRpcCode === JSONRPC_ERROR.ParseError && this.#faults.has(F.parseErrorUnanswered)) continue;
       const name = fault.jsonRpcCode === JSONRPC_ERROR.ParseError ? 'Parse error' : 'Invalid Request';
-      void this.#sendError(this.#direct, null, errorObject(fault.jsonRpcCode, `${name}: ${fault.message}`));
+      const code = fault.jsonRpcCode === JSONRPC_ERROR.ParseError && this.#faults.has(F.parseErrorWrongCode) ? JSONRPC_ERROR.InternalError : fault.jsonRpcCode;
+      void this.#sendError(this.#direct, null, errorObject(code, `${name}: ${fault.message}`));
     }
     this.#faultsSeen = faults.length;
   }
@@ -189,7 +195,8 @@ export class ServerSession {
 
   /** JSON-RPC batches: served under 2025-03-26 (CORE-RPC-13), refused with -32600 otherwise (C-30). */
   async #dispatchBatch(items: unknown[]): Promise<void> {
-    const accepted = this.#initialized && this.#protocolVersion === '2025-03-26' && !this.#faults.has(F.batchRejected) && items.length > 0;
+    const version = this.#readings.batches === 'every-version' || this.#protocolVersion === '2025-03-26';
+    const accepted = this.#initialized && version && !this.#faults.has(F.batchRejected) && items.length > 0;
     if (!accepted) {
       const why = items.length === 0 ? 'an empty batch' : `batches are not accepted under protocol version ${this.#initialized ? this.#protocolVersion : '(not initialized)'}`;
       await this.#sendError(this.#direct, null, errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: ${why}`));
@@ -202,8 +209,18 @@ export class ServerSession {
   }
 
   async #handle(message: unknown, sink: Sink): Promise<void> {
-    const malformed = checkEnvelope(message, { allowBadVersion: this.#faults.has(F.invalidRequestServed) });
-    if (malformed) return this.#sendError(sink, malformed.id, malformed.error);
+    const malformed = checkEnvelope(message, { lenientJsonrpc: this.#readings.lenientJsonrpc, nullIds: this.#readings.invalidRequestId === 'null' });
+    if (malformed) {
+      // A malformed response owes nothing (CORE-RPC-9): the alternate readings leave it unanswered.
+      if (malformed.response && this.#readings.malformedResponse === 'ignore') {
+        this.#note('a malformed response (both or neither of result and error) was ignored');
+        return;
+      }
+      let error = malformed.error;
+      if (this.#faults.has(F.invalidRequestParseError)) error = errorObject(JSONRPC_ERROR.ParseError, `Parse error: ${error.message}`);
+      else if (this.#faults.has(F.invalidRequestWrongCode)) error = errorObject(JSONRPC_ERROR.InternalError, `Internal error: ${error.message}`);
+      return this.#sendError(sink, malformed.id, error);
+    }
     const m = message as Record<string, unknown>;
     if (!('method' in m)) return this.#onResponse(m);
     const method = m['method'] as string;
@@ -216,17 +233,24 @@ export class ServerSession {
 
   // ---- requests -----------------------------------------------------------------------------------
 
-  async #onRequest(id: RequestId, method: string, params: unknown, sink: Sink): Promise<void> {
+  async #onRequest(id: RequestId, method: string, rawParams: unknown, sink: Sink): Promise<void> {
+    let params = rawParams;
     if (Array.isArray(params)) {
-      return this.#sendError(sink, id, this.#invalidParams('params must be an object (MCP uses named parameters)'));
+      // Positional params: MCP names its parameters (CORE-RPC-2); the lenient reading serves the request as if they were absent.
+      if (this.#readings.positionalParams === 'refuse') return this.#sendError(sink, id, this.#invalidParams('params must be an object (MCP uses named parameters)'));
+      this.#note(`${method}: positional params ignored`);
+      params = undefined;
     }
     if (method === CORE_METHOD.initialize) return this.#onInitialize(id, params, sink);
     if (!this.#initialized) {
-      const pingAllowed = method === CORE_METHOD.ping && this.#connection.kind !== 'webtransport' && !this.#faults.has(F.pingBeforeInitializeRefused);
-      if (!pingAllowed && !this.#faults.has(F.acceptRequestBeforeInitialize)) {
-        if (this.#faults.has(F.requestBeforeInitializeMethodNotFound) && this.#connection.kind !== 'webtransport') return this.#sendError(sink, id, this.#methodNotFound(method));
-        return this.#sendError(sink, id, errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: ${method} before initialize (the session is not initialized)`));
+      const refusal = this.#beforeInitialize(method);
+      if (refusal === 'unanswered') return;
+      if (refusal === 'close') {
+        this.#note(`${method} before initialize: closing the connection`);
+        await this.#connection.close(`${method} before initialize`).catch(() => undefined);
+        return;
       }
+      if (refusal !== undefined) return this.#sendError(sink, id, refusal);
     }
     const handler = this.#handlerFor(method);
     if (handler === undefined) {
@@ -242,10 +266,35 @@ export class ServerSession {
     if (gate?.declaredBy === 'server' && !declares(this.#capabilities, gate.path)) {
       const subscribe = gate.path === 'resources.subscribe' && this.#faults.has(F.subscribeWithoutCapability);
       if (!subscribe && !this.#faults.has(F.undeclaredCapabilityServed)) {
-        return this.#sendError(sink, id, this.#methodNotFound(method, `${method} needs the ${gate.path} capability, which this server did not declare`));
+        return this.#sendError(sink, id, this.#undeclared(method, gate.path));
       }
     }
     return this.#run(id, method, params, sink, handler);
+  }
+
+  /**
+   * What a request before initialize gets: undefined (served: ping outside WebTransport, as MCP
+   * allows), an error, the connection closed, or nothing at all (a fault). Over WebTransport 001's
+   * state machine refuses everything with -32600 (WT-CONN-4); elsewhere the readings decide
+   * (CORE-LIFE-5, CORE-LIFE-13).
+   */
+  #beforeInitialize(method: string): JsonRpcErrorObject | 'close' | 'unanswered' | undefined {
+    const wt = this.#connection.kind === 'webtransport';
+    const why = `${method} before initialize (the session is not initialized)`;
+    if (wt) {
+      return this.#faults.has(F.acceptRequestBeforeInitialize) ? undefined : errorObject(JSONRPC_ERROR.InvalidRequest, `Invalid Request: ${why}`);
+    }
+    const refused = (): JsonRpcErrorObject => {
+      const code = this.#readings.beforeInitializeCode;
+      const name = code === JSONRPC_ERROR.InvalidRequest ? 'Invalid Request' : code === JSONRPC_ERROR.MethodNotFound ? 'Method not found' : 'Error';
+      return errorObject(code, `${name}: ${method} is not available ${why.slice(method.length + 1)}`);
+    };
+    if (method === CORE_METHOD.ping) {
+      if (this.#faults.has(F.pingBeforeInitializeUnanswered)) return 'unanswered';
+      return this.#readings.pingBeforeInitialize === 'answer' ? undefined : refused();
+    }
+    if (this.#faults.has(F.acceptRequestBeforeInitialize)) return undefined;
+    return this.#readings.beforeInitialize === 'close' ? 'close' : refused();
   }
 
   #handlerFor(method: string): RequestHandler | undefined {
@@ -277,7 +326,7 @@ export class ServerSession {
     try {
       const result = await handler(params ?? {}, this.#requestContext(entry));
       // A result is always an object (CORE-RPC-14); only the fault lets a handler's array through.
-      outcome = { result: isRecord(result) || (Array.isArray(result) && this.#faults.has(F.completionResultNotObject)) ? result : {} };
+      outcome = { result: isRecord(result) || (Array.isArray(result) && this.#faults.has(F.completionResultNotObject)) ? this.#withExtensionMembers(method, result) : {} };
     } catch (error) {
       outcome = { error: this.#errorFor(error, entry) };
     } finally {
@@ -285,6 +334,16 @@ export class ServerSession {
     }
     this.#inFlight.delete(key);
     await this.#answer(entry, outcome);
+  }
+
+  /**
+   * The result of a core method with the mock's own `_meta` member, when the readings add extension
+   * members (rule 4: a member the client does not know is a note, never a failure). The reserved
+   * `_meta` is the one member every MCP result may carry, so even ping's empty result takes it.
+   */
+  #withExtensionMembers(method: string, result: unknown): unknown {
+    if (!this.#readings.extensionMembers || !isRecord(result) || '_meta' in result || findMethod(method)?.system !== 'core') return result;
+    return { ...result, _meta: { ...MOCK_META } };
   }
 
   /** Sends the one answer a request gets, unless cancellation took it away (CORE-CANCEL-2, WT-CANCEL-2). */
@@ -322,6 +381,14 @@ export class ServerSession {
     return errorObject(code, `Method not found: ${why ?? method}`, { method });
   }
 
+  /** A request of a server feature this server did not declare (CORE-CAP-3): -32601, or the reading's other code. */
+  #undeclared(method: string, capability: string): JsonRpcErrorObject {
+    const why = `${method} needs the ${capability} capability, which this server did not declare`;
+    if (this.#readings.undeclaredFeatureCode === JSONRPC_ERROR.MethodNotFound) return this.#methodNotFound(method, why);
+    const code = this.#readings.undeclaredFeatureCode;
+    return errorObject(code, `${code === JSONRPC_ERROR.InvalidRequest ? 'Invalid Request' : 'Error'}: ${why}`, { method });
+  }
+
   #invalidParams(message: string, data?: unknown): JsonRpcErrorObject {
     const code = this.#faults.has(F.wrongErrorCodeInvalidParams) ? JSONRPC_ERROR.InternalError : JSONRPC_ERROR.InvalidParams;
     return errorObject(code, `Invalid params: ${message}`, data);
@@ -330,7 +397,9 @@ export class ServerSession {
   // ---- initialize --------------------------------------------------------------------------------
 
   async #onInitialize(id: RequestId, params: unknown, sink: Sink): Promise<void> {
-    if (this.#initialized && !this.#faults.has(F.secondInitializeAccepted)) {
+    // A second initialize (CORE-LIFE-8): refused, or answered with the session as negotiated; the fault renegotiates (a reset).
+    const reset = this.#initialized && this.#faults.has(F.secondInitializeAccepted);
+    if (this.#initialized && !reset && this.#readings.secondInitialize === 'refuse') {
       return this.#sendError(sink, id, errorObject(JSONRPC_ERROR.InvalidRequest, 'Invalid Request: the session is already initialized'));
     }
     const problem = initializeProblem(params);
@@ -341,11 +410,12 @@ export class ServerSession {
     const supported = this.#options.protocolVersions;
     const latest = supported[supported.length - 1] ?? LATEST_PROTOCOL_VERSION;
     const isSupported = (supported as readonly string[]).includes(requested);
-    if (!isSupported && this.#faults.has(F.unsupportedVersionError)) {
-      return this.#sendError(sink, id, this.#invalidParams(`unsupported protocol version ${JSON.stringify(requested)}`, { supported: [...supported], requested }));
+    // An unsupported version (CORE-VER-3): another supported one is offered, or (the other reading) refused as MCP's lifecycle example does.
+    if (!isSupported && !this.#initialized && this.#readings.unsupportedVersion === 'refuse' && !this.#faults.has(F.unsupportedVersionEchoed)) {
+      return this.#sendError(sink, id, errorObject(JSONRPC_ERROR.InvalidParams, 'Unsupported protocol version', { supported: [...supported], requested }));
     }
     const version: ProtocolVersion = isSupported && !this.#faults.has(F.wrongProtocolVersion) ? (requested as ProtocolVersion) : latest;
-    const fresh = !this.#initialized;
+    const fresh = !this.#initialized || reset;
     if (fresh) {
       this.#protocolVersion = version;
       this.#clientCapabilities = isRecord(p['capabilities']) ? p['capabilities'] : {};
@@ -356,9 +426,15 @@ export class ServerSession {
     const capabilities = this.#faults.has(F.capabilityAsBoolean)
       ? Object.fromEntries(Object.entries(this.#capabilities).map(([name, value]) => [name, isRecord(value) && Object.keys(value).length === 0 ? true : value]))
       : this.#capabilities;
-    const result: Record<string, unknown> = { protocolVersion: fresh ? version : this.#protocolVersion, capabilities };
-    if (!this.#faults.has(F.initializeMissingServerInfo)) result['serverInfo'] = { ...this.#options.serverInfo };
+    const echoed = !isSupported && this.#faults.has(F.unsupportedVersionEchoed) ? requested : undefined;
+    const result: Record<string, unknown> = { protocolVersion: echoed ?? (fresh ? version : this.#protocolVersion), capabilities };
+    if (!this.#faults.has(F.initializeMissingServerInfo)) {
+      result['serverInfo'] = { ...this.#options.serverInfo };
+      // An extension member next to serverInfo's named ones (rule 4: a note, not a failure).
+      if (this.#readings.extensionMembers) (result['serverInfo'] as Record<string, unknown>)['x-mcp-flow-conformance-readings'] = 'alternate';
+    }
     if (this.#options.instructions !== undefined) result['instructions'] = this.#options.instructions;
+    if (this.#readings.extensionMembers) result['_meta'] = { ...MOCK_META };
     const negotiate = (this.#connection as { negotiate?: () => unknown }).negotiate;
     if (wt && typeof negotiate === 'function' && !this.#faults.has(F.wtTransportMissing)) {
       result['transport'] = negotiate.call(this.#connection);
@@ -376,6 +452,8 @@ export class ServerSession {
       const declared = extension.capabilities?.(this.context);
       if (declared) mergeInto(capabilities, declared);
     }
+    // A capability the documents do not define, shaped as its own extension likes (rule 4: noted, never failed).
+    if (this.#readings.extensionMembers) capabilities['x-mcp-flow-conformance-readings'] = 'alternate';
     return capabilities;
   }
 
@@ -591,12 +669,20 @@ export class ServerSession {
     const tool = this.#tools.get(p['name']);
     if (!tool) {
       if (this.#faults.has(F.unknownToolResult)) return { content: [{ type: 'text', text: `Unknown tool: ${p['name']}` }], isError: true };
-      throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown tool ${JSON.stringify(p['name'])}`, { name: p['name'] });
+      // An unknown tool is a protocol error (CORE-TOOLS-2): -32602 as MCP's example, or the readings' other code.
+      const code = this.#readings.unknownToolCode;
+      const name = code === JSONRPC_ERROR.InvalidParams ? 'Invalid params' : code === JSONRPC_ERROR.MethodNotFound ? 'Method not found' : 'Error';
+      throw new RpcError(code, `${name}: unknown tool ${JSON.stringify(p['name'])}`, { name: p['name'] });
     }
-    const args = (p['arguments'] as Record<string, unknown> | undefined) ?? {};
+    const given = (p['arguments'] as Record<string, unknown> | undefined) ?? {};
+    const args = this.#readings.forbiddenArgumentMembers === 'ignore' ? withoutForbiddenMembers(tool.inputSchema, given, (key) => this.#note(`${tool.name}: unknown argument ${key} ignored`)) : given;
     const invalid = schemaErrors(tool.inputSchema, args);
     if (invalid !== undefined && !this.#faults.has(F.invalidArgumentsExecuted)) {
       if (tool.argumentsRejected) return this.#toolAnswer(tool.argumentsRejected(invalid, ctx));
+      // CORE-TOOLS-4: -32602, or under 2025-11-25 (the readings' other choice) a tool execution error the model can correct.
+      if (this.#readings.invalidArguments === 'tool-error-2025-11-25' && this.#protocolVersion === '2025-11-25') {
+        return { content: [{ type: 'text', text: `Invalid arguments for ${tool.name}: ${invalid}` }], isError: true };
+      }
       throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: arguments of ${tool.name} do not match its inputSchema: ${invalid}`, { tool: tool.name });
     }
     let result: ToolResult;
@@ -733,7 +819,7 @@ export class ServerSession {
   }
 
   async #sendError(sink: Sink, id: RequestId | null, error: JsonRpcErrorObject): Promise<void> {
-    const body = this.#faults.has(F.errorWithoutMessage) ? { ...error, message: '' } : error;
+    const body = this.#faults.has(F.errorWithoutMessage) ? withoutKey(error, 'message') : error;
     await this.#emit(sink, { jsonrpc: '2.0', id: id === null ? null : this.#echo(id), error: body });
   }
 
@@ -799,6 +885,22 @@ function mergeInto(target: Record<string, unknown>, source: Record<string, unkno
     if (isRecord(existing) && isRecord(value)) mergeInto(existing, value);
     else target[key] = isRecord(value) ? { ...value } : value;
   }
+}
+
+/**
+ * The arguments without the members an inputSchema with `additionalProperties: false` does not
+ * name (CORE-TOOLS-4's lenient reading: unknown members are ignored, as CORE-RPC-15 recommends).
+ */
+function withoutForbiddenMembers(schema: object, args: Record<string, unknown>, dropped: (key: string) => void): Record<string, unknown> {
+  const s = schema as Record<string, unknown>;
+  if (s['additionalProperties'] !== false || !isRecord(s['properties'])) return args;
+  const known = s['properties'];
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (Object.hasOwn(known, key)) kept[key] = value;
+    else dropped(key);
+  }
+  return kept;
 }
 
 /** A copy of an object without one member (for faults that leave a required member out). */

@@ -88,6 +88,13 @@ async function samplingRequests(session: RawSession, times = 1): Promise<Msg[]> 
   return asked;
 }
 
+/** A request whose jsonrpc member is wrong, sent after initialize; the answer to it. */
+async function invalidRequest(session: RawSession): Promise<Msg> {
+  await session.initialize();
+  await session.client.send({ jsonrpc: '1.0', id: 'v', method: 'ping' });
+  return session.next((m) => m['id'] === 'v');
+}
+
 /** The result of one request after initialize. */
 async function resultOf(session: RawSession, method: string, params?: unknown): Promise<Msg> {
   await session.initialize();
@@ -100,16 +107,23 @@ const slowArgs = (steps: number) => ({ name: 'slow', arguments: { steps, stepMs:
 
 const PROBES: Record<string, Probe> = {
   [F.acceptRequestBeforeInitialize]: { run: async (s) => kind(await s.request('tools/list')) },
-  [F.pingBeforeInitializeRefused]: { run: async (s) => kind(await s.request('ping')) },
+  [F.pingBeforeInitializeUnanswered]: {
+    run: async (s) => {
+      await s.client.send({ jsonrpc: '2.0', id: 'p', method: 'ping' });
+      await s.initialize();
+      await barrier(s);
+      return kind(s.pending().find((m) => m['id'] === 'p'));
+    },
+  },
   [F.secondInitializeAccepted]: {
     run: async (s) => {
       await s.initialize();
-      return kind(await s.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo }));
+      return kind(await s.request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo }));
     },
   },
   [F.initializeMissingServerInfo]: { run: async (s) => 'serverInfo' in ((await s.initialize())['result'] as Msg) },
   [F.wrongProtocolVersion]: { run: async (s) => ((await s.initialize('2025-03-26'))['result'] as Msg)['protocolVersion'] },
-  [F.unsupportedVersionError]: { run: async (s) => kind(await s.initialize('1999-01-01')) },
+  [F.unsupportedVersionEchoed]: { run: async (s) => ((await s.initialize('1999-01-01'))['result'] as Msg)['protocolVersion'] },
   [F.pingNonEmptyResult]: { run: async (s) => (await s.initialize(), (await s.request('ping'))['result']) },
   [F.parseErrorUnanswered]: {
     run: async (s) => {
@@ -118,13 +132,15 @@ const PROBES: Record<string, Probe> = {
       return s.pending().filter((m) => code(m) === -32700).length;
     },
   },
-  [F.invalidRequestServed]: {
+  [F.parseErrorWrongCode]: {
     run: async (s) => {
-      await s.initialize();
-      await s.client.send({ jsonrpc: '1.0', id: 'v', method: 'ping' });
-      return kind(await s.next((m) => m['id'] === 'v'));
+      await s.client.sendRaw(new TextEncoder().encode('not json\n'));
+      await barrier(s);
+      return s.pending().map(code);
     },
   },
+  [F.invalidRequestWrongCode]: { run: async (s) => code(await invalidRequest(s)) },
+  [F.invalidRequestParseError]: { run: async (s) => code(await invalidRequest(s)) },
   [F.wrongErrorCodeMethodNotFound]: { run: async (s) => (await s.initialize(), code(await s.request('no/such'))) },
   [F.wrongErrorCodeInvalidParams]: { run: async (s) => (await s.initialize(), code(await s.request('tools/call', {}))) },
   [F.stringIdEchoedAsNumber]: {
@@ -140,7 +156,7 @@ const PROBES: Record<string, Probe> = {
       return countAfter(s, () => s.client.send({ jsonrpc: '2.0', id: 'd', method: 'ping' }), (m) => m['id'] === 'd');
     },
   },
-  [F.errorWithoutMessage]: { run: async (s) => (await s.initialize(), ((await s.request('no/such'))['error'] as Msg)['message'] !== '') },
+  [F.errorWithoutMessage]: { run: async (s) => (await s.initialize(), 'message' in ((await s.request('no/such'))['error'] as Msg)) },
   [F.answerNotification]: {
     run: async (s) => (await s.initialize(), countAfter(s, () => s.notify('notifications/unheard-of'), () => true)),
   },
@@ -302,7 +318,7 @@ const PROBES: Record<string, Probe> = {
     },
   },
   [F.resourceWithoutName]: { run: async (s) => ((await resultOf(s, 'resources/list'))['resources'] as Msg[]).every((r) => typeof r['name'] === 'string') },
-  [F.resourceTextAndBlob]: {
+  [F.resourceContentWithoutBody]: {
     run: async (s) => Object.keys(((await resultOf(s, 'resources/read', { uri: 'mock://docs/readme.md' }))['contents'] as Msg[])[0]!).sort(),
   },
   [F.templateWithoutName]: {
@@ -320,7 +336,6 @@ const PROBES: Record<string, Probe> = {
       Array.isArray(await resultOf(s, 'completion/complete', { ref: { type: 'ref/prompt', name: 'greeting' }, argument: { name: 'name', value: 'A' } })),
   },
   [F.serverRequestNullProgressToken]: { run: async (s) => '_meta' in ((await samplingRequests(s))[0]!['params'] as Msg) },
-  [F.requestBeforeInitializeMethodNotFound]: { run: async (s) => code(await s.request('tools/list')) },
   [F.listChangedUndeclared]: {
     run: async (s) => {
       await s.initialize();
