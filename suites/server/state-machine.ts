@@ -580,6 +580,7 @@ const completedIsTerminal = defineCase({
     const refused = errorOf(again) !== undefined || (isRecord(again?.result) && again.result.accepted === false);
     ctx.check('FLOW-SM-3', again !== undefined && refused, { message: 'interaction.respond on a completed session is refused', actual: again?.result ?? again?.error });
     checkFlowError(ctx, again, { requirement: 'FLOW-SM-4', codes: [FLOW_ERROR.INVALID_STATE_TRANSITION, FLOW_ERROR.SESSION_NOT_FOUND], what: 'interaction.respond on a completed session' });
+    await checkStillTerminal(ctx, session, 'completed');
     const cancel = await ctx.request('FLOW-SM-3', FLOW_METHOD.cancel, { sessionId: session.sessionId });
     // C-23: refused (-32003, {"cancelled": false}), or cancelled when "Any -> CANCELLED" is read literally.
     const cancelled = isRecord(cancel?.result) && cancel.result.cancelled === true;
