@@ -362,7 +362,9 @@ export class FlowEngine {
   #requireInteractive(ctx: RequestContext, params: unknown): void {
     if (this.options.interactive || ctx.faults.has('not-interactive-served')) return;
     const sessionId = isObject(params) && typeof params.sessionId === 'string' ? params.sessionId : undefined;
-    throw this.#error(ctx.faults, FLOW_ERROR.NOT_INTERACTIVE, 'Interactive mode is not supported by this server', sessionId);
+    // FLOW-CAP-7 reading 2: answered as a plain MCP server answers a method it does not have.
+    if (this.options.notInteractiveCode === JSONRPC_ERROR.MethodNotFound) throw new RpcError(JSONRPC_ERROR.MethodNotFound, `Method not found: ${ctx.method}`);
+    throw this.#error(ctx.faults, this.options.notInteractiveCode, 'Interactive mode is not supported by this server', sessionId);
   }
 
   // ---- capabilities ------------------------------------------------------------------------

@@ -49,6 +49,8 @@ export interface FlowExtensionOptions {
   reprompt?: boolean;
   /** Refuse a session id used from another connection with -32001 (FLOW-SEC-4 reading 1). Default true. */
   bindSessionsToConnection?: boolean;
+  /** With interactive mode off, the code answering interaction.*: -32007 NOT_INTERACTIVE, or -32601 as a plain MCP server would (FLOW-CAP-7). Default -32007. */
+  notInteractiveCode?: number;
   /** The code refusing interaction.start for a tool the server does not have (FLOW-START-4). Default -32602. */
   unknownToolCode?: number;
   /** A `timeout` that is not a positive integer: 'refuse' with -32602, or 'lenient' (the default timeout applies, a numeric string is read) (FLOW-START-9). Default 'refuse'. */
@@ -100,6 +102,7 @@ export interface ResolvedFlowOptions {
   rejectWithError: boolean;
   reprompt: boolean;
   bindSessionsToConnection: boolean;
+  notInteractiveCode: number;
   unknownToolCode: number;
   invalidTimeout: 'refuse' | 'lenient';
   firstPromptVia: 'prompt' | 'continue';
@@ -157,6 +160,7 @@ export function resolveOptions(options: FlowExtensionOptions): ResolvedFlowOptio
     rejectWithError: options.rejectWithError ?? false,
     reprompt: options.reprompt ?? true,
     bindSessionsToConnection: options.bindSessionsToConnection ?? true,
+    notInteractiveCode: options.notInteractiveCode ?? -32007,
     unknownToolCode: options.unknownToolCode ?? -32602,
     invalidTimeout: options.invalidTimeout ?? 'refuse',
     firstPromptVia: options.firstPromptVia ?? 'prompt',
@@ -210,6 +214,7 @@ export function flowReadings(readings: MockReadings, transport: ReadingsTranspor
     rejectWithError: true,
     reprompt: false,
     bindSessionsToConnection: false,
+    notInteractiveCode: -32601,
     unknownToolCode: -32601,
     invalidTimeout: 'lenient',
     firstPromptVia: 'continue',

@@ -44,6 +44,12 @@ describe('flowReadings presets', () => {
 });
 
 describe('the reading switches', () => {
+  it('notInteractiveCode: with interactive mode off, interaction.* is answered -32601 as by a plain MCP server (FLOW-CAP-7 reading 2)', async () => {
+    const conn = testServer({ interactive: false, notInteractiveCode: -32601 }).connect();
+    expect((await conn.error('interaction.start', { toolName: 'booking' })).code).toBe(-32601);
+    expect((await conn.error('interaction.getState', { sessionId: 's' })).code).toBe(-32601);
+  });
+
   it('unknownToolCode: an unknown tool is refused with the code given (FLOW-START-4)', async () => {
     const conn = testServer({ unknownToolCode: -32601 }).connect();
     expect((await conn.error('interaction.start', { toolName: 'nope' })).code).toBe(-32601);
