@@ -8,7 +8,7 @@ import { FLOW_METHOD } from '../../src/protocol/methods.js';
 import { isRecord } from '../../src/wire/index.js';
 import { openSideSession } from './fastworkflow/support.js';
 import { errorOf, openSession, requiresInteractiveTool, type Message } from './support.js';
-import { firstPrompt, startInteraction } from './support/flow.js';
+import { declaresStatelessMode, firstPrompt, startInteraction } from './support/flow.js';
 
 const SUITE = 'injection';
 
@@ -52,8 +52,7 @@ const otherConnection = defineCase({
 export function requiresStatelessMode(discovery: Discovery): Applicability {
   const interactive = requiresInteractiveTool(discovery);
   if (interactive !== true) return interactive;
-  const features = isRecord(discovery.flowCapabilities?.features) ? discovery.flowCapabilities.features : undefined;
-  return features?.statefulSessions === false
+  return declaresStatelessMode({ discovery })
     ? true
     : 'the target keeps session state (its capabilities do not say features.statefulSessions: false), so it issues no stateless tokens';
 }

@@ -28,6 +28,7 @@ import {
   SESSION_REQUEST_METHODS,
   shapeProblems,
   startInteraction,
+  unknownSessionCodes,
   unknownSessionIdLike,
   validValue,
   type FlowEvent,
@@ -612,11 +613,13 @@ const unknownSession = defineCase({
       [FLOW_METHOD.getState, { sessionId }],
       [FLOW_METHOD.cancel, { sessionId }],
     ];
+    const codes = unknownSessionCodes(ctx);
     for (const [method, params] of asks) {
       const answer = await ctx.request('FLOW-ERR-4', method, params);
       const what = `${method} for an unknown session`;
-      checkFlowError(ctx, answer, { requirement: 'FLOW-ERR-4', codes: [FLOW_ERROR.SESSION_NOT_FOUND], what, sessionId, also });
-      if (method === FLOW_METHOD.getState) checkFlowError(ctx, answer, { requirement: 'FLOW-STATE-5', codes: [FLOW_ERROR.SESSION_NOT_FOUND], what, sessionId });
+      checkFlowError(ctx, answer, { requirement: 'FLOW-ERR-4', codes, what, sessionId, also });
+      if (method === FLOW_METHOD.getState) checkFlowError(ctx, answer, { requirement: 'FLOW-STATE-5', codes, what, sessionId });
+      if (errorOf(answer)?.code === -32602) ctx.info('FLOW-ERR-4', `${what}: a stateless token the server did not sign is refused with -32602 (C-19)`);
     }
   },
 });

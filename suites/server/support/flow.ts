@@ -112,6 +112,20 @@ export function unknownSessionIdLike(like?: string): string {
   return chars.join('');
 }
 
+/** Whether the target declares stateless mode (`features.statefulSessions: false`, C-19). */
+export function declaresStatelessMode(ctx: Pick<CaseContext, 'discovery'>): boolean {
+  const features = isRecord(ctx.discovery.flowCapabilities?.features) ? ctx.discovery.flowCapabilities.features : undefined;
+  return features?.statefulSessions === false;
+}
+
+/**
+ * The codes that refuse an id of the server's form that it never issued: -32001; in stateless mode
+ * such an id is a token the server did not sign, which C-19 lets it refuse with -32602 too.
+ */
+export function unknownSessionCodes(ctx: Pick<CaseContext, 'discovery'>): number[] {
+  return declaresStatelessMode(ctx) ? [FLOW_ERROR.SESSION_NOT_FOUND, -32602] : [FLOW_ERROR.SESSION_NOT_FOUND];
+}
+
 // ---- the server's requests -----------------------------------------------------------------------
 
 function paramsOf(message: Message): Message {
