@@ -1,7 +1,9 @@
 // Server-side validation of a user's value against an MCP Flow prompt (000 Appendix A), with the
-// semantics the profile fixes where 000 is silent (C-31): `pattern` is an ECMAScript regular
+// semantics the profile recommends where 000 is silent (C-31): `pattern` is an ECMAScript regular
 // expression applied like JSON Schema `pattern` (unanchored), text length counts code points,
-// number prompts take JSON numbers, date prompts take YYYY-MM-DD calendar dates.
+// number prompts take JSON numbers, confirm prompts JSON booleans, a required text prompt refuses
+// the empty string, date prompts take YYYY-MM-DD calendar dates. The other accepted readings of
+// C-31 are options.
 import { InvalidPromptError } from './errors.js';
 
 export const PROMPT_TYPES = ['text', 'choice', 'confirm', 'number', 'date', 'file', 'custom'] as const;
@@ -45,7 +47,16 @@ export interface ValidationOptions {
   lengthUnit?: 'code-points' | 'utf16';
   /** Accept numeric strings such as "42" for number prompts (the other accepted reading of C-31). */
   numericStrings?: boolean;
+  /** The whole text value must match `pattern`, as if anchored (FLOW-VALID-3's other reading). */
+  anchoredPattern?: boolean;
+  /** Accept boolean words ("yes", "no", "true", "false") and 0/1 for confirm prompts (FLOW-VALID-8's other reading). */
+  booleanWords?: boolean;
+  /** The empty string is a present value for a text prompt: only its other rules can refuse it (FLOW-VALID-2's other reading). */
+  emptyTextIsValue?: boolean;
 }
+
+/** Boolean words read by `booleanWords`, by what they mean. */
+export const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { yes: true, no: false, true: true, false: false, '1': true, '0': false };
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const NUMERIC_STRING = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -61,13 +72,26 @@ export function isCalendarDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** Compiles a prompt's pattern as JSON Schema does (ECMAScript, `u` flag); throws InvalidPromptError when it cannot. */
+/**
+ * Compiles a prompt's pattern as JSON Schema does (ECMAScript, with the `u` flag, or without it
+ * where only the flag refuses the pattern); throws InvalidPromptError when it cannot.
+ */
 export function compilePattern(pattern: string): RegExp {
   try {
     return new RegExp(pattern, 'u');
   } catch (cause) {
-    throw new InvalidPromptError(`validation.pattern ${JSON.stringify(pattern)} is not an ECMAScript regular expression (${(cause as Error).message})`, 'FLOW-PROMPT-6');
+    try {
+      return new RegExp(pattern);
+    } catch {
+      throw new InvalidPromptError(`validation.pattern ${JSON.stringify(pattern)} is not an ECMAScript regular expression (${(cause as Error).message})`, 'FLOW-PROMPT-6');
+    }
   }
+}
+
+/** The pattern as the anchored reading applies it: the whole value must match. */
+export function compileWholePattern(pattern: string): RegExp {
+  const inner = compilePattern(pattern);
+  return new RegExp(`^(?:${inner.source})$`, inner.flags);
 }
 
 function isMissing(value: unknown): boolean {
@@ -94,13 +118,15 @@ export function validatePromptValue(prompt: FlowPrompt, value: unknown, options:
     throw new InvalidPromptError(`prompt type ${JSON.stringify(prompt.type)} is not one of ${PROMPT_TYPES.join(', ')}`, 'FLOW-PROMPT-3');
   }
   const rules = prompt.validation ?? {};
-  if (isMissing(value)) {
+  const emptyText = value === '' && prompt.type === 'text' && options.emptyTextIsValue === true;
+  if (isMissing(value) && !emptyText) {
     return rules.required === true ? invalid('A value is required', 'FLOW-VALID-2') : { valid: true };
   }
   switch (prompt.type) {
     case 'text': {
       if (typeof value !== 'string') return invalid('Expected text', 'FLOW-VALID-1');
-      if (rules.pattern !== undefined && !compilePattern(rules.pattern).test(value)) {
+      const pattern = rules.pattern === undefined ? undefined : options.anchoredPattern ? compileWholePattern(rules.pattern) : compilePattern(rules.pattern);
+      if (pattern !== undefined && !pattern.test(value)) {
         return invalid('Invalid format', 'FLOW-VALID-3', `Match the pattern ${rules.pattern}`);
       }
       const length = options.lengthUnit === 'utf16' ? value.length : [...value].length;
@@ -127,8 +153,10 @@ export function validatePromptValue(prompt: FlowPrompt, value: unknown, options:
       if (choices.some((c) => sameValue(c.value, value))) return { valid: true };
       return invalid('Not one of the choices', 'FLOW-VALID-7', `Choose one of: ${choices.map((c) => JSON.stringify(c.value)).join(', ')}`);
     }
-    case 'confirm':
-      return typeof value === 'boolean' ? { valid: true } : invalid('Expected true or false', 'FLOW-VALID-8');
+    case 'confirm': {
+      const word = options.booleanWords && (typeof value === 'string' || typeof value === 'number') ? BOOLEAN_WORDS[String(value).toLowerCase()] : undefined;
+      return typeof value === 'boolean' || word !== undefined ? { valid: true } : invalid('Expected true or false', 'FLOW-VALID-8');
+    }
     case 'date':
       return typeof value === 'string' && isCalendarDate(value) ? { valid: true } : invalid('Invalid date', 'FLOW-VALID-9', 'Use YYYY-MM-DD');
     case 'file':

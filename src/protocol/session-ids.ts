@@ -1,11 +1,12 @@
 // How the project judges "session IDs MUST be unpredictable" from outside (profile C-21,
-// FLOW-SEC-2 and FLOW-SEC-9): distinct, enough estimated entropy, no counting numeric part.
+// FLOW-SEC-2 and FLOW-SEC-9): distinct, and enough estimated entropy in what varies once the
+// numeric parts that count up (sequence numbers, timestamps) are left out.
 import { InsufficientSampleError } from './errors.js';
 
-/** FLOW-SEC-2 fails below this estimate; a random UUID v4 (122 random bits) passes. */
-export const REQUIRED_ENTROPY_BITS = 120;
-/** FLOW-SEC-9 warns below this estimate. */
-export const RECOMMENDED_ENTROPY_BITS = 128;
+/** FLOW-SEC-2 fails below this estimate: below 64 bits ids are guessable (OWASP's session id minimum). */
+export const REQUIRED_ENTROPY_BITS = 64;
+/** FLOW-SEC-9 warns below this estimate; a random UUID v4 (122 random bits) meets it. */
+export const RECOMMENDED_ENTROPY_BITS = 120;
 
 /** Usual id alphabets, smallest first; the first that covers every character seen is assumed. */
 const ALPHABETS: readonly { name: string; size: number; pattern: RegExp }[] = [
@@ -30,9 +31,9 @@ export interface SessionIdAssessment {
   /** Positions of the varying part whose character differs between ids. */
   varyingPositions: number;
   entropyBits: number;
-  /** A numeric part (a decimal token at the same place in every id) strictly increases in issue order. */
+  /** A numeric part (a decimal token at the same place in every id) strictly increases in issue order; it is left out of the estimate. */
   counting: boolean;
-  /** FLOW-SEC-2: distinct, >= REQUIRED_ENTROPY_BITS, not counting. */
+  /** FLOW-SEC-2: distinct, and >= REQUIRED_ENTROPY_BITS without the counting parts. */
   unpredictable: boolean;
   /** FLOW-SEC-9: >= RECOMMENDED_ENTROPY_BITS. */
   recommendedEntropy: boolean;
@@ -51,17 +52,25 @@ function commonSuffixOf(values: readonly string[]): string {
   return [...commonPrefixOf(reversed)].reverse().join('');
 }
 
-/** Whether some decimal token (split on separators) at the same index strictly increases across `ids`. */
-function hasCountingPart(ids: readonly string[]): boolean {
+/** The indexes of the decimal tokens (split on separators) that strictly increase across `ids`, at the same index in every id. */
+function countingTokens(ids: readonly string[]): number[] {
   const tokenized = ids.map((id) => id.split(/[^0-9A-Za-z]+/).filter((t) => t.length > 0));
   const width = Math.min(...tokenized.map((t) => t.length));
+  const counting: number[] = [];
   for (let index = 0; index < width; index++) {
     const tokens = tokenized.map((t) => t[index] as string);
     if (!tokens.every((t) => /^[0-9]+$/.test(t))) continue;
     const values = tokens.map((t) => BigInt(t));
-    if (values.every((v, i) => i === 0 || v > (values[i - 1] as bigint))) return true;
+    if (values.every((v, i) => i === 0 || v > (values[i - 1] as bigint))) counting.push(index);
   }
-  return false;
+  return counting;
+}
+
+/** The id with its alphanumeric tokens at `indexes` removed (separators kept, so positions stay aligned). */
+function withoutTokens(id: string, indexes: readonly number[]): string {
+  if (indexes.length === 0) return id;
+  let token = -1;
+  return id.replace(/[0-9A-Za-z]+/g, (match) => (indexes.includes(++token) ? '' : match));
 }
 
 /**
@@ -74,8 +83,11 @@ export function assessSessionIds(ids: readonly string[]): SessionIdAssessment {
   const duplicates = new Set<string>();
   for (const id of ids) (seen.has(id) ? duplicates : seen).add(id);
 
-  const commonPrefix = commonPrefixOf(ids);
-  const rest = ids.map((id) => id.slice(commonPrefix.length));
+  // Counting parts say nothing a guesser does not know: the estimate is of what remains.
+  const counters = countingTokens(ids);
+  const measured = ids.map((id) => withoutTokens(id, counters));
+  const commonPrefix = commonPrefixOf(measured);
+  const rest = measured.map((id) => id.slice(commonPrefix.length));
   const commonSuffix = commonSuffixOf(rest);
   const varying = rest.map((v) => [...v.slice(0, v.length - commonSuffix.length)]);
 
@@ -94,7 +106,7 @@ export function assessSessionIds(ids: readonly string[]): SessionIdAssessment {
   };
   const varyingPositions = positions.length;
   const entropyBits = Math.floor(varyingPositions * Math.log2(alphabet.size));
-  const counting = hasCountingPart(ids);
+  const counting = counters.length > 0;
 
   const findings: string[] = [];
   if (duplicates.size > 0) findings.push(`${duplicates.size} session id(s) were issued more than once`);
@@ -103,7 +115,7 @@ export function assessSessionIds(ids: readonly string[]): SessionIdAssessment {
   } else if (entropyBits < RECOMMENDED_ENTROPY_BITS) {
     findings.push(`estimated entropy ${entropyBits} bits is below the recommended ${RECOMMENDED_ENTROPY_BITS}`);
   }
-  if (counting) findings.push('a numeric part of the ids counts up from one session to the next');
+  if (counting) findings.push('a numeric part of the ids counts up from one session to the next (left out of the estimate)');
 
   return {
     count: ids.length,
@@ -115,7 +127,7 @@ export function assessSessionIds(ids: readonly string[]): SessionIdAssessment {
     varyingPositions,
     entropyBits,
     counting,
-    unpredictable: duplicates.size === 0 && entropyBits >= REQUIRED_ENTROPY_BITS && !counting,
+    unpredictable: duplicates.size === 0 && entropyBits >= REQUIRED_ENTROPY_BITS,
     recommendedEntropy: entropyBits >= RECOMMENDED_ENTROPY_BITS,
     findings,
   };

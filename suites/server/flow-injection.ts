@@ -8,7 +8,7 @@ import { FLOW_METHOD } from '../../src/protocol/methods.js';
 import { isRecord } from '../../src/wire/index.js';
 import { openSideSession } from './fastworkflow/support.js';
 import { errorOf, openSession, requiresInteractiveTool, type Message } from './support.js';
-import { firstPrompt, startInteraction } from './support/flow.js';
+import { declaresStatelessMode, firstPrompt, startInteraction } from './support/flow.js';
 
 const SUITE = 'injection';
 
@@ -52,8 +52,7 @@ const otherConnection = defineCase({
 export function requiresStatelessMode(discovery: Discovery): Applicability {
   const interactive = requiresInteractiveTool(discovery);
   if (interactive !== true) return interactive;
-  const features = isRecord(discovery.flowCapabilities?.features) ? discovery.flowCapabilities.features : undefined;
-  return features?.statefulSessions === false
+  return declaresStatelessMode({ discovery })
     ? true
     : 'the target keeps session state (its capabilities do not say features.statefulSessions: false), so it issues no stateless tokens';
 }
@@ -95,6 +94,45 @@ export function flipBit(token: string, form: TokenForm, byte: number, bit: numbe
   return encodeToken(bytes, form);
 }
 
+/** A token's content as 000 Appendix B gives it: {sessionId, state, signature}, or undefined when it is not such JSON. */
+function tokenContent(token: string, form: TokenForm): Record<string, unknown> | undefined {
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(token, form.alphabet).toString('utf8'));
+    return isRecord(decoded) ? decoded : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A signature as bytes where its text is hex or base64 (the same bytes may be spelled differently), else as it is. */
+function signatureBytes(signature: unknown): string {
+  if (typeof signature !== 'string') return JSON.stringify(signature);
+  if (/^[0-9a-fA-F]+$/.test(signature) && signature.length % 2 === 0) return `hex:${signature.toLowerCase()}`;
+  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(signature)) return `b64:${Buffer.from(signature.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('hex')}`;
+  return signature;
+}
+
+/**
+ * Whether refusing `tampered` is undisputed (rule 5): the token no longer decodes to 000's
+ * {sessionId, state, signature}, or one of those three means something else now. A change that
+ * only spells the same signature bytes another way (hex case, base64 padding bits) or touches a
+ * member outside the three may honestly be served, and is not judged.
+ */
+export function changesMeaning(token: string, tampered: string, form: TokenForm): boolean {
+  const before = tokenContent(token, form);
+  if (before === undefined) return true; // an opaque token: any changed byte changes the MAC or what it covers
+  const after = tokenContent(tampered, form);
+  if (after === undefined) return true;
+  if (!['sessionId', 'state', 'signature'].every((key) => Object.hasOwn(after, key))) return true;
+  if (JSON.stringify(after.sessionId) !== JSON.stringify(before.sessionId) || JSON.stringify(after.state) !== JSON.stringify(before.state)) return true;
+  return signatureBytes(after.signature) !== signatureBytes(before.signature);
+}
+
+/** A different character of the same kind for a signature's first one: a digit for a letter and the other way round, so no spelling of the same bytes results. */
+function otherSignatureStart(first: string): string {
+  return /[0-9]/.test(first) ? 'z' : '7';
+}
+
 /**
  * Deterministic tamperings: the last byte changed; and, when the token decodes to a JSON object
  * (the {sessionId, state, signature} of 000 Appendix B), its signature changed and its state
@@ -103,24 +141,19 @@ export function flipBit(token: string, form: TokenForm, byte: number, bit: numbe
 export function tamperings(token: string, form: TokenForm): Tampered[] {
   const bytes = Buffer.from(token, form.alphabet);
   const out: Tampered[] = [{ token: flipBit(token, form, bytes.length - 1, 0), change: 'the lowest bit of the last byte flipped' }];
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return out;
-  }
-  if (!isRecord(decoded)) return out;
+  const decoded = tokenContent(token, form);
+  if (decoded === undefined) return out;
   const reencode = (value: unknown): string => encodeToken(Buffer.from(JSON.stringify(value), 'utf8'), form);
   if (typeof decoded.signature === 'string' && decoded.signature.length > 0) {
-    const first = decoded.signature[0] === 'A' ? 'B' : 'A';
-    out.push({ token: reencode({ ...decoded, signature: first + decoded.signature.slice(1) }), change: 'the first character of the signature changed' });
+    const signature = otherSignatureStart(decoded.signature[0] as string) + decoded.signature.slice(1);
+    out.push({ token: reencode({ ...decoded, signature }), change: 'the first character of the signature changed' });
   }
   if (isRecord(decoded.state)) {
     const state = decoded.state;
     const changed = typeof state.state === 'string' ? { ...state, state: state.state === 'completed' ? 'active' : 'completed' } : { ...state, injected: true };
     out.push({ token: reencode({ ...decoded, state: changed }), change: 'the state changed, the signature kept' });
   }
-  return out;
+  return out.filter((t) => changesMeaning(token, t.token, form));
 }
 
 /** What a server answered a tampered token: refused (with the code) or served. */
@@ -182,6 +215,8 @@ const tamperedToken = defineCase({
       fc.record({ byte: fc.nat({ max: length - 1 }), bit: fc.nat({ max: 7 }) }),
       async ({ byte, bit }) => {
         const tampered = { token: flipBit(token, form, byte, bit), change: `bit ${bit} of byte ${byte} flipped` };
+        // Rule 5: only a flip that changes what the token says must be refused.
+        if (!changesMeaning(token, tampered.token, form)) return true;
         const answer = await ctx.request('FLOW-STATELESS-4', FLOW_METHOD.getState, { sessionId: tampered.token }, { what: `interaction.getState with a token with ${tampered.change}` });
         return judgeTampered(ctx, tampered, answer, seen);
       },

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
 import { FLOW_ERROR } from '../../src/protocol/error-codes.js';
-import { findIllegalObservation, INTERACTION_STATES, isInteractionState, type InteractionState } from '../../src/protocol/flow-session.js';
+import { findIllegalObservation, findLiteralAnyMove, INTERACTION_STATES, isInteractionState, type InteractionState } from '../../src/protocol/flow-session.js';
 import { FLOW_METHOD } from '../../src/protocol/methods.js';
 import { isRecord } from '../../src/wire/index.js';
 import { checkErrorCode, errorOf, openSession, requiresInteractiveTool, setupRequest, type Message } from './support.js';
@@ -14,6 +14,9 @@ import {
   checkFlowError,
   checkProblems,
   firstPrompt,
+  FLOW_ERROR_NAMES,
+  FLOW_QUIET_MS,
+  isFlowErrorCode,
   getState,
   maybeFlowEvent,
   nextFlowEvent,
@@ -23,7 +26,10 @@ import {
   respondOutcome,
   runToCompletion,
   SESSION_REQUEST_METHODS,
+  shapeProblems,
   startInteraction,
+  unknownSessionCodes,
+  unknownSessionIdLike,
   validValue,
   type FlowEvent,
   type FlowSession,
@@ -34,11 +40,6 @@ const SUITE = 'state-machine';
 /** Every interactive tool discovery found (cases are gated by requiresInteractiveTool). */
 function tools(ctx: CaseContext): string[] {
   return ctx.discovery.interactiveTools ?? [];
-}
-
-/** A session id no server hands out (random, so a server cannot special-case it). */
-function unknownSessionId(): string {
-  return `session_conformance_unknown_${randomBytes(12).toString('hex')}`;
 }
 
 const stateList = INTERACTION_STATES.join(', ');
@@ -58,7 +59,7 @@ async function cancelQuietly(ctx: CaseContext, sessionId: string): Promise<void>
 const startResult = defineCase({
   id: `${SUITE}/start-result`,
   suite: SUITE,
-  title: 'interaction.start answers a non-empty sessionId and one of the seven states (waiting_user, or idle, with an initialPrompt)',
+  title: 'interaction.start answers a string sessionId and one of the seven states (waiting_user, or idle, with an initialPrompt)',
   requirements: ['FLOW-START-2', 'FLOW-SM-1', 'FLOW-START-5'],
   applies: requiresInteractiveTool,
   async run(ctx) {
@@ -68,8 +69,8 @@ const startResult = defineCase({
       const answer = await ctx.request('FLOW-START-2', FLOW_METHOD.start, { toolName });
       if (!answer) continue;
       const result = isRecord(answer.result) ? answer.result : undefined;
-      ctx.check('FLOW-START-2', typeof result?.sessionId === 'string' && result.sessionId !== '' && isInteractionState(result.state), {
-        message: `interaction.start for ${toolName} has a non-empty string sessionId and a state among ${stateList}`,
+      ctx.check('FLOW-START-2', typeof result?.sessionId === 'string' && isInteractionState(result.state), {
+        message: `interaction.start for ${toolName} has a string sessionId and a state among ${stateList}`,
         actual: answer.result ?? answer.error,
       });
       if (!result) continue;
@@ -92,26 +93,42 @@ const startResult = defineCase({
 const startInvalidParams = defineCase({
   id: `${SUITE}/start-invalid-params`,
   suite: SUITE,
-  title: 'interaction.start without a string toolName, or with a timeout that is not a positive integer, is -32602',
-  requirements: ['FLOW-START-3'],
+  title: 'interaction.start without a string toolName is -32602; one whose timeout is not a positive integer is -32602 (or starts, reading the timeout leniently)',
+  requirements: ['FLOW-START-3', 'FLOW-START-9'],
   applies: requiresInteractiveTool,
   sendsInvalid: true,
   async run(ctx) {
     await openSession(ctx);
     const toolName = tools(ctx)[0] as string;
-    const probes: [string, Message][] = [
-      ['no toolName', {}],
-      ['a numeric toolName', { toolName: 42 }],
+    const toolProbes: [string, Message, number[]][] = [
+      ['no toolName', {}, [-32602]],
+      // A server may read 42 as the tool named "42", which it does not have (FLOW-START-4's -32601).
+      ['a numeric toolName', { toolName: 42 }, [-32602, -32601]],
+    ];
+    for (const [what, params, codes] of toolProbes) {
+      const answer = await ctx.request('FLOW-START-3', FLOW_METHOD.start, params);
+      checkErrorCode(ctx, 'FLOW-START-3', answer, codes, `interaction.start with ${what}`);
+      const sessionId = isRecord(answer?.result) ? answer.result.sessionId : undefined;
+      if (typeof sessionId === 'string') await cancelQuietly(ctx, sessionId);
+    }
+    const timeoutProbes: [string, Message][] = [
       ['timeout 0', { toolName, timeout: 0 }],
       ['a negative timeout', { toolName, timeout: -1000 }],
       ['a fractional timeout', { toolName, timeout: 1500.5 }],
       ['a string timeout', { toolName, timeout: '60000' }],
     ];
-    for (const [what, params] of probes) {
-      const answer = await ctx.request('FLOW-START-3', FLOW_METHOD.start, params);
-      checkErrorCode(ctx, 'FLOW-START-3', answer, -32602, `interaction.start with ${what}`);
-      const sessionId = isRecord(answer?.result) ? answer.result.sessionId : undefined;
-      if (typeof sessionId === 'string') await cancelQuietly(ctx, sessionId);
+    for (const [what, params] of timeoutProbes) {
+      const answer = await ctx.request('FLOW-START-9', FLOW_METHOD.start, params);
+      if (answer === undefined) continue;
+      const sessionId = isRecord(answer.result) ? answer.result.sessionId : undefined;
+      if (typeof sessionId === 'string') {
+        ctx.info('FLOW-START-9', `interaction.start with ${what} started a session: the timeout is read leniently (reading 2)`);
+        await cancelQuietly(ctx, sessionId);
+        continue;
+      }
+      if (checkErrorCode(ctx, 'FLOW-START-9', answer, -32602, `interaction.start with ${what}`)) {
+        ctx.info('FLOW-START-9', `interaction.start with ${what} is refused with -32602 (reading 1, recommended)`);
+      }
     }
   },
 });
@@ -126,15 +143,36 @@ const startUnknownTool = defineCase({
     await openSession(ctx);
     const toolName = `conformance_no_such_tool_${randomBytes(6).toString('hex')}`;
     const answer = await ctx.request('FLOW-START-4', FLOW_METHOD.start, { toolName });
-    const accepted = [-32602, -32601, FLOW_ERROR.NOT_INTERACTIVE];
-    if (checkFlowError(ctx, answer, { requirement: 'FLOW-START-4', codes: accepted, what: `interaction.start for the unknown tool ${toolName}`, also: ['FLOW-ERR-1'] })) {
-      const code = errorOf(answer)?.code;
-      ctx.info('FLOW-START-4', `an unknown tool is answered with ${String(code)} (${code === -32602 ? 'reading 1, recommended' : code === -32601 ? 'reading 2' : 'reading 3'})`);
-    }
-    const stray = await ctx.next((r) => isRecord(r.message) && typeof r.message.method === 'string' && SESSION_REQUEST_METHODS.includes(r.message.method), { timeoutMs: ctx.scaled(500) }).catch(() => undefined);
+    checkStartRefused(ctx, answer, `interaction.start for the unknown tool ${toolName}`, [-32602, -32601, FLOW_ERROR.NOT_INTERACTIVE]);
+    const stray = await ctx.next((r) => isRecord(r.message) && typeof r.message.method === 'string' && SESSION_REQUEST_METHODS.includes(r.message.method), { timeoutMs: FLOW_QUIET_MS }).catch(() => undefined);
     ctx.check('FLOW-START-4', stray === undefined, { message: 'no session request follows a refused interaction.start', actual: stray?.message });
   },
 });
+
+const START_REFUSAL_READINGS: Readonly<Record<number, string>> = {
+  [-32602]: 'reading 1, -32602 Invalid params (recommended)',
+  [-32601]: 'reading 2, -32601 Method not found',
+  [FLOW_ERROR.NOT_INTERACTIVE]: 'reading 3, -32007 NOT_INTERACTIVE',
+};
+
+/**
+ * FLOW-START-4: the start is refused with an error, whatever its code (no document assigns one; the
+ * listed codes are the readings, another is reported). A Flow code must mean what 000 says
+ * (FLOW-ERR-1: one of the listed codes).
+ */
+function checkStartRefused(ctx: CaseContext, answer: Message | undefined, what: string, flowCodes: readonly number[]): void {
+  if (answer === undefined) return;
+  const error = errorOf(answer);
+  if (!ctx.check('FLOW-START-4', error !== undefined, { message: `${what} is answered with an error`, expected: { error: { code: -32602 } }, actual: answer.result ?? answer.error })) return;
+  const code = error?.code as number;
+  ctx.info('FLOW-START-4', `${what} is answered with ${String(code)} (${START_REFUSAL_READINGS[code] ?? 'another code, reported'})`);
+  if (isFlowErrorCode(code)) {
+    ctx.check('FLOW-ERR-1', flowCodes.includes(code), {
+      message: `${what}: a Flow error code must carry its 000 meaning, not ${code} ${FLOW_ERROR_NAMES[code]}`,
+      actual: { error },
+    });
+  }
+}
 
 /** The tools tools/list named that interaction.start refused in discovery (plain MCP tools). */
 function plainTools(ctx: { discovery: { tools?: string[]; interactiveTools?: string[] } }): string[] {
@@ -145,7 +183,7 @@ function plainTools(ctx: { discovery: { tools?: string[]; interactiveTools?: str
 const startPlainTool = defineCase({
   id: `${SUITE}/start-plain-tool`,
   suite: SUITE,
-  title: 'interaction.start for a tool that exists but is not interactive is an error (-32007 NOT_INTERACTIVE, or -32602 / -32601)',
+  title: 'interaction.start for a tool that exists but is not interactive is an error (-32007 NOT_INTERACTIVE, -32602, -32601 or another code)',
   requirements: ['FLOW-START-4', 'FLOW-ERR-1'],
   applies: (discovery) => {
     const interactive = requiresInteractiveTool(discovery);
@@ -156,11 +194,7 @@ const startPlainTool = defineCase({
     await openSession(ctx);
     const toolName = plainTools(ctx)[0] as string;
     const answer = await ctx.request('FLOW-START-4', FLOW_METHOD.start, { toolName });
-    const accepted = [FLOW_ERROR.NOT_INTERACTIVE, -32602, -32601];
-    if (checkFlowError(ctx, answer, { requirement: 'FLOW-START-4', codes: accepted, what: `interaction.start for the plain tool ${toolName}`, also: ['FLOW-ERR-1'] })) {
-      const code = errorOf(answer)?.code;
-      ctx.info('FLOW-START-4', `a tool that is not interactive is answered with ${String(code)} (${code === FLOW_ERROR.NOT_INTERACTIVE ? 'reading 3, NOT_INTERACTIVE' : code === -32602 ? 'reading 1' : 'reading 2'})`);
-    }
+    checkStartRefused(ctx, answer, `interaction.start for the plain tool ${toolName}`, [FLOW_ERROR.NOT_INTERACTIVE]);
     const sessionId = isRecord(answer?.result) ? answer.result.sessionId : undefined;
     if (typeof sessionId === 'string') await cancelQuietly(ctx, sessionId);
   },
@@ -214,7 +248,7 @@ const initialPromptCurrent = defineCase({
         continue;
       }
       seen++;
-      checkProblems(ctx, ['FLOW-START-6'], promptProblems(current.prompt), `the initialPrompt of ${toolName}`, current.prompt);
+      checkProblems(ctx, ['FLOW-START-6'], shapeProblems(promptProblems(current.prompt), 'FLOW-START-6'), `the initialPrompt of ${toolName}`, current.prompt);
       const answer = await respond(ctx, session, validValue(current.prompt), 'FLOW-START-6');
       ctx.check('FLOW-START-6', respondOutcome(answer) === 'accepted', {
         message: `a valid answer to the initialPrompt of ${toolName} is accepted without a separate interaction.prompt`,
@@ -229,7 +263,7 @@ const initialPromptCurrent = defineCase({
 const firstPromptRequest = defineCase({
   id: `${SUITE}/first-prompt-request`,
   suite: SUITE,
-  title: 'without an initialPrompt the first prompt arrives as an interaction.prompt request (id, sessionId, prompt, progress)',
+  title: 'without an initialPrompt the first prompt arrives as an interaction.prompt request (id, sessionId, prompt, progress), or an interaction.continue with nextPrompt',
   requirements: ['FLOW-START-8', 'FLOW-PROMPT-1'],
   applies: requiresInteractiveTool,
   async run(ctx) {
@@ -246,10 +280,17 @@ const firstPromptRequest = defineCase({
         if (ctx.signal.aborted) throw error;
         return undefined;
       });
-      ctx.check('FLOW-START-8', event !== undefined && event.method === FLOW_METHOD.prompt && event.prompt !== undefined, {
-        message: `the first prompt of ${toolName} (started without initialPrompt) arrives as interaction.prompt`,
-        actual: event?.message ?? 'nothing in time',
-      });
+      const asPrompt = event?.method === FLOW_METHOD.prompt && event.prompt !== undefined;
+      const asContinue = event?.method === FLOW_METHOD.continue && event.prompt !== undefined;
+      if (
+        ctx.check('FLOW-START-8', asPrompt || asContinue, {
+          message: `the first prompt of ${toolName} (started without initialPrompt) arrives as interaction.prompt, or as interaction.continue with nextPrompt`,
+          actual: event?.message ?? 'nothing in time',
+        }) &&
+        asContinue
+      ) {
+        ctx.info('FLOW-START-8', `the first prompt of ${toolName} came as interaction.continue with nextPrompt (reading 2)`);
+      }
       if (event?.method === FLOW_METHOD.prompt) {
         const { params, message } = event;
         ctx.check('FLOW-PROMPT-1', 'id' in message && params.sessionId === session.sessionId && isRecord(params.prompt) && (params.progress === undefined || isRecord(params.progress)), {
@@ -286,8 +327,8 @@ const continueRequests = defineCase({
           const { params } = event;
           const problems = [
             ...(params.sessionId === session.sessionId ? [] : [{ requirement: 'FLOW-PROMPT-11', message: `sessionId ${JSON.stringify(params.sessionId)} is not the session's` }]),
-            ...(params.nextPrompt === undefined ? [] : promptProblems(params.nextPrompt).map((p) => ({ ...p, requirement: 'FLOW-PROMPT-11' }))),
-            ...progressProblems(params.progress).map((p) => ({ ...p, requirement: 'FLOW-PROMPT-11' })),
+            ...(params.nextPrompt === undefined ? [] : shapeProblems(promptProblems(params.nextPrompt), 'FLOW-PROMPT-11')),
+            ...shapeProblems(progressProblems(params.progress), 'FLOW-PROMPT-11'),
           ];
           checkProblems(ctx, ['FLOW-PROMPT-11'], problems, `interaction.continue of ${toolName}`, event.message);
         },
@@ -495,27 +536,32 @@ const respondWhenCancelled = defineCase({
   },
 });
 
-/** FLOW-SM-3: getState still reports `state` (or, FLOW-STATE-6, -32001 after clean-up). */
-async function checkStillTerminal(ctx: CaseContext, session: FlowSession, state: InteractionState): Promise<void> {
+/**
+ * FLOW-SM-3: getState still reports one of `states` (or, FLOW-STATE-6, -32001 after clean-up).
+ * Returns the state reported, if any.
+ */
+async function checkStillTerminal(ctx: CaseContext, session: FlowSession, state: InteractionState, also: readonly InteractionState[] = []): Promise<InteractionState | undefined> {
   const answer = await ctx.request('FLOW-SM-3', FLOW_METHOD.getState, { sessionId: session.sessionId });
-  if (!answer) return;
+  if (!answer) return undefined;
   if (errorOf(answer)?.code === FLOW_ERROR.SESSION_NOT_FOUND) {
     ctx.info('FLOW-STATE-6', `the ${state} session was cleaned up: interaction.getState answers -32001 (reading 2)`);
-    return;
+    return undefined;
   }
   const result = isRecord(answer.result) ? answer.result : {};
-  ctx.check('FLOW-SM-3', result.state === state, {
-    message: `a ${state} session stays ${state}`,
-    expected: { state },
+  const allowed = [state, ...also];
+  ctx.check('FLOW-SM-3', allowed.includes(result.state as InteractionState), {
+    message: `a ${state} session stays ${allowed.join(' or ')}`,
+    expected: { state: allowed.length === 1 ? state : allowed },
     actual: answer.result ?? answer.error,
   });
-  if (result.state === state) ctx.info('FLOW-STATE-6', `interaction.getState of the finished session reports ${state} (reading 1)`);
+  if (allowed.includes(result.state as InteractionState)) ctx.info('FLOW-STATE-6', `interaction.getState of the finished session reports ${String(result.state)} (reading 1)`);
+  return result.state as InteractionState;
 }
 
 const completedIsTerminal = defineCase({
   id: `${SUITE}/completed-is-terminal`,
   suite: SUITE,
-  title: 'a completed session is terminal: respond and cancel are refused and it stays completed, with no current prompt',
+  title: 'a completed session never goes back: respond is refused, cancel is refused (or, reading "Any -> CANCELLED" literally, cancels it), with no current prompt',
   requirements: ['FLOW-SM-3', 'FLOW-SM-4', 'FLOW-STATE-3', 'FLOW-STATE-6'],
   applies: requiresInteractiveTool,
   async run(ctx) {
@@ -535,35 +581,45 @@ const completedIsTerminal = defineCase({
     const refused = errorOf(again) !== undefined || (isRecord(again?.result) && again.result.accepted === false);
     ctx.check('FLOW-SM-3', again !== undefined && refused, { message: 'interaction.respond on a completed session is refused', actual: again?.result ?? again?.error });
     checkFlowError(ctx, again, { requirement: 'FLOW-SM-4', codes: [FLOW_ERROR.INVALID_STATE_TRANSITION, FLOW_ERROR.SESSION_NOT_FOUND], what: 'interaction.respond on a completed session' });
+    await checkStillTerminal(ctx, session, 'completed');
     const cancel = await ctx.request('FLOW-SM-3', FLOW_METHOD.cancel, { sessionId: session.sessionId });
-    ctx.check('FLOW-SM-3', cancel !== undefined && (errorOf(cancel) !== undefined || (isRecord(cancel.result) && cancel.result.cancelled === false)), {
-      message: 'interaction.cancel on a completed session is refused (-32003, or {"cancelled": false})',
+    // C-23: refused (-32003, {"cancelled": false}), or cancelled when "Any -> CANCELLED" is read literally.
+    const cancelled = isRecord(cancel?.result) && cancel.result.cancelled === true;
+    ctx.check('FLOW-SM-3', cancel !== undefined && (errorOf(cancel) !== undefined || (isRecord(cancel.result) && typeof cancel.result.cancelled === 'boolean')), {
+      message: 'interaction.cancel on a completed session is answered: refused (-32003, {"cancelled": false}) or cancelled (C-23)',
       actual: cancel?.result ?? cancel?.error,
     });
-    await checkStillTerminal(ctx, session, 'completed');
+    const after = await checkStillTerminal(ctx, session, cancelled ? 'cancelled' : 'completed');
+    const literal = after === undefined ? undefined : findLiteralAnyMove(['completed', after]);
+    if (literal) ctx.info('FLOW-SM-3', `the completed session became ${literal.to} (000's "Any -> CANCELLED" read literally, reading 2)`);
   },
 });
 
 const unknownSession = defineCase({
   id: `${SUITE}/unknown-session`,
   suite: SUITE,
-  title: 'interaction.respond, .getState and .cancel naming a session that does not exist are -32001 SESSION_NOT_FOUND with data.sessionId',
+  title: 'interaction.respond, .getState and .cancel naming a session that does not exist (an id of the form the server issues) are -32001 SESSION_NOT_FOUND with data.sessionId',
   requirements: ['FLOW-ERR-4', 'FLOW-STATE-5', 'FLOW-ERR-1', 'FLOW-ERR-2', 'FLOW-ERR-3'],
   applies: requiresInteractiveTool,
   async run(ctx) {
     await openSession(ctx);
-    const sessionId = unknownSessionId();
+    // One real session shows the form of the server's ids; the probe id has that form (FLOW-ERR-4).
+    const real = await startInteraction(ctx);
+    await cancelQuietly(ctx, real.sessionId);
+    const sessionId = unknownSessionIdLike(real.sessionId);
     const also = ['FLOW-ERR-1', 'FLOW-ERR-2', 'FLOW-ERR-3'];
     const asks: [string, Message][] = [
       [FLOW_METHOD.respond, { sessionId, response: { value: 'x' } }],
       [FLOW_METHOD.getState, { sessionId }],
       [FLOW_METHOD.cancel, { sessionId }],
     ];
+    const codes = unknownSessionCodes(ctx);
     for (const [method, params] of asks) {
       const answer = await ctx.request('FLOW-ERR-4', method, params);
       const what = `${method} for an unknown session`;
-      checkFlowError(ctx, answer, { requirement: 'FLOW-ERR-4', codes: [FLOW_ERROR.SESSION_NOT_FOUND], what, sessionId, also });
-      if (method === FLOW_METHOD.getState) checkFlowError(ctx, answer, { requirement: 'FLOW-STATE-5', codes: [FLOW_ERROR.SESSION_NOT_FOUND], what, sessionId });
+      checkFlowError(ctx, answer, { requirement: 'FLOW-ERR-4', codes, what, sessionId, also });
+      if (method === FLOW_METHOD.getState) checkFlowError(ctx, answer, { requirement: 'FLOW-STATE-5', codes, what, sessionId });
+      if (errorOf(answer)?.code === -32602) ctx.info('FLOW-ERR-4', `${what}: a stateless token the server did not sign is refused with -32602 (C-19)`);
     }
   },
 });
@@ -577,7 +633,6 @@ function snapshotProblems(snapshot: Message, sessionId: string, toolName: string
   if (!metadata) problems.push('no metadata object');
   else {
     if (!Number.isSafeInteger(metadata.createdAt) || !Number.isSafeInteger(metadata.lastActivityAt)) problems.push('metadata.createdAt / lastActivityAt are not integers');
-    else if ((metadata.lastActivityAt as number) < (metadata.createdAt as number)) problems.push('metadata.lastActivityAt is before createdAt');
     if (metadata.toolName !== toolName) problems.push(`metadata.toolName ${JSON.stringify(metadata.toolName)} is not ${toolName}`);
   }
   if (!Array.isArray(snapshot.history)) problems.push('no history array');
@@ -585,14 +640,23 @@ function snapshotProblems(snapshot: Message, sessionId: string, toolName: string
   return problems;
 }
 
-/** FLOW-STATE-2: history entries match the accepted answers, in order, turnIds 0.. without gaps. */
-function historyProblems(history: unknown, values: readonly unknown[]): string[] {
+/**
+ * FLOW-STATE-2: history entries match the accepted answers, in order, with increasing integer
+ * turnIds. `base` receives the first turnId seen (0 is recommended; another start is reading 2).
+ */
+function historyProblems(history: unknown, values: readonly unknown[], base: { first?: number } = {}): string[] {
   if (!Array.isArray(history)) return ['no history array'];
   const problems: string[] = [];
   if (history.length !== values.length) problems.push(`${history.length} history entries after ${values.length} accepted responses`);
+  let previous: number | undefined;
   history.forEach((entry, i) => {
     if (!isRecord(entry)) return problems.push(`history[${i}] is not an object`);
-    if (entry.turnId !== i) problems.push(`history[${i}].turnId is ${JSON.stringify(entry.turnId)}, not ${i}`);
+    if (!Number.isSafeInteger(entry.turnId)) problems.push(`history[${i}].turnId is ${JSON.stringify(entry.turnId)}, not an integer`);
+    else {
+      if (i === 0) base.first = entry.turnId as number;
+      if (previous !== undefined && (entry.turnId as number) <= previous) problems.push(`history[${i}].turnId ${String(entry.turnId)} does not follow ${previous}`);
+      previous = entry.turnId as number;
+    }
     if (!isRecord(entry.prompt)) problems.push(`history[${i}] has no prompt`);
     if (!Number.isSafeInteger(entry.timestamp)) problems.push(`history[${i}].timestamp is not an integer`);
     const response = isRecord(entry.response) ? entry.response : undefined;
@@ -628,31 +692,43 @@ const getStateCase = defineCase({
       observe(session.start.state, `interaction.start of ${toolName}`);
       const values: unknown[] = [];
       let lastActivity: number | undefined;
-      const snap = async (where: string): Promise<Message> => {
+      const base: { first?: number } = {};
+      /**
+       * Two snapshots in a row. `waiting` names the prompt waiting for us (however it came): the
+       * session is then in waiting_user, or (C-03 reading 2) idle while its initial prompt waits.
+       */
+      const snap = async (where: string, waiting?: { idleAllowed: boolean }): Promise<Message> => {
         const first = await getState(ctx, session.sessionId);
         const problems = snapshotProblems(first, session.sessionId, toolName);
         ctx.check('FLOW-STATE-1', problems.length === 0, { message: `${where}: ${problems.join('; ') || 'the snapshot has sessionId, state, metadata, history and accumulatedData'}`, actual: first });
-        const history = historyProblems(first.history, values);
+        const history = historyProblems(first.history, values, base);
         ctx.check('FLOW-STATE-2', history.length === 0, { message: `${where}: ${history.join('; ') || 'one history entry per accepted answer'}`, actual: first.history });
         const second = await getState(ctx, session.sessionId);
         ctx.check('FLOW-STATE-4', stable(first) === stable(second), { message: `${where}: two interaction.getState calls in a row report the same session`, expected: JSON.parse(stable(first)), actual: JSON.parse(stable(second)) });
-        const activity = (isRecord(second.metadata) ? second.metadata.lastActivityAt : undefined) as number | undefined;
-        const activityBefore = (isRecord(first.metadata) ? first.metadata.lastActivityAt : undefined) as number | undefined;
-        if (typeof activity === 'number' && typeof activityBefore === 'number') {
-          ctx.check('FLOW-STATE-4', activity >= activityBefore, { message: `${where}: lastActivityAt never decreases`, actual: { before: activityBefore, after: activity } });
+        const metadata = (snapshot: Message) => (isRecord(snapshot.metadata) ? snapshot.metadata : {});
+        const [before, after] = [metadata(first), metadata(second)];
+        if (typeof after.lastActivityAt === 'number' && typeof before.lastActivityAt === 'number') {
+          ctx.check('FLOW-STATE-7', after.lastActivityAt >= before.lastActivityAt, { message: `${where}: lastActivityAt never decreases`, actual: { before: before.lastActivityAt, after: after.lastActivityAt } });
         }
+        if (typeof before.lastActivityAt === 'number' && typeof before.createdAt === 'number') {
+          ctx.check('FLOW-STATE-7', before.lastActivityAt >= before.createdAt, { message: `${where}: lastActivityAt is not before createdAt`, actual: { createdAt: before.createdAt, lastActivityAt: before.lastActivityAt } });
+        }
+        if (waiting !== undefined && !(waiting.idleAllowed && first.state === 'idle')) observed.push('waiting_user');
         observe(first.state, where);
         return first;
       };
       await runToCompletion(ctx, session, {
         async beforeAnswer(current, turn) {
-          observed.push('waiting_user'); // a prompt is waiting for us, however it came
-          const snapshot = await snap(`before answer ${turn + 1} of ${toolName}`);
-          ctx.check('FLOW-STATE-3', snapshot.state === 'waiting_user' && isRecord(snapshot.currentPrompt) && snapshot.currentPrompt.message === current.prompt.message && snapshot.currentPrompt.type === current.prompt.type, {
-            message: `while prompt ${turn + 1} of ${toolName} waits, the state is waiting_user and currentPrompt is that prompt`,
+          // C-03: a start that reported idle with its initial prompt may keep reporting idle until it is answered.
+          const idleAllowed = current.via === 'initialPrompt' && values.length === 0 && session.start.state === 'idle';
+          const snapshot = await snap(`before answer ${turn + 1} of ${toolName}`, { idleAllowed });
+          const waitingState = snapshot.state === 'waiting_user' || (idleAllowed && snapshot.state === 'idle');
+          ctx.check('FLOW-STATE-3', waitingState && isRecord(snapshot.currentPrompt) && snapshot.currentPrompt.message === current.prompt.message && snapshot.currentPrompt.type === current.prompt.type, {
+            message: `while prompt ${turn + 1} of ${toolName} waits, the state is waiting_user${idleAllowed ? ' (or idle, C-03)' : ''} and currentPrompt is that prompt`,
             expected: { state: 'waiting_user', currentPrompt: current.prompt },
             actual: { state: snapshot.state, currentPrompt: snapshot.currentPrompt },
           });
+          if (idleAllowed && snapshot.state === 'idle') ctx.info('FLOW-STATE-3', `the initial prompt of ${toolName} waits in state idle (C-03 reading 2)`);
           const activity = isRecord(snapshot.metadata) ? snapshot.metadata.lastActivityAt : undefined;
           if (turn > 0 && typeof activity === 'number' && lastActivity !== undefined) {
             ctx.check('FLOW-STATE-7', activity > lastActivity, { message: `lastActivityAt advanced after answer ${turn} of ${toolName}`, actual: { before: lastActivity, after: activity } });
@@ -669,8 +745,11 @@ const getStateCase = defineCase({
       const end = await ctx.request('FLOW-STATE-1', FLOW_METHOD.getState, { sessionId: session.sessionId });
       if (end && isRecord(end.result)) {
         observe(end.result.state, `after ${toolName} completed`);
-        const history = historyProblems(end.result.history, values);
+        const history = historyProblems(end.result.history, values, base);
         ctx.check('FLOW-STATE-2', history.length === 0, { message: `after ${toolName} completed: ${history.join('; ') || 'one history entry per accepted answer'}`, actual: end.result.history });
+      }
+      if (base.first !== undefined) {
+        ctx.info('FLOW-STATE-2', `${toolName}: turnIds start at ${base.first}${base.first === 0 ? ' (reading 1, recommended)' : ' (reading 2)'}`);
       }
       const illegal = findIllegalObservation(observed);
       ctx.check('FLOW-SM-2', illegal === undefined, {

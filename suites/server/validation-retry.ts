@@ -23,6 +23,8 @@ import {
   rejectionValidation,
   respond,
   respondOutcome,
+  satisfies,
+  satisfiesWhole,
   startInteraction,
   validValue,
   walkSession,
@@ -73,7 +75,7 @@ class Reprompts {
       this.#reprompts = event !== undefined;
       return event;
     }
-    return maybeFlowEvent(this.ctx, this.session.sessionId, { methods, timeoutMs: this.ctx.scaled(FLOW_EVENT_MS) });
+    return maybeFlowEvent(this.ctx, this.session.sessionId, { methods, timeoutMs: FLOW_EVENT_MS });
   }
 }
 
@@ -144,6 +146,28 @@ function checkRejected(ctx: CaseContext, requirement: string, probe: InvalidProb
   });
 }
 
+/**
+ * FLOW-VALID-10 after a rejection: accumulatedData unchanged; the current prompt (by type: a
+ * re-prompt may carry the error in its message) still current; history unchanged, or (reading 2)
+ * grown by one turn that records the rejected value.
+ */
+function checkRejectionLeftAlone(ctx: CaseContext, place: string, probe: InvalidProbe, before: Message, after: Message): void {
+  const history = (s: Message) => (Array.isArray(s.history) ? s.history : []);
+  const [was, is] = [history(before), history(after)];
+  const unchanged = JSON.stringify(is) === JSON.stringify(was);
+  const last = is.at(-1);
+  const recordsRejection =
+    is.length === was.length + 1 && JSON.stringify(is.slice(0, was.length)) === JSON.stringify(was) && isRecord(last) && isRecord(last.response) && JSON.stringify(last.response.value) === JSON.stringify(probe.value);
+  const promptType = (s: Message) => (isRecord(s.currentPrompt) ? s.currentPrompt.type : undefined);
+  const keep = (s: Message) => ({ accumulatedData: s.accumulatedData, currentPromptType: promptType(s) });
+  const ok = ctx.check('FLOW-VALID-10', (unchanged || recordsRejection) && JSON.stringify(keep(before)) === JSON.stringify(keep(after)), {
+    message: `${place}: the rejected value leaves accumulatedData and the current prompt as they were, and history unchanged (or with one turn recording the rejection)`,
+    expected: { ...keep(before), history: was },
+    actual: { ...keep(after), history: is },
+  });
+  if (ok && recordsRejection) ctx.info('FLOW-VALID-10', `${place}: history records the rejected exchange as a turn (reading 2)`);
+}
+
 /** One case per validation rule: every prompt showing the rule gets its probes. */
 function ruleCase(options: { name: string; title: string; requirement: string; rule: string; reading?: ReadingProbe }): ConformanceCase {
   const { requirement } = options;
@@ -171,15 +195,39 @@ function ruleCase(options: { name: string; title: string; requirement: string; r
 
 const required = ruleCase({
   name: 'required',
-  title: 'with validation.required true, a null or empty-string value is rejected',
+  title: 'with validation.required true, null is rejected, and an empty string where the prompt type cannot take one',
   requirement: 'FLOW-VALID-2',
   rule: 'validation.required',
+  reading: {
+    requirement: 'FLOW-VALID-2',
+    valueFor: (prompt) => (prompt.type === 'text' && isRecord(prompt.validation) && prompt.validation.required === true ? '' : undefined),
+    ifAccepted: 'a required text prompt takes the empty string as a value (reading 2)',
+    ifRejected: 'a required text prompt refuses the empty string (reading 1, recommended, or by its other rules)',
+  },
 });
 const pattern = ruleCase({
   name: 'text-pattern',
-  title: 'a text value the prompt\'s validation.pattern does not match is rejected',
+  title: 'a text value the prompt\'s validation.pattern does not match (searched or as a whole) is rejected',
   requirement: 'FLOW-VALID-3',
   rule: 'a text validation.pattern',
+  reading: {
+    requirement: 'FLOW-VALID-3',
+    // A valid value with a suffix the pattern does not cover: matched when searched, not as a whole.
+    valueFor(prompt) {
+      const rules = isRecord(prompt.validation) ? prompt.validation : {};
+      if (prompt.type !== 'text' || typeof rules.pattern !== 'string') return undefined;
+      const valid = validValue(prompt);
+      if (typeof valid !== 'string') return undefined;
+      for (const suffix of ['!', ' #', '@@', '~']) {
+        const value = valid + suffix;
+        const probe = { ...prompt, validation: { ...rules } };
+        if (satisfies(probe, value) && !satisfiesWhole(probe, value)) return value;
+      }
+      return undefined;
+    },
+    ifAccepted: 'the pattern is searched in the value (reading 1, recommended)',
+    ifRejected: 'the whole value must match the pattern (reading 2)',
+  },
 });
 const textLength = ruleCase({
   name: 'text-length',
@@ -233,9 +281,15 @@ const choice = ruleCase({
 });
 const confirm = ruleCase({
   name: 'confirm',
-  title: 'a confirm prompt rejects a value that is not a boolean',
+  title: 'a confirm prompt rejects a value that is not a boolean (nor a boolean word)',
   requirement: 'FLOW-VALID-8',
   rule: 'a confirm prompt',
+  reading: {
+    requirement: 'FLOW-VALID-8',
+    valueFor: (prompt) => (prompt.type === 'confirm' ? 'yes' : undefined),
+    ifAccepted: 'boolean words are accepted (reading 2)',
+    ifRejected: 'only JSON booleans are accepted (reading 1, recommended)',
+  },
 });
 const date = ruleCase({
   name: 'date',
@@ -265,11 +319,16 @@ const serverSide = defineCase({
   },
 });
 
+/** The prompt rules promptProblems judges (MUSTs of 000's examples and the profile's recommendations, C-33). */
+const PROMPT_RULES = ['FLOW-PROMPT-3', 'FLOW-PROMPT-4', 'FLOW-PROMPT-5', 'FLOW-PROMPT-6', 'FLOW-PROMPT-7', 'FLOW-PROMPT-8', 'FLOW-PROMPT-15'];
+/** The progress rules progressProblems judges. */
+const PROGRESS_RULES = ['FLOW-PROMPT-10', 'FLOW-PROMPT-15'];
+
 const promptShapes = defineCase({
   id: `${SUITE}/prompt-shapes`,
   suite: SUITE,
   title: 'every prompt has a known type and a message; choices, validation rules, patterns, defaults, dates and progress are well-formed',
-  requirements: ['FLOW-PROMPT-3', 'FLOW-PROMPT-4', 'FLOW-PROMPT-5', 'FLOW-PROMPT-6', 'FLOW-PROMPT-7', 'FLOW-PROMPT-8', 'FLOW-PROMPT-10', 'FLOW-PROMPT-9'],
+  requirements: ['FLOW-PROMPT-3', 'FLOW-PROMPT-4', 'FLOW-PROMPT-5', 'FLOW-PROMPT-6', 'FLOW-PROMPT-7', 'FLOW-PROMPT-8', 'FLOW-PROMPT-10', 'FLOW-PROMPT-15', 'FLOW-PROMPT-9'],
   applies: requiresInteractiveTool,
   timeLimitMs: 15_000,
   async run(ctx) {
@@ -277,16 +336,16 @@ const promptShapes = defineCase({
     const types = new Set<string>();
     for (const toolName of tools(ctx)) {
       const session = await startInteraction(ctx, { toolName });
-      checkProblems(ctx, ['FLOW-PROMPT-10'], progressProblems(session.start.progress), `the interaction.start progress of ${toolName}`, session.start.progress);
+      checkProblems(ctx, PROGRESS_RULES, progressProblems(session.start.progress), `the interaction.start progress of ${toolName}`, session.start.progress);
       await walkSession(ctx, session, {
         visit(current) {
           const place = where(toolName, current);
           types.add(String(current.prompt.type));
-          checkProblems(ctx, ['FLOW-PROMPT-3', 'FLOW-PROMPT-4', 'FLOW-PROMPT-5', 'FLOW-PROMPT-6', 'FLOW-PROMPT-7', 'FLOW-PROMPT-8'], promptProblems(current.prompt), place, current.prompt);
-          if (current.event) checkProblems(ctx, ['FLOW-PROMPT-10'], progressProblems(current.event.params.progress), `the progress of ${place}`, current.event.params.progress);
+          checkProblems(ctx, PROMPT_RULES, promptProblems(current.prompt), place, current.prompt);
+          if (current.event) checkProblems(ctx, PROGRESS_RULES, progressProblems(current.event.params.progress), `the progress of ${place}`, current.event.params.progress);
         },
         onEvent(event) {
-          if (event.prompt === undefined) checkProblems(ctx, ['FLOW-PROMPT-10'], progressProblems(event.params.progress), `the progress of an ${event.method} for ${toolName}`, event.params.progress);
+          if (event.prompt === undefined) checkProblems(ctx, PROGRESS_RULES, progressProblems(event.params.progress), `the progress of an ${event.method} for ${toolName}`, event.params.progress);
         },
       });
     }
@@ -298,22 +357,28 @@ const promptShapes = defineCase({
 const acceptedResult = defineCase({
   id: `${SUITE}/accepted-result`,
   suite: SUITE,
-  title: 'a value that satisfies the current prompt is answered {"accepted": true, "validation": {"valid": true}}',
+  title: 'a value that satisfies the current prompt is answered {"accepted": true, "validation": {"valid": true}} (or without validation)',
   requirements: ['FLOW-RESPOND-2'],
   applies: requiresInteractiveTool,
   timeLimitMs: 15_000,
   async run(ctx) {
     await openSession(ctx);
+    let reported = false;
     for (const toolName of tools(ctx)) {
       const session = await startInteraction(ctx, { toolName });
       await walkSession(ctx, session, {
         onTurn(turn) {
           const result = isRecord(turn.answer.result) ? turn.answer.result : undefined;
-          ctx.check('FLOW-RESPOND-2', result?.accepted === true && isRecord(result.validation) && result.validation.valid === true, {
-            message: `${toolName}: the valid value ${JSON.stringify(turn.value)} is answered accepted:true with validation.valid true`,
+          const withoutValidation = result?.validation === undefined;
+          const ok = ctx.check('FLOW-RESPOND-2', result?.accepted === true && (withoutValidation || (isRecord(result.validation) && result.validation.valid === true)), {
+            message: `${toolName}: the valid value ${JSON.stringify(turn.value)} is answered accepted:true (with validation.valid true when validation is given)`,
             expected: { accepted: true, validation: { valid: true } },
             actual: turn.answer.result ?? turn.answer.error,
           });
+          if (ok && withoutValidation && !reported) {
+            reported = true;
+            ctx.info('FLOW-RESPOND-2', `${toolName}: an accepted value is answered without validation (reading 2)`);
+          }
         },
       });
     }
@@ -346,8 +411,8 @@ const rejectionAndRetry = defineCase({
             ctx.info('FLOW-RESPOND-3', `${place}: the rejection is error -32004 (reading 2, C-15)`);
             checkFlowError(ctx, answer, { requirement: 'FLOW-RESPOND-3', codes: [FLOW_ERROR.VALIDATION_FAILED], what: `${place}: ${probe.description}`, sessionId: session.sessionId, also: ['FLOW-ERR-1', 'FLOW-ERR-2'] });
           } else {
-            ctx.check('FLOW-RESPOND-3', outcome === 'rejected' && validation?.valid === false && typeof validation.error === 'string' && validation.error !== '' && (validation.suggestion === undefined || typeof validation.suggestion === 'string'), {
-              message: `${place}: ${probe.description} is answered {"accepted": false, "validation": {"valid": false, "error": <non-empty string>, "suggestion"?: <string>}}`,
+            ctx.check('FLOW-RESPOND-3', outcome === 'rejected' && validation?.valid === false && typeof validation.error === 'string' && (validation.suggestion === undefined || typeof validation.suggestion === 'string'), {
+              message: `${place}: ${probe.description} is answered {"accepted": false, "validation": {"valid": false, "error": <string>, "suggestion"?: <string>}}`,
               actual: answer.result ?? answer.error,
             });
             if (outcome === 'accepted') return false;
@@ -361,19 +426,15 @@ const rejectionAndRetry = defineCase({
           const reprompt = await new Reprompts(ctx, session).take();
           ctx.info('FLOW-RESPOND-4', reprompt ? `${place}: re-prompted with a new ${reprompt.method} (reading 1)` : `${place}: kept the current prompt without a new request (reading 2)`);
           if (reprompt?.prompt !== undefined) {
-            ctx.check('FLOW-RESPOND-4', reprompt.prompt.type === current.prompt.type && reprompt.prompt.message === current.prompt.message, {
-              message: `${place}: the re-prompt is the same prompt`,
+            ctx.check('FLOW-RESPOND-4', reprompt.prompt.type === current.prompt.type, {
+              message: `${place}: the re-prompt is a prompt of the same type`,
               expected: current.prompt,
               actual: reprompt.prompt,
             });
+            if (reprompt.prompt.message !== current.prompt.message) ctx.info('FLOW-RESPOND-4', `${place}: the re-prompt's message carries the error: ${JSON.stringify(reprompt.prompt.message)}`);
           }
           const after = await getState(ctx, session.sessionId, 'FLOW-VALID-10');
-          const keep = (s: Message) => JSON.stringify({ history: s.history, accumulatedData: s.accumulatedData, currentPrompt: isRecord(s.currentPrompt) ? { type: s.currentPrompt.type, message: s.currentPrompt.message } : s.currentPrompt });
-          ctx.check('FLOW-VALID-10', keep(before) === keep(after), {
-            message: `${place}: the rejected value adds no history entry and leaves accumulatedData and the current prompt unchanged`,
-            expected: JSON.parse(keep(before)),
-            actual: JSON.parse(keep(after)),
-          });
+          checkRejectionLeftAlone(ctx, place, probe, before, after);
           const corrected = await respond(ctx, session, validValue(current.prompt), 'FLOW-RESPOND-4');
           ctx.check('FLOW-RESPOND-4', respondOutcome(corrected) === 'accepted', {
             message: `${place}: after the rejection the corrected value is accepted (the session still waits for the same prompt)`,
@@ -393,7 +454,7 @@ const rejectionAndRetry = defineCase({
 const respondInvalidParams = defineCase({
   id: `${SUITE}/respond-invalid-params`,
   suite: SUITE,
-  title: 'interaction.respond without a response object or without response.value is -32602',
+  title: 'interaction.respond without a response object (or with a string) is -32602; without response.value it is -32602, or judged as a missing answer',
   requirements: ['FLOW-RESPOND-7'],
   applies: requiresInteractiveTool,
   sendsInvalid: true,
@@ -401,15 +462,27 @@ const respondInvalidParams = defineCase({
     await openSession(ctx);
     const session = await startInteraction(ctx);
     const walk = await walkSession(ctx, session, {
-      async visit() {
+      async visit(current) {
         const probes: [string, Message][] = [
           ['no response', { sessionId: session.sessionId }],
-          ['a response without value', { sessionId: session.sessionId, response: { timestamp: Date.now() } }],
           ['a string response', { sessionId: session.sessionId, response: 'yes' }],
         ];
         for (const [what, params] of probes) {
           const answer = await ctx.request('FLOW-RESPOND-7', FLOW_METHOD.respond, params);
           checkErrorCode(ctx, 'FLOW-RESPOND-7', answer, -32602, `interaction.respond with ${what}`);
+        }
+        // Last, as it may move the session on: no value is -32602, or (reading 2) a missing answer the prompt's rules judge.
+        const answer = await ctx.request('FLOW-RESPOND-7', FLOW_METHOD.respond, { sessionId: session.sessionId, response: { timestamp: Date.now() } });
+        if (answer === undefined) return false;
+        const outcome = respondOutcome(answer);
+        const required = isRecord(current.prompt.validation) && current.prompt.validation.required === true;
+        const judged = outcome === 'rejected' || outcome === 'rejected-with-error' || (outcome === 'accepted' && !required);
+        if (judged) {
+          ctx.info('FLOW-RESPOND-7', `a response without value is judged as a missing answer: ${outcome} (reading 2)`);
+          return false;
+        }
+        if (checkErrorCode(ctx, 'FLOW-RESPOND-7', answer, -32602, 'interaction.respond with a response without value (or it is judged as a missing answer)')) {
+          ctx.info('FLOW-RESPOND-7', 'a response without value is refused with -32602 (reading 1, recommended)');
         }
         return false;
       },

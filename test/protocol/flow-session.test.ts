@@ -5,6 +5,7 @@ import {
   INTERACTION_STATES,
   SESSION_TRIGGERS,
   findIllegalObservation,
+  findLiteralAnyMove,
   isReachable,
   isTerminal,
   nextState,
@@ -72,7 +73,18 @@ describe('observed state sequences (FLOW-SM-2, C-28)', () => {
   it('names the first impossible step', () => {
     expect(findIllegalObservation(['waiting_user', 'idle'])).toEqual({ index: 1, from: 'waiting_user', to: 'idle' });
     expect(findIllegalObservation(['waiting_user', 'cancelled', 'waiting_user'])).toEqual({ index: 2, from: 'cancelled', to: 'waiting_user' });
-    expect(findIllegalObservation(['completed', 'cancelled'])).toEqual({ index: 1, from: 'completed', to: 'cancelled' });
+    expect(findIllegalObservation(['completed', 'waiting_user'])).toEqual({ index: 1, from: 'completed', to: 'waiting_user' });
+    expect(findIllegalObservation(['cancelled', 'completed'])).toEqual({ index: 1, from: 'cancelled', to: 'completed' });
+  });
+
+  it("accepts C-23's literal reading (a finished session cancelled or failed) and names it", () => {
+    expect(findIllegalObservation(['processing', 'completed', 'cancelled'])).toBeUndefined();
+    expect(findIllegalObservation(['completed', 'error', 'cancelled'])).toBeUndefined();
+    expect(findLiteralAnyMove(['processing', 'completed', 'cancelled'])).toEqual({ index: 2, from: 'completed', to: 'cancelled' });
+    expect(findLiteralAnyMove(['waiting_user', 'cancelled'])).toBeUndefined();
+    expect(nextState('completed', 'cancel', false, { literalAny: true })).toBe('cancelled');
+    expect(() => nextState('cancelled', 'cancel', false, { literalAny: true })).toThrow(/already cancelled/);
+    expect(() => nextState('completed', 'respond', false, { literalAny: true })).toThrow(InvalidStateTransitionError);
   });
 
   it('accepts every sequence the machine itself produces', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidPromptError } from '../../src/protocol/errors.js';
-import { isCalendarDate, validatePromptValue, type FlowPrompt } from '../../src/protocol/prompt-validation.js';
+import { compilePattern, isCalendarDate, validatePromptValue, type FlowPrompt } from '../../src/protocol/prompt-validation.js';
 
 const text = (validation: FlowPrompt['validation']): FlowPrompt => ({ type: 'text', message: 'Enter text:', validation });
 
@@ -13,9 +13,23 @@ describe('validatePromptValue (FLOW-VALID-*, C-31)', () => {
     }
   });
 
-  it('matches patterns unanchored, as JSON Schema does', () => {
+  it('takes the empty string as a present text value only when asked (FLOW-VALID-2 reading 2)', () => {
+    expect(validatePromptValue(text({ required: true }), '', { emptyTextIsValue: true })).toEqual({ valid: true });
+    expect(validatePromptValue(text({ required: true, min: 1 }), '', { emptyTextIsValue: true })).toMatchObject({ valid: false, requirement: 'FLOW-VALID-4' });
+    expect(validatePromptValue(text({ required: true }), null, { emptyTextIsValue: true })).toMatchObject({ valid: false, requirement: 'FLOW-VALID-2' });
+    expect(validatePromptValue({ type: 'number', message: 'n', validation: { required: true } }, '', { emptyTextIsValue: true })).toMatchObject({ valid: false });
+  });
+
+  it('matches patterns unanchored, as JSON Schema does, or against the whole value when asked', () => {
     expect(validatePromptValue(text({ pattern: '[0-9]' }), 'abc1')).toEqual({ valid: true });
+    expect(validatePromptValue(text({ pattern: '[0-9]' }), 'abc1', { anchoredPattern: true })).toMatchObject({ valid: false, requirement: 'FLOW-VALID-3' });
+    expect(validatePromptValue(text({ pattern: '[a-c]+|[0-9]' }), 'abc', { anchoredPattern: true })).toEqual({ valid: true });
     expect(validatePromptValue(text({ pattern: '^[a-z]+$' }), 'abc1')).toMatchObject({ valid: false, requirement: 'FLOW-VALID-3' });
+  });
+
+  it('compiles a pattern without the u flag when only the flag refuses it', () => {
+    expect(compilePattern('[\\w-.]+').test('a.b')).toBe(true);
+    expect(() => compilePattern('abc(')).toThrow(InvalidPromptError);
   });
 
   it('counts text length in code points, or UTF-16 units when asked', () => {
@@ -47,6 +61,10 @@ describe('validatePromptValue (FLOW-VALID-*, C-31)', () => {
     expect(validatePromptValue(choice, 'a')).toEqual({ valid: true });
     expect(validatePromptValue(choice, '2')).toMatchObject({ valid: false, requirement: 'FLOW-VALID-7' });
     expect(validatePromptValue({ type: 'confirm', message: 'Sure?' }, 'yes')).toMatchObject({ valid: false, requirement: 'FLOW-VALID-8' });
+    expect(validatePromptValue({ type: 'confirm', message: 'Sure?' }, 'Yes', { booleanWords: true })).toEqual({ valid: true });
+    expect(validatePromptValue({ type: 'confirm', message: 'Sure?' }, 0, { booleanWords: true })).toEqual({ valid: true });
+    expect(validatePromptValue({ type: 'confirm', message: 'Sure?' }, 'maybe', { booleanWords: true })).toMatchObject({ valid: false });
+    expect(validatePromptValue({ type: 'confirm', message: 'Sure?' }, 42, { booleanWords: true })).toMatchObject({ valid: false });
     expect(validatePromptValue({ type: 'date', message: 'When?' }, '2024-02-29')).toEqual({ valid: true });
     expect(validatePromptValue({ type: 'date', message: 'When?' }, '2023-02-29')).toMatchObject({ valid: false, suggestion: 'Use YYYY-MM-DD' });
     expect(isCalendarDate('2024-13-01')).toBe(false);

@@ -7,7 +7,7 @@ import { defineCase } from '../../src/harness/index.js';
 import { cases } from '../../suites/server/cancellation.js';
 import { openSession } from '../../suites/server/support.js';
 import { argumentsFor, LARGE_INTEGER_CAP, openAskingSession, startInFlightCall } from '../../suites/server/support/in-flight.js';
-import { casesFlagging, casesFor, runOnMock } from './support.js';
+import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock } from './support.js';
 
 const PREFIXES = ['CORE-CANCEL-', 'FLOW-CANCEL-', 'WT-CANCEL-'];
 
@@ -76,6 +76,20 @@ describe('cancellation suite on the correct mock server', () => {
       expect(http.get(id).reason).toMatch(/webtransport/);
     }
   });
+
+  it('the alternate-readings mock: a completed session cancelled literally (wt), refused with {"cancelled": false} (http), cleaned up at once (as over stdio)', async () => {
+    const [wt, http, stdio] = await Promise.all([
+      runOnMock(cases, { transport: 'wt', server: ALTERNATE_READINGS }),
+      runOnMock(cases, { transport: 'http', server: ALTERNATE_READINGS }),
+      runOnMock(cases.filter((c) => c.id.startsWith('cancellation/interaction-')), { transport: 'wt', server: { ...ALTERNATE_READINGS, flow: { ...ALTERNATE_READINGS.flow, retentionMs: 1 } } }),
+    ]);
+    for (const run of [wt, http, stdio]) expect(run.problems).toEqual([]);
+    const info = (run: typeof wt, id: string) => run.get(id).checks.filter((c) => c.verdict === 'INFO').map((c) => c.message).join('\n');
+    expect(info(wt, 'cancellation/interaction-cancel-completed-session')).toMatch(/read literally/);
+    expect(info(http, 'cancellation/interaction-cancel-completed-session')).toMatch(/"cancelled": false/);
+    expect(info(stdio, 'cancellation/interaction-cancel-completed-session')).toMatch(/cleaned up/);
+    expect(info(stdio, 'cancellation/interaction-cancel-twice')).toMatch(/cleaned up at once/);
+  }, 180_000);
 
 });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
 import { cases, flipBit, tamperings, tokenForm } from '../../suites/server/flow-injection.js';
-import { casesFlagging, casesFor, runOnMock } from './support.js';
+import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock } from './support.js';
 
 const PREFIXES = ['FLOW-STATELESS-', 'FLOW-SEC-4'];
 const STATELESS = { flow: { stateless: { secret: 'a-secret-of-at-least-thirty-two-bytes!' } } };
@@ -48,6 +48,16 @@ describe('injection (Flow) suite on the correct mock server', () => {
     expect(run.problems).toEqual([]);
     expect(run.verdicts['injection/flow-session-of-another-connection']).toBe('INFO');
     expect(run.get('injection/flow-session-of-another-connection').checks.map((c) => c.message).join()).toMatch(/served/);
+  });
+
+  it('the alternate-readings mock: another connection\'s session served (http), a tampered token refused with -32602 (stateless)', async () => {
+    const [shared, stateless] = await Promise.all([
+      runOnMock(cases, { transport: 'http', server: ALTERNATE_READINGS }),
+      runOnMock(cases, { transport: 'wt', server: { ...ALTERNATE_READINGS, flow: { ...ALTERNATE_READINGS.flow, ...STATELESS.flow } } }),
+    ]);
+    for (const run of [shared, stateless]) expect(run.problems).toEqual([]);
+    expect(shared.get('injection/flow-session-of-another-connection').checks.map((c) => c.message).join()).toMatch(/served/);
+    expect(stateless.get('injection/flow-stateless-token-tampered').checks.map((c) => c.message).join()).toMatch(/-32602/);
   });
 
   it('stateless wt (default encodings and JSON) and http: the token cases pass', async () => {

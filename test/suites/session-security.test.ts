@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
 import { cases } from '../../suites/server/session-security.js';
-import { casesFlagging, casesFor, runOnMock } from './support.js';
+import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock } from './support.js';
 
 const PREFIXES = ['FLOW-SEC-', 'FLOW-RATE-'];
 
@@ -29,6 +29,11 @@ describe('session-security suite on the correct mock server', () => {
     for (const run of runs) expect(run.problems).toEqual([]);
     expect(runs[1]!.get('session-security/tls-off-loopback').checks.map((c) => c.message).join()).toMatch(/loopback/);
     expect(runs[2]!.get('session-security/limit-answered-with-error').checks.map((c) => c.message).join()).toMatch(/a limit was hit/);
+  });
+
+  it('the alternate-readings mock (wt, http): no problems', async () => {
+    const runs = await Promise.all([runOnMock(cases, { transport: 'wt', server: ALTERNATE_READINGS }), runOnMock(cases, { transport: 'http', server: ALTERNATE_READINGS })]);
+    for (const run of runs) expect(run.problems).toEqual([]);
   });
 
   it('stateless mode: the tokens pass the session-id checks too', async () => {

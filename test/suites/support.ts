@@ -79,6 +79,13 @@ export async function runOnMock(cases: readonly ConformanceCase[], options: Mock
   }
 }
 
+/**
+ * The alternate-readings mock for a suite's own tests, without its extension members (an `_meta`
+ * object in every prompt): whether a member the documents do not name is only noted is the schema
+ * registry's rule (rule 4, test/schema), and the correct-alt self-tests show it on the whole mock.
+ */
+export const ALTERNATE_READINGS = { readings: 'alternate', flow: { extensionMembers: false } } as const satisfies MockRunOptions['server'];
+
 /** Ids of the cases with a FAIL or WARN check of `requirement`: a fault of that requirement counts as caught when there is one. */
 export function casesFlagging(run: MockRun, requirement: string): string[] {
   return run.result.cases.flatMap((c) =>

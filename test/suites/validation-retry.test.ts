@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { validatePromptValue } from '../../src/protocol/prompt-validation.js';
 import { asFlowPrompt, invalidValues, promptProblems, satisfies, validValue } from '../../suites/server/support/flow.js';
-import { casesFlagging, casesFor, runOnMock } from './support.js';
+import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock } from './support.js';
 
 const PREFIXES = ['FLOW-START-', 'FLOW-PROMPT-', 'FLOW-RESPOND-', 'FLOW-VALID-', 'FLOW-SM-', 'FLOW-STATE-', 'FLOW-ERR-'];
 
@@ -91,6 +91,18 @@ describe('flow support values', () => {
     }
   });
 
+  it('gives answers no accepted reading disputes: valid values pass, probes fail under every C-31 reading (rule 5)', () => {
+    const readings = [{}, { lengthUnit: 'utf16', numericStrings: true, anchoredPattern: true, booleanWords: true, emptyTextIsValue: true }] as const;
+    for (const { where, prompt } of shippedPrompts()) {
+      for (const options of readings) {
+        expect(validatePromptValue(asFlowPrompt(prompt), validValue(prompt), options).valid, `${where} ${JSON.stringify(options)}`).toBe(true);
+        for (const probe of invalidValues(prompt)) {
+          expect(validatePromptValue(asFlowPrompt(prompt), probe.value, options).valid, `${where}: ${probe.description} ${JSON.stringify(options)}`).toBe(false);
+        }
+      }
+    }
+  });
+
   it('text values fit any pattern, min and max they can fit (property)', () => {
     const patterns = ['^[A-Za-z]+$', '^[0-9]{3,}$', '^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$', '^[a-z][a-z0-9_-]*$', 'x', '^(yes|no)$'];
     fc.assert(
@@ -145,6 +157,19 @@ describe('suite validation-retry', () => {
     expect(infos(other, 'validation-retry/text-length')).toMatch(/UTF-16 code units \(reading 2\)/);
     expect(infos(other, 'validation-retry/number-type')).toMatch(/numeric strings are accepted as numbers \(reading 2/);
   }, 60_000);
+
+  it('has no problem on the alternate-readings mock, and names the readings it took', async () => {
+    const infos = (run: Awaited<ReturnType<typeof runOnMock>>, id: string) => run.get(id).checks.filter((c) => c.verdict === 'INFO').map((c) => c.message).join('\n');
+    const run = await runOnMock(cases, { transport: 'wt', server: ALTERNATE_READINGS });
+    expect(run.problems).toEqual([]);
+    expect(infos(run, 'validation-retry/accepted-result')).toMatch(/without validation \(reading 2\)/);
+    expect(infos(run, 'validation-retry/rejection-and-retry')).toMatch(/history records the rejected exchange/);
+    expect(infos(run, 'validation-retry/respond-invalid-params')).toMatch(/missing answer/);
+    expect(infos(run, 'validation-retry/confirm')).toMatch(/boolean words are accepted \(reading 2\)/);
+    expect(infos(run, 'validation-retry/text-length')).toMatch(/UTF-16 code units \(reading 2\)/);
+    const http = await runOnMock(cases, { transport: 'http', server: ALTERNATE_READINGS });
+    expect(http.problems).toEqual([]);
+  }, 120_000);
 
   it('does not apply to a server with interactive mode off, and says why', async () => {
     const run = await runOnMock(cases, { transport: 'wt', server: { flow: { interactive: false } } });

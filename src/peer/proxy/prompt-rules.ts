@@ -20,7 +20,7 @@ export function promptProblems(prompt: unknown): PromptProblem[] {
     for (const choice of choices) {
       if (!isRecord(choice) || !('value' in choice)) continue;
       const value = JSON.stringify(choice['value']);
-      if (seen.has(value)) problems.push({ requirement: 'FLOW-PROMPT-4', message: `two choices share the value ${value}` });
+      if (seen.has(value)) problems.push({ requirement: 'FLOW-PROMPT-15', message: `two choices share the value ${value}` });
       seen.add(value);
     }
   }
@@ -28,7 +28,7 @@ export function promptProblems(prompt: unknown): PromptProblem[] {
   const min = validation?.['min'];
   const max = validation?.['max'];
   if (typeof min === 'number' && typeof max === 'number' && min > max) {
-    problems.push({ requirement: 'FLOW-PROMPT-5', message: `validation.min ${min} is greater than validation.max ${max}` });
+    problems.push({ requirement: 'FLOW-PROMPT-15', message: `validation.min ${min} is greater than validation.max ${max}` });
   }
   const pattern = validation?.['pattern'];
   if (typeof pattern === 'string') {
@@ -41,7 +41,9 @@ export function promptProblems(prompt: unknown): PromptProblem[] {
   if ('defaultValue' in prompt) {
     const value = prompt['defaultValue'];
     const fits = defaultFits(prompt['type'], value, choices);
-    if (!fits) problems.push({ requirement: 'FLOW-PROMPT-7', message: `defaultValue ${JSON.stringify(value)} does not have the ${String(prompt['type'])} prompt's value type` });
+    // 000 shows text and confirm defaults (FLOW-PROMPT-7); number and choice defaults are FLOW-PROMPT-15's, date ones FLOW-PROMPT-8's.
+    const requirement = prompt['type'] === 'date' ? 'FLOW-PROMPT-8' : prompt['type'] === 'number' || prompt['type'] === 'choice' ? 'FLOW-PROMPT-15' : 'FLOW-PROMPT-7';
+    if (!fits) problems.push({ requirement, message: `defaultValue ${JSON.stringify(value)} does not have the ${String(prompt['type'])} prompt's value type` });
   }
   return problems;
 }
@@ -57,7 +59,7 @@ function defaultFits(type: unknown, value: unknown, choices: unknown[] | undefin
     case 'date':
       return typeof value === 'string' && isCalendarDate(value);
     case 'choice':
-      return choices === undefined || choices.some((choice) => isRecord(choice) && JSON.stringify(choice['value']) === JSON.stringify(value));
+      return choices === undefined || [value, ...(Array.isArray(value) ? value : [])].some((v) => choices.some((choice) => isRecord(choice) && JSON.stringify(choice['value']) === JSON.stringify(v)));
     default:
       return true;
   }
@@ -68,7 +70,7 @@ export function progressProblems(progress: unknown): PromptProblem[] {
   if (!isRecord(progress)) return [];
   const { current, total } = progress;
   if (typeof current === 'number' && typeof total === 'number' && current > total) {
-    return [{ requirement: 'FLOW-PROMPT-10', message: `progress.current ${current} is greater than progress.total ${total}` }];
+    return [{ requirement: 'FLOW-PROMPT-15', message: `progress.current ${current} is greater than progress.total ${total}` }];
   }
   return [];
 }

@@ -35,7 +35,7 @@ export interface ValidatorOptions {
 
 /** Requirements the message-stream rules below can cite (besides the schemas' own). */
 export const RULE_REQUIREMENTS: readonly string[] = [
-  'FLOW-PROMPT-4', 'FLOW-PROMPT-5', 'FLOW-PROMPT-6', 'FLOW-PROMPT-7', 'FLOW-PROMPT-10', 'FLOW-CAP-9', 'CORE-CAP-3', 'CORE-CAP-4',
+  'FLOW-PROMPT-4', 'FLOW-PROMPT-5', 'FLOW-PROMPT-6', 'FLOW-PROMPT-7', 'FLOW-PROMPT-8', 'FLOW-PROMPT-10', 'FLOW-PROMPT-15', 'FLOW-CAP-9', 'CORE-CAP-3', 'CORE-CAP-4',
   'CORE-LIFE-8', 'CORE-LIFE-12',
   'CORE-RPC-1', 'CORE-RPC-2', 'CORE-RPC-3', 'CORE-RPC-4', 'CORE-RPC-5', 'CORE-RPC-6', 'CORE-RPC-7', 'CORE-RPC-12',
   'CORE-RPC-14', 'CORE-RPC-16', 'CORE-LIFE-1', 'CORE-LIFE-4', 'CORE-LIFE-6', 'CORE-LIFE-7', 'CORE-LIFE-9', 'CORE-LIFE-11',

@@ -18,7 +18,7 @@ import { MockServerError, UnknownFaultError, closestNames, type ActiveFaults, ty
 import { FASTWORKFLOW_FAULTS, fastWorkflowExtension } from './fastworkflow/index.js';
 import { withFastWorkflowHttpFront } from './fastworkflow/http-front.js';
 import { CORE_FAULTS } from './faults.js';
-import { FLOW_FAULTS, flowExtension, loadShippedWizards, loadWizard, type FlowExtensionOptions, type Wizard } from './flow/index.js';
+import { FLOW_FAULTS, flowExtension, flowReadings, loadShippedWizards, loadWizard, type FlowExtensionOptions, type Wizard } from './flow/index.js';
 import { isMockReadings, MOCK_READINGS, type MockReadings } from './readings.js';
 import { createMockServer, type MockServerOptions } from './server.js';
 
@@ -210,7 +210,8 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
     const extensions: ServerExtension[] = [];
     const fastworkflow = fastworkflowOn ? fastWorkflowExtension({ storeDir: storeDir!, faults: faultNames, readings }) : undefined;
     const plainTools = () => [...CORE_TOOLS.map((tool) => tool.name), ...(fastworkflow?.tools.map((tool) => tool.name) ?? [])];
-    const flow = flowExtension({ ...options.flow, wizards, plainTools });
+    // The readings preset first, explicit engine options over it (src/peer/server/flow/options.ts, flowReadings).
+    const flow = flowExtension({ ...flowReadings(readings, options.transport), ...options.flow, wizards, plainTools });
     extensions.push(flow);
     if (fastworkflow) extensions.push(fastworkflow);
     // The binding's faults are honoured by the WebTransport listener; listing them here puts them in the server's catalog.

@@ -14,16 +14,17 @@
 //   const answer = await respond(ctx, session, validValue(first.prompt));
 //   const run = await runToCompletion(ctx, session);              // every prompt answered, complete acknowledged
 //   await walkSession(ctx, session, { visit: (current) => ... }); // the same, with a hook per prompt that may stop
+import { randomBytes, randomInt } from 'node:crypto';
 import fc from 'fast-check';
 import { TargetPreconditionError, type CaseContext } from '../../../src/harness/index.js';
 import { FLOW_ERROR } from '../../../src/protocol/error-codes.js';
 import { FLOW_METHOD } from '../../../src/protocol/methods.js';
-import { compilePattern, isCalendarDate, validatePromptValue, type FlowPrompt } from '../../../src/protocol/prompt-validation.js';
+import { compilePattern, compileWholePattern, isCalendarDate, validatePromptValue, type FlowPrompt } from '../../../src/protocol/prompt-validation.js';
 import type { ReceivedMessage } from '../../../src/transport/connection.js';
 import { isRecord } from '../../../src/wire/index.js';
 import { interactiveTool, isResponseTo, setupRequest, type Message } from '../support.js';
 
-/** Set-up waits (a prompt, the completion) before --timeout-scale. */
+/** Set-up waits (a prompt, the completion) before --timeout-scale (ctx.next applies it). */
 export const FLOW_EVENT_MS = 5_000;
 /** How long to wait for something that may or may not come (a re-prompt), before --timeout-scale. */
 export const FLOW_QUIET_MS = 500;
@@ -89,6 +90,42 @@ export async function startInteraction(ctx: CaseContext, options: StartOptions =
   return { sessionId: result.sessionId, toolName, start: result };
 }
 
+/** Character classes an id keeps when a character is changed (so hex stays hex, base64 stays base64). */
+const ID_CLASSES = ['0123456789', 'abcdef', 'ghijklmnopqrstuvwxyz', 'ABCDEF', 'GHIJKLMNOPQRSTUVWXYZ'];
+
+/**
+ * A session id the server never issued, of the form of `like` (one of its own ids): its last six
+ * letters and digits changed within their class (digit, a-f, g-z, A-F, G-Z), so that a server that
+ * checks an id's form first still sees a well-formed one (FLOW-ERR-4). Without `like`, a random id.
+ */
+export function unknownSessionIdLike(like?: string): string {
+  if (like === undefined || !/[0-9A-Za-z]/.test(like)) return `session_conformance_unknown_${randomBytes(12).toString('hex')}`;
+  const chars = [...like];
+  let changed = 0;
+  for (let at = chars.length - 1; at >= 0 && changed < 6; at--) {
+    const kind = ID_CLASSES.find((c) => c.includes(chars[at] as string));
+    if (kind === undefined) continue;
+    const others = [...kind].filter((c) => c !== chars[at]);
+    chars[at] = others[randomInt(others.length)] as string;
+    changed++;
+  }
+  return chars.join('');
+}
+
+/** Whether the target declares stateless mode (`features.statefulSessions: false`, C-19). */
+export function declaresStatelessMode(ctx: Pick<CaseContext, 'discovery'>): boolean {
+  const features = isRecord(ctx.discovery.flowCapabilities?.features) ? ctx.discovery.flowCapabilities.features : undefined;
+  return features?.statefulSessions === false;
+}
+
+/**
+ * The codes that refuse an id of the server's form that it never issued: -32001; in stateless mode
+ * such an id is a token the server did not sign, which C-19 lets it refuse with -32602 too.
+ */
+export function unknownSessionCodes(ctx: Pick<CaseContext, 'discovery'>): number[] {
+  return declaresStatelessMode(ctx) ? [FLOW_ERROR.SESSION_NOT_FOUND, -32602] : [FLOW_ERROR.SESSION_NOT_FOUND];
+}
+
 // ---- the server's requests -----------------------------------------------------------------------
 
 function paramsOf(message: Message): Message {
@@ -116,7 +153,7 @@ export function profileAnswer(event: Pick<FlowEvent, 'method' | 'params'>): Mess
 }
 
 export interface NextEventOptions {
-  /** Default FLOW_EVENT_MS (scaled). */
+  /** Default FLOW_EVENT_MS; before --timeout-scale (ctx.next applies it). */
   timeoutMs?: number;
   /** Answer the request the profile's way (default true). Notifications are never answered. */
   acknowledge?: boolean;
@@ -131,7 +168,7 @@ export interface NextEventOptions {
  */
 export async function nextFlowEvent(ctx: CaseContext, sessionId: string, options: NextEventOptions = {}): Promise<FlowEvent> {
   const methods = options.methods ?? SESSION_REQUEST_METHODS;
-  const received = await ctx.next((r) => isSessionRequest(r.message, sessionId, methods), { timeoutMs: options.timeoutMs ?? ctx.scaled(FLOW_EVENT_MS) });
+  const received = await ctx.next((r) => isSessionRequest(r.message, sessionId, methods), { timeoutMs: options.timeoutMs ?? FLOW_EVENT_MS });
   const message = received.message as Message;
   const params = paramsOf(message);
   const method = message.method as string;
@@ -157,12 +194,13 @@ export async function expectEvent(ctx: CaseContext, sessionId: string, what: str
 }
 
 /**
- * Waits a short while (FLOW_QUIET_MS scaled, or `timeoutMs`) for a session request; undefined when
- * none came. For checks that something does NOT happen, and for optional re-prompts.
+ * Waits a short while (FLOW_QUIET_MS, or `timeoutMs`, both before --timeout-scale) for a session
+ * request; undefined when none came. For checks that something does NOT happen, and for optional
+ * re-prompts.
  */
 export async function maybeFlowEvent(ctx: CaseContext, sessionId: string, options: NextEventOptions = {}): Promise<FlowEvent | undefined> {
   try {
-    return await nextFlowEvent(ctx, sessionId, { ...options, timeoutMs: options.timeoutMs ?? ctx.scaled(FLOW_QUIET_MS) });
+    return await nextFlowEvent(ctx, sessionId, { ...options, timeoutMs: options.timeoutMs ?? FLOW_QUIET_MS });
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     return undefined;
@@ -253,10 +291,19 @@ export function asFlowPrompt(prompt: Message): FlowPrompt {
   };
 }
 
-/** Whether the profile's validator (C-31) accepts `value` for the prompt; false when it cannot tell. */
+/** Whether the profile's validator (C-31, recommended readings) accepts `value` for the prompt; false when it cannot tell. */
 export function satisfies(prompt: Message, value: unknown): boolean {
   try {
     return validatePromptValue(asFlowPrompt(prompt), value).valid;
+  } catch {
+    return false;
+  }
+}
+
+/** Like `satisfies`, with the pattern matched against the whole value (FLOW-VALID-3 reading 2). */
+export function satisfiesWhole(prompt: Message, value: unknown): boolean {
+  try {
+    return validatePromptValue(asFlowPrompt(prompt), value, { anchoredPattern: true }).valid;
   } catch {
     return false;
   }
@@ -280,6 +327,17 @@ function patternOf(prompt: Message): RegExp | undefined {
   }
 }
 
+/** The pattern as FLOW-VALID-3's second reading applies it (the whole value must match). */
+function wholePatternOf(prompt: Message): RegExp | undefined {
+  const pattern = rulesOf(prompt).pattern;
+  if (typeof pattern !== 'string') return undefined;
+  try {
+    return compileWholePattern(pattern);
+  } catch {
+    return undefined;
+  }
+}
+
 const TEXT_CANDIDATES = ['Lisbon', 'user@example.com', 'example', 'Conformance', 'abc', 'test_value', 'a1', '12345', 'https://example.com/x', 'x'];
 
 /** Lengthens `s` to `length` code points by repeating one of its characters, keeping `accept(s)`. */
@@ -293,27 +351,36 @@ function lengthen(s: string, length: number, accept: (s: string) => boolean): st
   return undefined;
 }
 
-/** Strings the prompt's pattern matches (fixed candidates first, then fast-check's stringMatching with a fixed seed). */
+/**
+ * Strings the prompt's pattern matches (fixed candidates first, then fast-check's stringMatching
+ * with a fixed seed), those the whole pattern matches first: a value both readings of
+ * FLOW-VALID-3 take.
+ */
 function textsMatching(prompt: Message): string[] {
   const re = patternOf(prompt);
+  const whole = wholePatternOf(prompt);
   const hints = [prompt.defaultValue, typeof prompt.placeholder === 'string' ? prompt.placeholder.replace(/^(e\.g\.|eg|for example)[:\s]*/i, '') : undefined, prompt.placeholder];
   const candidates = [...hints.filter((h): h is string => typeof h === 'string' && h !== ''), ...TEXT_CANDIDATES];
-  if (re === undefined) return candidates;
+  if (re === undefined || whole === undefined) return candidates;
   const matching = candidates.filter((c) => re.test(c));
   try {
+    matching.push(...fc.sample(fc.stringMatching(whole), { seed: 4242, numRuns: 100 }).filter((s) => s !== ''));
     matching.push(...fc.sample(fc.stringMatching(re), { seed: 4242, numRuns: 100 }).filter((s) => s !== ''));
   } catch {
     // A pattern fast-check cannot generate from: the fixed candidates are all there is.
   }
-  return matching;
+  return [...matching.filter((m) => whole.test(m)), ...matching.filter((m) => !whole.test(m))];
 }
 
-/** A text value of `min`..`max` code points that the pattern matches, or undefined. */
+/** A text value of `min`..`max` code points that the pattern matches (as a whole where one can), or undefined. */
 function textWithin(prompt: Message, min: number, max: number): string | undefined {
   const re = patternOf(prompt);
-  const ok = (s: string) => (re === undefined || re.test(s)) && codePoints(s) >= min && codePoints(s) <= max;
+  const whole = wholePatternOf(prompt);
+  const fits = (s: string) => codePoints(s) >= min && codePoints(s) <= max;
+  const wholly = (s: string) => (whole === undefined || whole.test(s)) && fits(s);
+  const ok = (s: string) => (re === undefined || re.test(s)) && fits(s);
   const texts = textsMatching(prompt);
-  const direct = texts.find(ok);
+  const direct = texts.find(wholly) ?? texts.find(ok);
   if (direct !== undefined) return direct;
   for (const t of texts) {
     const n = codePoints(t);
@@ -367,9 +434,14 @@ export function validValue(prompt: Message): unknown {
     case 'confirm':
       return true;
     case 'number': {
+      // Strictly inside the bounds where there is room: whether they are inclusive is not in 000.
       const min = numberRule(rules, 'min');
       const max = numberRule(rules, 'max');
       const fits = (n: number) => (min === undefined || n >= min) && (max === undefined || n <= max);
+      const inside = (n: number) => (min === undefined || n > min) && (max === undefined || n < max);
+      const preferred = [prompt.defaultValue, min !== undefined && max !== undefined ? Math.floor((min + max) / 2) : undefined, min !== undefined ? Math.floor(min) + 1 : undefined, max !== undefined ? Math.ceil(max) - 1 : undefined, 1];
+      const pick = preferred.find((n): n is number => typeof n === 'number' && Number.isFinite(n) && inside(n));
+      if (pick !== undefined) return pick;
       if (typeof prompt.defaultValue === 'number' && Number.isFinite(prompt.defaultValue) && fits(prompt.defaultValue)) return prompt.defaultValue;
       if (min !== undefined) return fits(Math.ceil(min)) ? Math.ceil(min) : min;
       if (max !== undefined) return fits(Math.floor(max)) ? Math.floor(max) : max;
@@ -408,24 +480,29 @@ export interface InvalidProbe {
 }
 
 /**
- * Values the prompt must refuse, one per rule it shows (each breaks only that rule, as far as the
- * profile's validator can tell): required (null, ""), a text of the wrong type, pattern, text
- * length min/max, number min/max, a non-number, a value outside the choices, a non-boolean for
- * confirm, impossible or non-ISO dates. File and custom prompts only get the required probes
- * (FLOW-PROMPT-9: no documented shape).
+ * Values the prompt must refuse under every accepted reading, one per rule it shows (each breaks
+ * only that rule, as far as the profile's validator can tell): required (null; "" where the type
+ * cannot take it: not for text, where C-31 accepts "" as a value, nor custom), a text of the wrong
+ * type, pattern (matched by neither the searching nor the anchored reading), text length min/max,
+ * number min/max, a non-number, a value outside the choices, a non-boolean for confirm that is no
+ * boolean word either, impossible or non-ISO dates. File and custom prompts only get the required
+ * probes (FLOW-PROMPT-9: no documented shape).
  */
 export function invalidValues(prompt: Message): InvalidProbe[] {
   const rules = rulesOf(prompt);
   const probes: InvalidProbe[] = [];
   if (rules.required === true) {
     probes.push({ value: null, requirement: 'FLOW-VALID-2', description: 'null for a required prompt' });
-    probes.push({ value: '', requirement: 'FLOW-VALID-2', description: 'an empty string for a required prompt' });
+    const choiceValues = Array.isArray(prompt.choices) ? prompt.choices.filter(isRecord).map((c) => c.value) : [];
+    if (prompt.type !== 'text' && prompt.type !== 'custom' && !choiceValues.includes('')) {
+      probes.push({ value: '', requirement: 'FLOW-VALID-2', description: `an empty string for a required ${String(prompt.type)} prompt` });
+    }
   }
   const min = numberRule(rules, 'min');
   const max = numberRule(rules, 'max');
   switch (prompt.type) {
     case 'text': {
-      probes.push({ value: 42, requirement: 'FLOW-VALID-1', description: 'a number for a text prompt' });
+      probes.push({ value: true, requirement: 'FLOW-VALID-1', description: 'a boolean for a text prompt' });
       const re = patternOf(prompt);
       const lo = Math.max(min ?? 1, 1);
       const hi = max ?? Math.max(lo, 16);
@@ -463,8 +540,8 @@ export function invalidValues(prompt: Message): InvalidProbe[] {
       break;
     }
     case 'confirm':
-      probes.push({ value: 'yes', requirement: 'FLOW-VALID-8', description: 'the string "yes" for a confirm prompt' });
-      probes.push({ value: 1, requirement: 'FLOW-VALID-8', description: 'the number 1 for a confirm prompt' });
+      probes.push({ value: 'maybe', requirement: 'FLOW-VALID-8', description: 'the string "maybe" for a confirm prompt' });
+      probes.push({ value: 42, requirement: 'FLOW-VALID-8', description: 'the number 42 for a confirm prompt' });
       break;
     case 'date':
       probes.push({ value: '2031-02-30', requirement: 'FLOW-VALID-9', description: '2031-02-30, not a calendar date' });
@@ -606,96 +683,118 @@ export interface Problem {
 
 const PROMPT_TYPE_NAMES: readonly string[] = ['text', 'choice', 'confirm', 'number', 'date', 'file', 'custom'];
 
-/** Whether `value` has the prompt's value type (FLOW-PROMPT-7). */
-function defaultFits(prompt: Message, value: unknown): boolean {
-  switch (prompt.type) {
-    case 'text':
-      return typeof value === 'string';
-    case 'confirm':
-      return typeof value === 'boolean';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'date':
-      return typeof value === 'string' && isCalendarDate(value);
-    case 'choice': {
-      const values = Array.isArray(prompt.choices) ? prompt.choices.filter(isRecord).map((c) => JSON.stringify(c.value)) : [];
-      const listed = (v: unknown) => values.includes(JSON.stringify(v));
-      return prompt.multiple === true && Array.isArray(value) ? value.every(listed) : listed(value);
-    }
-    default:
-      return true; // file and custom: no documented value shape (FLOW-PROMPT-9)
-  }
+/**
+ * The prompt requirements that are MUSTs: the members 000's examples show, with their types
+ * (C-33). A message that carries a prompt breaks its own shape requirement (FLOW-START-6,
+ * FLOW-PROMPT-11) through one of these; the recommendations (FLOW-PROMPT-6, -8, -15) are judged
+ * only where a case declares them.
+ */
+export const PROMPT_SHAPE_REQUIREMENTS: readonly string[] = ['FLOW-PROMPT-3', 'FLOW-PROMPT-4', 'FLOW-PROMPT-5', 'FLOW-PROMPT-7', 'FLOW-PROMPT-10'];
+
+/** The problems that break a prompt's (or progress's) shape, renamed to `requirement` (the message that carries them). */
+export function shapeProblems(problems: readonly Problem[], requirement: string): Problem[] {
+  return problems.filter((p) => PROMPT_SHAPE_REQUIREMENTS.includes(p.requirement)).map((p) => ({ ...p, requirement }));
 }
 
-/** What is wrong with a prompt (FLOW-PROMPT-3..8); [] for a good one. */
+function choiceValuesOf(prompt: Message): string[] {
+  return Array.isArray(prompt.choices) ? prompt.choices.filter(isRecord).map((c) => JSON.stringify(c.value)) : [];
+}
+
+/** Whether `value` is one of the choice prompt's values, or an array of them (FLOW-PROMPT-15). */
+function choiceDefaultFits(prompt: Message, value: unknown): boolean {
+  const values = choiceValuesOf(prompt);
+  const listed = (v: unknown) => values.includes(JSON.stringify(v));
+  return listed(value) || (Array.isArray(value) && value.every(listed));
+}
+
+/**
+ * What is wrong with a prompt (FLOW-PROMPT-3..8, -15); [] for a good one. MUSTs (C-33): a known
+ * type and a string message; choices with a value and a string label; validation's members typed
+ * as 000 shows them; placeholder, text and confirm defaults typed. Recommendations: an ECMAScript
+ * pattern (FLOW-PROMPT-6), YYYY-MM-DD dates (FLOW-PROMPT-8), and consistency (FLOW-PROMPT-15:
+ * choices present and distinct, min <= max, number and choice defaults that fit).
+ */
 export function promptProblems(prompt: unknown): Problem[] {
   const problems: Problem[] = [];
   if (!isRecord(prompt)) return [{ requirement: 'FLOW-PROMPT-3', message: 'the prompt is not an object' }];
+  const add = (requirement: string, message: string) => problems.push({ requirement, message });
   if (typeof prompt.type !== 'string' || !PROMPT_TYPE_NAMES.includes(prompt.type)) {
-    problems.push({ requirement: 'FLOW-PROMPT-3', message: `type ${JSON.stringify(prompt.type)} is not one of ${PROMPT_TYPE_NAMES.join(', ')}` });
+    add('FLOW-PROMPT-3', `type ${JSON.stringify(prompt.type)} is not one of ${PROMPT_TYPE_NAMES.join(', ')}`);
   }
-  if (typeof prompt.message !== 'string') problems.push({ requirement: 'FLOW-PROMPT-3', message: 'the prompt has no string message' });
+  if (typeof prompt.message !== 'string') add('FLOW-PROMPT-3', 'the prompt has no string message');
   if (prompt.type === 'choice') {
     const choices = prompt.choices;
-    if (!Array.isArray(choices) || choices.length === 0) problems.push({ requirement: 'FLOW-PROMPT-4', message: 'a choice prompt without a non-empty choices array' });
+    if (!Array.isArray(choices)) add('FLOW-PROMPT-4', 'a choice prompt without a choices array');
     else {
+      if (choices.length === 0) add('FLOW-PROMPT-15', 'a choice prompt with no choices cannot be answered');
       const seen = new Set<string>();
       choices.forEach((choice, i) => {
         if (!isRecord(choice) || !Object.hasOwn(choice, 'value') || typeof choice.label !== 'string') {
-          problems.push({ requirement: 'FLOW-PROMPT-4', message: `choices[${i}] lacks a value or a string label` });
+          add('FLOW-PROMPT-4', `choices[${i}] lacks a value or a string label`);
           return;
         }
         const key = JSON.stringify(choice.value);
-        if (seen.has(key)) problems.push({ requirement: 'FLOW-PROMPT-4', message: `choices[${i}] repeats the value ${key}` });
+        if (seen.has(key)) add('FLOW-PROMPT-15', `choices[${i}] repeats the value ${key}`);
         seen.add(key);
       });
     }
   }
   if (prompt.validation !== undefined) {
     const rules = prompt.validation;
-    if (!isRecord(rules)) problems.push({ requirement: 'FLOW-PROMPT-5', message: 'validation is not an object' });
+    if (!isRecord(rules)) add('FLOW-PROMPT-5', 'validation is not an object');
     else {
-      if (rules.required !== undefined && typeof rules.required !== 'boolean') problems.push({ requirement: 'FLOW-PROMPT-5', message: 'validation.required is not a boolean' });
-      if (rules.pattern !== undefined && typeof rules.pattern !== 'string') problems.push({ requirement: 'FLOW-PROMPT-5', message: 'validation.pattern is not a string' });
+      if (rules.required !== undefined && typeof rules.required !== 'boolean') add('FLOW-PROMPT-5', 'validation.required is not a boolean');
+      if (rules.pattern !== undefined && typeof rules.pattern !== 'string') add('FLOW-PROMPT-5', 'validation.pattern is not a string');
       if (typeof rules.pattern === 'string') {
         try {
           compilePattern(rules.pattern);
         } catch {
-          problems.push({ requirement: 'FLOW-PROMPT-6', message: `validation.pattern ${JSON.stringify(rules.pattern)} does not compile as an ECMAScript regular expression` });
+          add('FLOW-PROMPT-6', `validation.pattern ${JSON.stringify(rules.pattern)} does not compile as an ECMAScript regular expression`);
         }
       }
-      // Date prompts bound by dates (YYYY-MM-DD), every other type by numbers.
+      // 000 shows numeric bounds on text and number prompts; date bounds are recommended YYYY-MM-DD
+      // (FLOW-PROMPT-8); other types' bounds are extensions 000 does not name.
       const isDate = prompt.type === 'date';
+      const numeric = prompt.type === 'text' || prompt.type === 'number';
       const bound = (v: unknown) => (isDate ? typeof v === 'string' && isCalendarDate(v) : typeof v === 'number' && Number.isFinite(v));
       for (const name of ['min', 'max'] as const) {
-        if (rules[name] !== undefined && !bound(rules[name])) {
-          problems.push({ requirement: 'FLOW-PROMPT-5', message: `validation.${name} ${JSON.stringify(rules[name])} is not a ${isDate ? 'YYYY-MM-DD date' : 'number'}` });
-        }
+        if (rules[name] === undefined || bound(rules[name])) continue;
+        if (numeric) add('FLOW-PROMPT-5', `validation.${name} ${JSON.stringify(rules[name])} is not a number`);
+        else if (isDate) add('FLOW-PROMPT-8', `validation.${name} ${JSON.stringify(rules[name])} of a date prompt is not YYYY-MM-DD`);
       }
       if (bound(rules.min) && bound(rules.max) && (rules.min as number | string) > (rules.max as number | string)) {
-        problems.push({ requirement: 'FLOW-PROMPT-5', message: `validation.min ${JSON.stringify(rules.min)} is above validation.max ${JSON.stringify(rules.max)}` });
+        add('FLOW-PROMPT-15', `validation.min ${JSON.stringify(rules.min)} is above validation.max ${JSON.stringify(rules.max)}: no value can satisfy both`);
       }
     }
   }
-  if (prompt.defaultValue !== undefined && !defaultFits(prompt, prompt.defaultValue)) {
-    problems.push({ requirement: 'FLOW-PROMPT-7', message: `defaultValue ${JSON.stringify(prompt.defaultValue)} does not have the value type of a ${String(prompt.type)} prompt` });
-  }
-  if (prompt.placeholder !== undefined && typeof prompt.placeholder !== 'string') problems.push({ requirement: 'FLOW-PROMPT-7', message: 'placeholder is not a string' });
-  if (prompt.type === 'date' && prompt.defaultValue !== undefined && !(typeof prompt.defaultValue === 'string' && isCalendarDate(prompt.defaultValue))) {
-    problems.push({ requirement: 'FLOW-PROMPT-8', message: `the date prompt's defaultValue ${JSON.stringify(prompt.defaultValue)} is not YYYY-MM-DD` });
+  if (prompt.placeholder !== undefined && typeof prompt.placeholder !== 'string') add('FLOW-PROMPT-7', 'placeholder is not a string');
+  const fallback = prompt.defaultValue;
+  if (fallback !== undefined) {
+    const wrong = (requirement: string, kind: string) => add(requirement, `defaultValue ${JSON.stringify(fallback)} of a ${String(prompt.type)} prompt is not ${kind}`);
+    if (prompt.type === 'text' && typeof fallback !== 'string') wrong('FLOW-PROMPT-7', 'a string');
+    if (prompt.type === 'confirm' && typeof fallback !== 'boolean') wrong('FLOW-PROMPT-7', 'a boolean');
+    if (prompt.type === 'number' && !(typeof fallback === 'number' && Number.isFinite(fallback))) wrong('FLOW-PROMPT-15', 'a number');
+    if (prompt.type === 'choice' && !choiceDefaultFits(prompt, fallback)) wrong('FLOW-PROMPT-15', 'one of its choice values');
+    if (prompt.type === 'date' && !(typeof fallback === 'string' && isCalendarDate(fallback))) wrong('FLOW-PROMPT-8', 'a YYYY-MM-DD date');
   }
   return problems;
 }
 
-/** What is wrong with a `progress` object (FLOW-PROMPT-10); [] when absent or good. */
+/**
+ * What is wrong with a `progress` object; [] when absent or good. FLOW-PROMPT-10 (MUST): an
+ * object, a number `current`, an optional number `total` and string `message`. FLOW-PROMPT-15
+ * (SHOULD): integers with 0 <= current <= total.
+ */
 export function progressProblems(progress: unknown): Problem[] {
   if (progress === undefined) return [];
-  const bad = (message: string): Problem[] => [{ requirement: 'FLOW-PROMPT-10', message }];
-  if (!isRecord(progress)) return bad('progress is not an object');
+  const bad = (requirement: string, message: string): Problem[] => [{ requirement, message }];
+  if (!isRecord(progress)) return bad('FLOW-PROMPT-10', 'progress is not an object');
   const { current, total, message } = progress;
-  if (!Number.isSafeInteger(current) || (current as number) < 0) return bad(`progress.current ${JSON.stringify(current)} is not an integer >= 0`);
-  if (total !== undefined && (!Number.isSafeInteger(total) || (total as number) < (current as number))) return bad(`progress.total ${JSON.stringify(total)} is not an integer >= current ${String(current)}`);
-  if (message !== undefined && typeof message !== 'string') return bad('progress.message is not a string');
+  if (typeof current !== 'number' || !Number.isFinite(current)) return bad('FLOW-PROMPT-10', `progress.current ${JSON.stringify(current)} is not a number`);
+  if (total !== undefined && (typeof total !== 'number' || !Number.isFinite(total))) return bad('FLOW-PROMPT-10', `progress.total ${JSON.stringify(total)} is not a number`);
+  if (message !== undefined && typeof message !== 'string') return bad('FLOW-PROMPT-10', 'progress.message is not a string');
+  if (!Number.isSafeInteger(current) || current < 0) return bad('FLOW-PROMPT-15', `progress.current ${current} is not an integer >= 0`);
+  if (total !== undefined && (!Number.isSafeInteger(total) || (total as number) < current)) return bad('FLOW-PROMPT-15', `progress.total ${String(total)} is not an integer >= current ${current}`);
   return [];
 }
 

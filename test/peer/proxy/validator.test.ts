@@ -224,15 +224,15 @@ describe('MCP Flow sessions', () => {
     expect(state).toContain('FLOW-SM-3');
   });
 
-  it('prompt rules the schema cannot state: repeated choice values (FLOW-PROMPT-4), min > max (FLOW-PROMPT-5), progress beyond total (FLOW-PROMPT-10)', () => {
+  it('prompt rules the schema cannot state: repeated choice values, min > max, progress beyond total (FLOW-PROMPT-15, recommended)', () => {
     const { feed } = started();
     const choices = [
       { value: 'a', label: 'A' },
       { value: 'a', label: 'Also A' },
     ];
-    expect(feed(S, prompt(10, { prompt: { type: 'choice', message: 'Pick', choices } }))).toContain('FLOW-PROMPT-4');
-    expect(feed(S, prompt(11, { prompt: { type: 'number', message: 'Age', validation: { min: 9, max: 1 } } }))).toContain('FLOW-PROMPT-5');
-    expect(feed(S, prompt(12, { progress: { current: 5, total: 2 } }))).toContain('FLOW-PROMPT-10');
+    expect(feed(S, prompt(10, { prompt: { type: 'choice', message: 'Pick', choices } }))).toContain('FLOW-PROMPT-15');
+    expect(feed(S, prompt(11, { prompt: { type: 'number', message: 'Age', validation: { min: 9, max: 1 } } }))).toContain('FLOW-PROMPT-15');
+    expect(feed(S, prompt(12, { progress: { current: 5, total: 2 } }))).toContain('FLOW-PROMPT-15');
   });
 
   it('a session started without initialPrompt that never got a prompt (FLOW-START-8, judged at the end)', () => {

@@ -13,6 +13,7 @@ import { validateAnswer, type EnginePrompt } from './answers.js';
 import { openExportStream, type ExportStream } from './export-stream.js';
 import type { ResolvedFlowOptions } from './options.js';
 import {
+  acceptedAnswers,
   nextTarget,
   progressFor,
   renderExport,
@@ -151,16 +152,19 @@ export class FlowEngine {
   /** A state change by 000's table (via src/protocol/flow-session.ts); throws the matching RpcError. */
   #transition(live: LiveSession, trigger: SessionTrigger, faults: ActiveFaults, sessionId: string): void {
     try {
-      live.record.state = nextState(live.record.state, trigger);
+      // C-23: the 'cancel' reading of cancelFinished takes 000's "Any -> CANCELLED" literally.
+      live.record.state = nextState(live.record.state, trigger, false, { literalAny: this.options.cancelFinished === 'cancel' });
     } catch (error) {
       if (error instanceof InvalidStateTransitionError) {
+        // FLOW-RESPOND-6: -32006 (recommended) or -32003 for a respond on a cancelled session.
+        const invalidState = trigger === 'respond' && live.record.state === 'cancelled' && this.options.respondWhenCancelled === 'invalid-state';
+        const jsonRpcCode = invalidState ? FLOW_ERROR.INVALID_STATE_TRANSITION : error.jsonRpcCode;
         const message =
-          error.jsonRpcCode === FLOW_ERROR.ALREADY_CANCELLED
+          jsonRpcCode === FLOW_ERROR.ALREADY_CANCELLED
             ? `Session already cancelled: ${sessionId}`
             : `Invalid state transition: cannot ${trigger} session ${sessionId} in state ${live.record.state}`;
         // FAULT invalid-transition-as-invalid-params.
-        const code =
-          error.jsonRpcCode === FLOW_ERROR.INVALID_STATE_TRANSITION && faults.has('invalid-transition-as-invalid-params') ? JSONRPC_ERROR.InvalidParams : error.jsonRpcCode;
+        const code = jsonRpcCode === FLOW_ERROR.INVALID_STATE_TRANSITION && faults.has('invalid-transition-as-invalid-params') ? JSONRPC_ERROR.InvalidParams : jsonRpcCode;
         // FAULT completed-session-reopened: refused, yet the terminal session is waiting again.
         const state = live.record.state;
         if (trigger === 'respond' && state === 'completed' && faults.has('completed-session-reopened')) live.record.state = 'waiting_user';
@@ -241,7 +245,7 @@ export class FlowEngine {
     if (isTerminal(live.record.state) || !this.#sessions.has(live.record.id)) return;
     const sessionId = this.#publicId(live);
     live.ctx.log(
-      'warning',
+      this.options.timeoutWarningLevel,
       {
         sessionId,
         expiresAt: live.record.lastActivityAt + live.record.timeoutMs,
@@ -334,7 +338,11 @@ export class FlowEngine {
     try {
       record = decodeToken<SessionRecord>(secret, token, { verify: !faults.has('accept-tampered-token') }).state;
     } catch (error) {
-      if (error instanceof TokenRejectedError) throw this.#notFound(faults, token);
+      if (error instanceof TokenRejectedError) {
+        // C-19: a tampered token names no session (-32001), or is a malformed parameter (-32602).
+        if (this.options.tamperedTokenCode === JSONRPC_ERROR.InvalidParams) throw invalidParams(`Invalid session token: ${error.problem}`, { sessionId: token });
+        throw this.#notFound(faults, token);
+      }
       throw error;
     }
     const wizard = typeof record.wizardName === 'string' ? this.wizards.get(record.wizardName) : undefined;
@@ -354,7 +362,9 @@ export class FlowEngine {
   #requireInteractive(ctx: RequestContext, params: unknown): void {
     if (this.options.interactive || ctx.faults.has('not-interactive-served')) return;
     const sessionId = isObject(params) && typeof params.sessionId === 'string' ? params.sessionId : undefined;
-    throw this.#error(ctx.faults, FLOW_ERROR.NOT_INTERACTIVE, 'Interactive mode is not supported by this server', sessionId);
+    // FLOW-CAP-7 reading 2: answered as a plain MCP server answers a method it does not have.
+    if (this.options.notInteractiveCode === JSONRPC_ERROR.MethodNotFound) throw new RpcError(JSONRPC_ERROR.MethodNotFound, `Method not found: ${ctx.method}`);
+    throw this.#error(ctx.faults, this.options.notInteractiveCode, 'Interactive mode is not supported by this server', sessionId);
   }
 
   // ---- capabilities ------------------------------------------------------------------------
@@ -394,11 +404,17 @@ export class FlowEngine {
   /** The prompt as sent, with the prompt-shape faults applied. */
   #asSent(prompt: EnginePrompt, faults: ActiveFaults): EnginePrompt {
     const sent = structuredClone(prompt);
+    // Rule 4: a member 000 does not name is noted, not failed.
+    if (this.options.extensionMembers) (sent as EnginePrompt & { _meta?: unknown })._meta = { 'mcp-flow-conformance/readings': 'alternate' };
     if (faults.has('prompt-without-message')) delete (sent as Partial<EnginePrompt>).message;
     if (faults.has('duplicate-choice-values') && sent.choices !== undefined && sent.choices.length > 0) {
       sent.choices = [sent.choices[0] as NonNullable<EnginePrompt['choices']>[number], ...sent.choices];
     }
+    if (faults.has('choice-without-label') && sent.choices !== undefined) {
+      sent.choices = sent.choices.map(({ label: _label, ...choice }) => choice as NonNullable<EnginePrompt['choices']>[number]);
+    }
     const rules = sent.validation;
+    if (faults.has('validation-required-as-string') && rules?.required !== undefined) (rules as Record<string, unknown>).required = String(rules.required);
     if (faults.has('inverted-bounds') && rules?.min !== undefined && rules.max !== undefined && rules.min !== rules.max) {
       [rules.min, rules.max] = [rules.max, rules.min];
     }
@@ -411,6 +427,7 @@ export class FlowEngine {
 
   #progress(live: LiveSession, step: WizardStep, message?: string): Progress {
     const progress = progressFor(live.wizard, live.record, step, message);
+    if (live.ctx.faults.has('progress-current-as-string')) return { ...progress, current: String(progress.current) as unknown as number };
     return live.ctx.faults.has('progress-beyond-total') ? { ...progress, current: progress.total + 1 } : progress;
   }
 
@@ -423,13 +440,14 @@ export class FlowEngine {
    * Makes `step` the current prompt and sends it: interaction.prompt, or interaction.continue with
    * nextPrompt when the step says so. A re-prompt (after a rejected value) carries the error.
    */
-  async #present(live: LiveSession, step: WizardStep, reprompt?: { error: string }): Promise<void> {
+  async #present(live: LiveSession, step: WizardStep, reprompt?: { error: string }, first = false): Promise<void> {
     const record = live.record;
     const faults = live.ctx.faults;
     const prompt = renderPrompt(step, record);
     if (reprompt !== undefined) prompt.error = reprompt.error;
     const sent = this.#asSent(prompt, faults);
-    const viaContinue = reprompt === undefined && step.delivery === 'continue';
+    // FLOW-START-8 reading 2: the first prompt may come as interaction.continue with nextPrompt.
+    const viaContinue = reprompt === undefined && (step.delivery === 'continue' || (first && this.options.firstPromptVia === 'continue'));
     const sessionId = this.#publicId(live);
     if (reprompt === undefined) {
       record.stepId = step.id;
@@ -449,7 +467,8 @@ export class FlowEngine {
     const method = viaContinue ? FLOW_METHOD.continue : FLOW_METHOD.prompt;
     const params: Params = viaContinue ? { sessionId: id, nextPrompt: sent, progress } : { sessionId: id, prompt: sent, progress };
     if (viaContinue && faults.has('continue-without-session-id')) delete params.sessionId;
-    if (!viaContinue && faults.has('prompt-as-notification')) {
+    // C-11 reading 3 sends interaction.continue as a notification; FAULT prompt-as-notification does so with interaction.prompt.
+    if ((viaContinue && this.options.continueAsNotification) || (!viaContinue && faults.has('prompt-as-notification'))) {
       await live.ctx.sendNotification(method, params);
       return;
     }
@@ -473,14 +492,15 @@ export class FlowEngine {
       try {
         const params: Params = { sessionId: this.#publicId(live), progress };
         if (live.ctx.faults.has('continue-without-session-id')) delete params.sessionId;
-        await this.#clientRequest(live, FLOW_METHOD.continue, params);
+        if (this.options.continueAsNotification) await live.ctx.sendNotification(FLOW_METHOD.continue, params);
+        else await this.#clientRequest(live, FLOW_METHOD.continue, params);
       } catch {
         if (live.epoch === epoch) this.#fail(live);
         return;
       }
       if (live.epoch !== epoch || isTerminal(live.record.state)) return; // FLOW-CANCEL-5
     }
-    await this.#present(live, step);
+    await this.#present(live, step, undefined, answered === null);
   }
 
   /** FLOW-SM-6, FLOW-SM-7: completed, then one interaction.complete with the rendered result. */
@@ -557,14 +577,14 @@ export class FlowEngine {
     this.#requireInteractive(ctx, params);
     const faults = ctx.faults;
     if (!isObject(params)) throw invalidParams('interaction.start needs params with a string toolName');
-    const { toolName, initialParams, context, timeout } = params;
+    const { initialParams, context, timeout } = params;
+    let toolName = params.toolName;
+    // FAULT start-without-tool-name-served: no toolName starts the first interactive tool.
+    if (toolName === undefined && faults.has('start-without-tool-name-served') && this.wizards.size > 0) toolName = [...this.wizards.keys()][0];
     if (typeof toolName !== 'string' || toolName === '') throw invalidParams('interaction.start needs a non-empty string toolName');
     if (initialParams !== undefined && !isObject(initialParams)) throw invalidParams('interaction.start initialParams must be an object');
     if (context !== undefined && !isObject(context)) throw invalidParams('interaction.start context must be an object');
-    const timeoutValid = timeout === undefined || (Number.isSafeInteger(timeout) && (timeout as number) > 0);
-    if (!timeoutValid && !faults.has('accept-invalid-timeout')) {
-      throw invalidParams(`interaction.start timeout must be a positive integer number of milliseconds, got ${JSON.stringify(timeout)}`);
-    }
+    const timeoutMs = this.#timeoutParam(timeout, faults);
     let wizard = this.wizards.get(toolName);
     if (wizard === undefined) {
       if ([...this.options.plainTools()].includes(toolName)) {
@@ -573,7 +593,7 @@ export class FlowEngine {
         throw new RpcError(code, `Tool ${toolName} is not interactive; call it with tools/call`, { toolName });
       }
       if (!faults.has('start-unknown-tool') || this.wizards.size === 0) {
-        throw invalidParams(`Unknown tool: ${toolName}`, { toolName, interactiveTools: [...this.wizards.keys()] });
+        throw new RpcError(this.options.unknownToolCode, `Unknown tool: ${toolName}`, { toolName, interactiveTools: [...this.wizards.keys()] });
       }
       wizard = [...this.wizards.values()][0] as Wizard;
     }
@@ -592,7 +612,7 @@ export class FlowEngine {
       state: 'idle',
       createdAt: now,
       lastActivityAt: now,
-      timeoutMs: timeoutValid && timeout !== undefined ? (timeout as number) : (wizard.timeout ?? this.options.defaultTimeoutMs),
+      timeoutMs: timeoutMs ?? wizard.timeout ?? this.options.defaultTimeoutMs,
       stepId: null,
       currentPrompt: null,
       history: [],
@@ -642,6 +662,21 @@ export class FlowEngine {
     return result;
   }
 
+  /**
+   * The inactivity timeout interaction.start asks for: undefined for none, or (FLOW-START-9) for a
+   * value that is not a positive integer under the lenient reading; -32602 under the refusing one.
+   */
+  #timeoutParam(timeout: unknown, faults: ActiveFaults): number | undefined {
+    if (timeout === undefined || (Number.isSafeInteger(timeout) && (timeout as number) > 0)) return timeout as number | undefined;
+    // FAULT invalid-timeout-internal-error: neither accepted reading of FLOW-START-9.
+    if (faults.has('invalid-timeout-internal-error')) throw new RpcError(JSONRPC_ERROR.InternalError, 'Internal error');
+    if (this.options.invalidTimeout === 'lenient') {
+      const spelled = typeof timeout === 'string' && /^[0-9]+$/.test(timeout) ? Number(timeout) : undefined;
+      return spelled !== undefined && Number.isSafeInteger(spelled) && spelled > 0 ? spelled : undefined;
+    }
+    throw invalidParams(`interaction.start timeout must be a positive integer number of milliseconds, got ${JSON.stringify(timeout)}`);
+  }
+
   #validate(prompt: EnginePrompt, value: unknown, faults: ActiveFaults): ValidationOutcome {
     if (faults.has('skip-validation')) return { valid: true };
     const relaxed = structuredClone(prompt);
@@ -668,7 +703,9 @@ export class FlowEngine {
     const faults = ctx.faults;
     const { params: p, sessionId } = this.#sessionIdParam(params, FLOW_METHOD.respond);
     let response = p.response;
-    if (!isObject(response) || !Object.hasOwn(response, 'value')) {
+    // FLOW-RESPOND-7 reading 2: a response object without value is a missing answer, which validation judges.
+    const missingAnswer = isObject(response) && !Object.hasOwn(response, 'value') && this.options.missingValue === 'validate';
+    if (!isObject(response) || (!Object.hasOwn(response, 'value') && !missingAnswer)) {
       if (!faults.has('accept-missing-response')) {
         throw invalidParams('interaction.respond needs a response object with a value', { sessionId });
       }
@@ -683,7 +720,12 @@ export class FlowEngine {
     }
     const live = await this.#resolve(sessionId, ctx);
     const record = live.record;
-    const accepted = { accepted: true, validation: { valid: true } };
+    // FLOW-RESPOND-2: with validation {valid: true} (recommended), or accepted alone; FAULT accepted-marked-invalid contradicts itself.
+    const accepted: Record<string, unknown> = faults.has('accepted-marked-invalid')
+      ? { accepted: true, validation: { valid: false } }
+      : this.options.acceptedValidation
+        ? { accepted: true, validation: { valid: true } }
+        : { accepted: true };
     if (record.state === 'cancelled' && faults.has('respond-after-cancel-accepted')) return accepted;
     if (record.state === 'completed' && faults.has('respond-after-complete-accepted')) return accepted;
     const step = record.stepId === null ? undefined : stepById(live.wizard, record.stepId);
@@ -716,6 +758,11 @@ export class FlowEngine {
       const validation: Record<string, unknown> = { valid: false };
       if (!faults.has('rejection-without-error')) validation.error = outcome.error;
       if (outcome.suggestion !== undefined) validation.suggestion = outcome.suggestion;
+      // FLOW-VALID-10 reading 2: the rejected exchange is a turn of history (never of accumulatedData).
+      if (this.options.recordRejectedTurns && record.currentPrompt !== null) {
+        record.history.push({ turnId: this.options.historyTurnBase + record.history.length, prompt: record.currentPrompt, response: { value: value ?? null }, timestamp: this.#now() });
+        record.rejectedTurns = (record.rejectedTurns ?? 0) + 1;
+      }
       if (this.options.rejectWithError) {
         throw this.#error(faults, FLOW_ERROR.VALIDATION_FAILED, `Validation failed: ${outcome.error}`, sessionId, { validation });
       }
@@ -723,16 +770,16 @@ export class FlowEngine {
     }
     const recordTurn = (): void => {
       record.history.push({
-        turnId: record.history.length,
+        turnId: this.options.historyTurnBase + record.history.length,
         prompt: record.currentPrompt as EnginePrompt,
         response: {
-          value,
+          value: value ?? null,
           ...(answer.timestamp === undefined ? {} : { timestamp: answer.timestamp as number }),
           ...(answer.metadata === undefined ? {} : { metadata: answer.metadata as Params }),
         },
         timestamp: this.#now(),
       } satisfies HistoryTurn);
-      record.accumulatedData[key] = value;
+      record.accumulatedData[key] = value ?? null;
     };
     // The answer is recorded as usual (FLOW-STATE-2 holds); only the step out of waiting_user is missing (FLOW-SM-5).
     if (faults.has('stay-waiting-after-accept')) {
@@ -751,7 +798,7 @@ export class FlowEngine {
     // stream of this very request (in flight until answered), announced by a ref/stream item.
     const content = target === COMPLETE_TARGET ? await this.#exportOn(live, ctx) : undefined;
     this.#schedule(() => this.#advance(live, step));
-    const result: Record<string, unknown> = faults.has('accepted-without-validation') ? { accepted: true } : { ...accepted };
+    const result: Record<string, unknown> = { ...accepted };
     if (content !== undefined) result.content = content;
     return result;
   }
@@ -769,7 +816,9 @@ export class FlowEngine {
     // state-idle-while-waiting reports idle, and an idle report carries no currentPrompt, so that
     // only the state path (FLOW-SM-2) breaks and not the currentPrompt rule (FLOW-STATE-3).
     const reportedIdle = record.state === 'waiting_user' && faults.has('state-idle-while-waiting');
-    const state = reportedIdle ? 'idle' : this.#reportState(record.state, faults);
+    // C-03 reading 2: idle, as in 000's start example, for as long as the initial prompt waits.
+    const initialWaiting = this.options.initialPromptState === 'idle' && live.wizard.initialPrompt === true && record.state === 'waiting_user' && acceptedAnswers(record) === 0;
+    const state = reportedIdle || initialWaiting ? 'idle' : this.#reportState(record.state, faults);
     const metadata: Record<string, unknown> = { createdAt: record.createdAt, lastActivityAt: record.lastActivityAt, toolName: record.toolName };
     if (faults.has('missing-metadata')) delete metadata.toolName;
     let accumulatedData = structuredClone(record.accumulatedData);
@@ -798,8 +847,13 @@ export class FlowEngine {
     const live = await this.#resolve(sessionId, ctx);
     const record = live.record;
     if (record.state === 'cancelled' && faults.has('cancel-twice-succeeds')) return { cancelled: true };
-    if ((record.state === 'completed' || record.state === 'error') && faults.has('cancel-completed-session')) {
-      record.state = 'cancelled';
+    const finished = record.state === 'completed' || record.state === 'error';
+    // FAULT cancel-completed-claims-cancelled: says cancelled, yet the session stays as it was.
+    if (finished && faults.has('cancel-completed-claims-cancelled')) return { cancelled: true };
+    // C-23: a finished session's cancel refused with {"cancelled": false}, or taken literally ("Any -> CANCELLED").
+    if (finished && this.options.cancelFinished === 'refuse-with-result') return { cancelled: false };
+    if (finished && this.options.cancelFinished === 'cancel') {
+      this.#transition(live, 'cancel', faults, sessionId);
       if (this.options.stateless !== undefined) this.#finished.set(record.id, 'cancelled');
       return { cancelled: true };
     }

@@ -1,5 +1,7 @@
 // The MCP Flow engine's fault catalog: each fault makes the mock server break exactly one FLOW-*
-// requirement (a MUST a server can break), so that the conformance checks can be shown to fail.
+// requirement (a MUST a server can break, or a SHOULD whose recommended reading it leaves for no
+// accepted one), so that the conformance checks can be shown to fail. No fault takes an accepted
+// reading: those are the alternate mock's (options.ts, flowReadings).
 import { defineFault, type FaultDefinition } from '../extension.js';
 
 const fault = defineFault;
@@ -11,22 +13,26 @@ export const FLOW_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault('serve-client-methods', 'FLOW-CAP-9', 'refuses a client-sent interaction.prompt, .continue or .complete with -32600 instead of -32601'),
   fault('not-interactive-served', 'FLOW-CAP-7', 'with interactive mode off (capabilities say so) interaction.* requests are still served'),
   fault('start-without-state', 'FLOW-START-2', 'the interaction.start result has no state'),
-  fault('accept-invalid-timeout', 'FLOW-START-3', 'interaction.start accepts a timeout that is not a positive integer'),
+  fault('start-without-tool-name-served', 'FLOW-START-3', 'interaction.start without a toolName starts a session of the first interactive tool'),
+  fault('invalid-timeout-internal-error', 'FLOW-START-9', 'interaction.start with a timeout that is not a positive integer is answered -32603 Internal error (neither -32602 nor a lenient start)'),
   fault('start-unknown-tool', 'FLOW-START-4', 'interaction.start for a tool the server does not have creates a session'),
   fault('initial-prompt-not-current', 'FLOW-START-6', 'the initialPrompt is not made the current prompt: answering it gets -32003'),
   fault('reuse-session-id', 'FLOW-START-7', 'a new session reuses the id of the last finished session'),
   fault('no-first-prompt', 'FLOW-START-8', 'a session started without initialPrompt never receives its first interaction.prompt'),
   fault('prompt-as-notification', 'FLOW-PROMPT-1', 'interaction.prompt is sent as a notification (no id)'),
   fault('prompt-without-message', 'FLOW-PROMPT-3', 'prompts are sent without their message'),
-  fault('duplicate-choice-values', 'FLOW-PROMPT-4', 'choice prompts are sent with their first choice twice'),
-  fault('inverted-bounds', 'FLOW-PROMPT-5', 'prompts with validation.min and .max are sent with the two swapped (min > max)'),
+  fault('choice-without-label', 'FLOW-PROMPT-4', 'choice prompts are sent with choices that have no label'),
+  fault('validation-required-as-string', 'FLOW-PROMPT-5', 'validation.required is sent as the string "true" or "false"'),
+  fault('duplicate-choice-values', 'FLOW-PROMPT-15', 'choice prompts are sent with their first choice twice'),
+  fault('inverted-bounds', 'FLOW-PROMPT-15', 'prompts with validation.min and .max are sent with the two swapped (min > max)'),
   fault('uncompilable-pattern', 'FLOW-PROMPT-6', 'text prompts are sent with a validation.pattern that is not a regular expression (a trailing "(")'),
   fault('default-wrong-type', 'FLOW-PROMPT-7', 'a defaultValue is sent as a string whatever the prompt type'),
-  fault('progress-beyond-total', 'FLOW-PROMPT-10', 'progress.current is sent larger than progress.total'),
+  fault('progress-current-as-string', 'FLOW-PROMPT-10', 'progress.current is sent as a string'),
+  fault('progress-beyond-total', 'FLOW-PROMPT-15', 'progress.current is sent larger than progress.total'),
   fault('continue-without-session-id', 'FLOW-PROMPT-11', 'interaction.continue is sent without sessionId'),
   fault('continue-prompt-not-current', 'FLOW-PROMPT-13', 'the nextPrompt of interaction.continue does not become the current prompt (answering it gets -32003)'),
   fault('prompt-while-waiting', 'FLOW-PROMPT-14', 'the initialPrompt is also sent as an interaction.prompt while the session already waits for the user'),
-  fault('accepted-without-validation', 'FLOW-RESPOND-2', 'an accepted value is answered with {"accepted": true} and no validation object'),
+  fault('accepted-marked-invalid', 'FLOW-RESPOND-2', 'an accepted value is answered {"accepted": true, "validation": {"valid": false}}'),
   fault('rejection-without-error', 'FLOW-RESPOND-3', 'a rejected value is answered without validation.error'),
   fault('drop-prompt-after-rejection', 'FLOW-RESPOND-4', 'after a rejected value the session stops waiting for the prompt (the corrected value gets -32003)'),
   fault('respond-after-complete-accepted', 'FLOW-RESPOND-5', 'interaction.respond on a completed session is answered as accepted'),
@@ -58,7 +64,7 @@ export const FLOW_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault('cancel-ignored', 'FLOW-CANCEL-1', 'interaction.cancel answers {"cancelled": true} but the session keeps its state'),
   fault('cancel-unknown-session-invalid-params', 'FLOW-CANCEL-3', 'interaction.cancel for an unknown session is answered with -32602 instead of -32001'),
   fault('cancel-twice-succeeds', 'FLOW-CANCEL-2', 'interaction.cancel on a cancelled session answers {"cancelled": true} instead of -32006'),
-  fault('cancel-completed-session', 'FLOW-CANCEL-4', 'interaction.cancel on a completed session succeeds and makes it cancelled'),
+  fault('cancel-completed-claims-cancelled', 'FLOW-CANCEL-4', 'interaction.cancel on a completed session answers {"cancelled": true}, yet the session stays completed'),
   fault('prompt-after-cancel', 'FLOW-CANCEL-5', 'after answering interaction.cancel the server sends the current prompt once more'),
   fault('no-expiry', 'FLOW-TIMEOUT-1', 'sessions never expire (the warning before the expiry is still sent)'),
   fault('missing-error-session-id', 'FLOW-ERR-2', 'MCP Flow errors carry no data.sessionId'),

@@ -47,7 +47,7 @@ export function flowExtension(options: FlowExtensionOptions = {}): FlowExtension
 
 export { FlowEngine, FLOW_VERSION, LIMIT_EXCEEDED, TIMEOUT_WARNING_LOGGER, type LiveSession } from './engine.js';
 export { FLOW_FAULTS } from './faults.js';
-export { systemClock, DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, type FlowClock, type FlowExtensionOptions, type FlowLimits } from './options.js';
+export { systemClock, DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, flowReadings, type FlowClock, type FlowExtensionOptions, type FlowLimits, type ReadingsTransport } from './options.js';
 export { WizardFileError, FlowOptionsError } from './errors.js';
 export { loadWizard, parseWizard, loadShippedWizards, shippedWizardsDir, type Wizard, type WizardStep } from './wizard.js';
 export { renderExport, type ExportPayload } from './session.js';

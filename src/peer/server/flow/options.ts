@@ -1,6 +1,8 @@
 // Options of the MCP Flow engine, their defaults, and the readings of the profile the mock server
-// can be switched to (so that the suite can show each accepted reading passes).
+// can be switched to (so that the suite can show each accepted reading passes): one switch per
+// reading, and `flowReadings` for the presets of src/peer/server/readings.ts.
 import type { ValidationOptions } from '../../../protocol/prompt-validation.js';
+import type { MockReadings } from '../readings.js';
 import { FlowOptionsError } from './errors.js';
 import type { Wizard } from './wizard.js';
 
@@ -47,6 +49,34 @@ export interface FlowExtensionOptions {
   reprompt?: boolean;
   /** Refuse a session id used from another connection with -32001 (FLOW-SEC-4 reading 1). Default true. */
   bindSessionsToConnection?: boolean;
+  /** With interactive mode off, the code answering interaction.*: -32007 NOT_INTERACTIVE, or -32601 as a plain MCP server would (FLOW-CAP-7). Default -32007. */
+  notInteractiveCode?: number;
+  /** The code refusing interaction.start for a tool the server does not have (FLOW-START-4). Default -32602. */
+  unknownToolCode?: number;
+  /** A `timeout` that is not a positive integer: 'refuse' with -32602, or 'lenient' (the default timeout applies, a numeric string is read) (FLOW-START-9). Default 'refuse'. */
+  invalidTimeout?: 'refuse' | 'lenient';
+  /** How the first prompt of a session without initialPrompt travels (FLOW-START-8). Default 'prompt'. */
+  firstPromptVia?: 'prompt' | 'continue';
+  /** Send interaction.continue as a notification, not a request (FLOW-PROMPT-12 reading 3, C-11). Default false. */
+  continueAsNotification?: boolean;
+  /** Answer an accepted value with `validation: {valid: true}` (FLOW-RESPOND-2 reading 1). Default true. */
+  acceptedValidation?: boolean;
+  /** interaction.respond without response.value: 'invalid-params' (-32602), or 'validate' it as a missing answer (FLOW-RESPOND-7). Default 'invalid-params'. */
+  missingValue?: 'invalid-params' | 'validate';
+  /** The code answering interaction.respond on a cancelled session (FLOW-RESPOND-6). Default -32006. */
+  respondWhenCancelled?: 'already-cancelled' | 'invalid-state';
+  /** interaction.cancel on a completed or errored session (FLOW-CANCEL-4, C-23): refused with -32003, refused with {"cancelled": false}, or cancelled ("Any -> CANCELLED" read literally). Default 'refuse'. */
+  cancelFinished?: 'refuse' | 'refuse-with-result' | 'cancel';
+  /** The turnId of a session's first history entry (FLOW-STATE-2). Default 0. */
+  historyTurnBase?: number;
+  /** Record a rejected exchange in history as a turn of its own (FLOW-VALID-10 reading 2). Default false. */
+  recordRejectedTurns?: boolean;
+  /** Log level of the timeout warning (C-22: 'warning' recommended; another level is "any other message naming the session"). Default 'warning'. */
+  timeoutWarningLevel?: 'warning' | 'notice';
+  /** Prompts carry a member 000 does not name (an `_meta` extension object) (rule 4: noted, not failed). Default false. */
+  extensionMembers?: boolean;
+  /** The code refusing a tampered stateless token (FLOW-STATELESS-4, C-19). Default -32001. */
+  tamperedTokenCode?: number;
   /** Stateless mode (000 Appendix B): the HMAC-SHA256 secret (at least 32 bytes). */
   stateless?: { secret: Uint8Array | string };
   /** Inactivity timeout when interaction.start gives none (000: 5 minutes). */
@@ -72,6 +102,20 @@ export interface ResolvedFlowOptions {
   rejectWithError: boolean;
   reprompt: boolean;
   bindSessionsToConnection: boolean;
+  notInteractiveCode: number;
+  unknownToolCode: number;
+  invalidTimeout: 'refuse' | 'lenient';
+  firstPromptVia: 'prompt' | 'continue';
+  continueAsNotification: boolean;
+  acceptedValidation: boolean;
+  missingValue: 'invalid-params' | 'validate';
+  respondWhenCancelled: 'already-cancelled' | 'invalid-state';
+  cancelFinished: 'refuse' | 'refuse-with-result' | 'cancel';
+  historyTurnBase: number;
+  recordRejectedTurns: boolean;
+  timeoutWarningLevel: 'warning' | 'notice';
+  extensionMembers: boolean;
+  tamperedTokenCode: number;
   stateless: { secret: Uint8Array | string } | undefined;
   defaultTimeoutMs: number;
   timeoutWarningLeadMs: number | undefined;
@@ -116,6 +160,20 @@ export function resolveOptions(options: FlowExtensionOptions): ResolvedFlowOptio
     rejectWithError: options.rejectWithError ?? false,
     reprompt: options.reprompt ?? true,
     bindSessionsToConnection: options.bindSessionsToConnection ?? true,
+    notInteractiveCode: options.notInteractiveCode ?? -32007,
+    unknownToolCode: options.unknownToolCode ?? -32602,
+    invalidTimeout: options.invalidTimeout ?? 'refuse',
+    firstPromptVia: options.firstPromptVia ?? 'prompt',
+    continueAsNotification: options.continueAsNotification ?? false,
+    acceptedValidation: options.acceptedValidation ?? true,
+    missingValue: options.missingValue ?? 'invalid-params',
+    respondWhenCancelled: options.respondWhenCancelled ?? 'already-cancelled',
+    cancelFinished: options.cancelFinished ?? 'refuse',
+    historyTurnBase: options.historyTurnBase ?? 0,
+    recordRejectedTurns: options.recordRejectedTurns ?? false,
+    timeoutWarningLevel: options.timeoutWarningLevel ?? 'warning',
+    extensionMembers: options.extensionMembers ?? false,
+    tamperedTokenCode: options.tamperedTokenCode ?? -32001,
     stateless: options.stateless,
     defaultTimeoutMs: positiveInteger('defaultTimeoutMs', options.defaultTimeoutMs, DEFAULT_TIMEOUT_MS),
     timeoutWarningLeadMs,
@@ -132,5 +190,45 @@ export function resolveOptions(options: FlowExtensionOptions): ResolvedFlowOptio
     clientRequestTimeoutMs:
       options.clientRequestTimeoutMs === undefined ? undefined : positiveInteger('clientRequestTimeoutMs', options.clientRequestTimeoutMs, 1),
     clock: options.clock ?? systemClock,
+  };
+}
+
+/** The transports the presets tell apart (src/peer/server/start.ts's MockTransport). */
+export type ReadingsTransport = 'wt' | 'http' | 'stdio';
+
+/**
+ * The engine options of a readings preset (docs/profile.md §2): none for 'recommended' (the
+ * defaults are the recommended readings); for 'alternate', another accepted reading wherever the
+ * catalog lists one. Where a requirement accepts more than two readings the transports take
+ * different ones, so that the three alternate self-test runs together take them all:
+ * C-14's `interactive` top-level (wt, stdio) or only in the capabilities method (http); C-23's
+ * cancel of a completed session taken literally (wt, stdio) or refused with {"cancelled": false}
+ * (http); finished and expired sessions cleaned up at once (stdio: FLOW-STATE-6, -RESPOND-6,
+ * -CANCEL-2, -CANCEL-4, -TIMEOUT-1 answered -32001).
+ */
+export function flowReadings(readings: MockReadings, transport: ReadingsTransport): FlowExtensionOptions {
+  if (readings === 'recommended') return {};
+  return {
+    capabilityLocation: transport === 'http' ? 'method-only' : 'top-level',
+    initialPromptState: 'idle',
+    rejectWithError: true,
+    reprompt: false,
+    bindSessionsToConnection: false,
+    notInteractiveCode: -32601,
+    unknownToolCode: -32601,
+    invalidTimeout: 'lenient',
+    firstPromptVia: 'continue',
+    continueAsNotification: true,
+    acceptedValidation: false,
+    missingValue: 'validate',
+    respondWhenCancelled: 'invalid-state',
+    cancelFinished: transport === 'http' ? 'refuse-with-result' : 'cancel',
+    historyTurnBase: 1,
+    recordRejectedTurns: true,
+    timeoutWarningLevel: 'notice',
+    extensionMembers: true,
+    tamperedTokenCode: -32602,
+    ...(transport === 'stdio' ? { retentionMs: 1 } : {}),
+    validation: { lengthUnit: 'utf16', numericStrings: true, anchoredPattern: true, booleanWords: true, emptyTextIsValue: true },
   };
 }

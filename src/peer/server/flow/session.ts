@@ -32,6 +32,8 @@ export interface SessionRecord {
   accumulatedData: Record<string, unknown>;
   /** Prompts sent so far, re-prompts included (FLOW-RATE-4). */
   promptCount: number;
+  /** History entries that record a rejected exchange (the recordRejectedTurns reading of FLOW-VALID-10); absent when none. */
+  rejectedTurns?: number;
   params: Record<string, unknown>;
   context: Record<string, unknown>;
 }
@@ -81,9 +83,14 @@ export interface Progress {
   message?: string;
 }
 
+/** Answers accepted so far: the history entries that do not record a rejection. */
+export function acceptedAnswers(record: SessionRecord): number {
+  return record.history.length - (record.rejectedTurns ?? 0);
+}
+
 /** FLOW-PROMPT-10: current = answers accepted so far, total = that plus the steps still ahead (>= current). */
 export function progressFor(wizard: Wizard, record: SessionRecord, step: WizardStep, message?: string): Progress {
-  const current = record.history.length;
+  const current = acceptedAnswers(record);
   const total = current + stepsToEnd(wizard, step);
   const text = message ?? step.progressMessage ?? `Step ${current + 1} of ${total}`;
   return { current, total, message: renderText(text, scopeOf(record)) };
