@@ -141,6 +141,7 @@ export class SchemaRegistry {
   /** The members the documents name: the schemas as written. */
   readonly #named: Ajv2020;
   readonly #names = new Map<string, Set<string>>();
+  readonly #reach = new Map<string, LoadedSchema[]>();
 
   private constructor(root: string, schemas: LoadedSchema[], examples: SchemaExample[]) {
     this.root = root;
@@ -370,22 +371,32 @@ export class SchemaRegistry {
     return ranked.map(({ schema, issues, extraMembers }) => ({ schema, issues, extraMembers }));
   }
 
-  /** Every property name a schema declares (in `properties` or `required`), following `$ref`s into other files. */
-  #propertyNames(start: LoadedSchema): Set<string> {
-    const cached = this.#names.get(start.id);
+  /**
+   * The requirements a schema checks: its own annotation first, then those of the schemas it
+   * references (transitively), so a message schema owns what the prompt or content schemas inside
+   * it check.
+   */
+  requirementsOf(id: string): string[] {
+    const out = new Set<string>();
+    for (const loaded of this.#referenced(this.get(id))) for (const requirement of loaded.meta.requirements ?? []) out.add(requirement);
+    return [...out];
+  }
+
+  /** `start` and every schema file its `$ref`s reach, transitively, in the order they are first reached. */
+  #referenced(start: LoadedSchema): LoadedSchema[] {
+    const cached = this.#reach.get(start.id);
     if (cached) return cached;
-    const names = new Set<string>();
+    const reached: LoadedSchema[] = [];
     const seen = new Set<string>();
     const walkDoc = (loaded: LoadedSchema) => {
       if (seen.has(loaded.id)) return;
       seen.add(loaded.id);
+      reached.push(loaded);
       const visit = (node: unknown): void => {
         if (Array.isArray(node)) return node.forEach(visit);
         if (!isRecord(node)) return;
         for (const [key, value] of Object.entries(node)) {
           if (DATA_KEYWORDS.has(key)) continue;
-          if (key === 'properties' && isRecord(value)) Object.keys(value).forEach((k) => names.add(k));
-          if (key === 'required' && Array.isArray(value)) value.forEach((k) => typeof k === 'string' && names.add(k));
           if (key === '$ref' && typeof value === 'string') {
             const target = this.#byId.get(stripHash(new URL(value, loaded.id).href));
             if (target) walkDoc(target);
@@ -396,6 +407,26 @@ export class SchemaRegistry {
       visit(loaded.schema);
     };
     walkDoc(start);
+    this.#reach.set(start.id, reached);
+    return reached;
+  }
+
+  /** Every property name a schema declares (in `properties` or `required`), following `$ref`s into other files. */
+  #propertyNames(start: LoadedSchema): Set<string> {
+    const cached = this.#names.get(start.id);
+    if (cached) return cached;
+    const names = new Set<string>();
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(visit);
+      if (!isRecord(node)) return;
+      for (const [key, value] of Object.entries(node)) {
+        if (DATA_KEYWORDS.has(key)) continue;
+        if (key === 'properties' && isRecord(value)) Object.keys(value).forEach((k) => names.add(k));
+        if (key === 'required' && Array.isArray(value)) value.forEach((k) => typeof k === 'string' && names.add(k));
+        visit(value);
+      }
+    };
+    for (const loaded of this.#referenced(start)) visit(loaded.schema);
     this.#names.set(start.id, names);
     return names;
   }
