@@ -15,9 +15,8 @@ const pageCursor = { verdict: 'WARN', requirements: ['CORE-PAGE-3'], findings: [
 
 /** Deviations common to every transport of server-everything (the SDK's Server, whatever carries it). */
 const SERVER_EVERYTHING_COMMON: ExpectedDeviations = {
-  'lifecycle/methods-within-version-2024-11-05': { verdict: 'FAIL', requirements: ['CORE-LIFE-11', 'CORE-RPC-1'], findings: ['SDK-3', 'SE-1'] },
-  'lifecycle/methods-within-version-2025-03-26': { verdict: 'FAIL', requirements: ['CORE-LIFE-11', 'CORE-RPC-1'], findings: ['SDK-3', 'SE-1'] },
-  'lifecycle/methods-within-version-2025-06-18': { verdict: 'FAIL', requirements: ['CORE-RPC-1'], findings: ['SE-1'] },
+  'lifecycle/methods-within-version-2024-11-05': { verdict: 'FAIL', requirements: ['CORE-LIFE-11'], findings: ['SDK-3'] },
+  'lifecycle/methods-within-version-2025-03-26': { verdict: 'FAIL', requirements: ['CORE-LIFE-11'], findings: ['SDK-3'] },
   'mcp-core/missing-required-params-member': { verdict: 'FAIL', requirements: ['CORE-RPC-11'], findings: ['SDK-5'] },
   'mcp-core/logging-set-level-unknown': { verdict: 'FAIL', requirements: ['CORE-LOG-2'], findings: ['SDK-5'] },
   'bad-input/params-of-the-wrong-type': { verdict: 'FAIL', requirements: ['CORE-RPC-11'], findings: ['SDK-5'] },
