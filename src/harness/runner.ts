@@ -161,8 +161,8 @@ function primaryFailure(c: RegisteredCase, env: Env, message: string, actual?: u
 /**
  * Schema checks of the case's transcript, each with the transcript position of the message. A
  * broken shape the target sent is a FAIL or WARN (its requirement's level) only in a case that
- * declares the requirement it breaks; every other case that sees the message notes it (INFO), so
- * one bad message counts once. Members the documents do not name are INFO notes (rule 4). A message
+ * declares the requirement it breaks; every other case that sees the message notes it (an INFO
+ * check of that requirement, which leaves the case's verdict alone), so one bad message counts once. Members the documents do not name are INFO notes (rule 4). A message
  * the harness sent that breaks a shape is a bug in the case (ERROR), unless it declares sendsInvalid.
  */
 function schemaChecks(c: RegisteredCase, env: Env, connection: Connection): { check: CheckResult; seq: number }[] {
@@ -366,6 +366,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   if (verdict === undefined) {
     let worst: CheckResult | undefined;
     for (const check of checks) {
+      // A note about a requirement the case does not declare (a schema finding another case judges) leaves its verdict alone.
+      if (check.verdict === 'INFO' && !c.requirements.includes(check.requirement)) continue;
       if (worst === undefined || (VERDICT_RANK[check.verdict] ?? 0) > (VERDICT_RANK[worst.verdict] ?? 0)) worst = check;
     }
     verdict = worst?.verdict ?? 'PASS';
