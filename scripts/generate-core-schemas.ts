@@ -1200,7 +1200,7 @@ const REQUIREMENTS_BY_MESSAGE: Record<string, string[]> = {
   'result logging/setLevel': ['CORE-LOG-1'],
   'notification notifications/message': ['CORE-LOG-4'],
   'notification notifications/progress': ['CORE-PROG-1', 'CORE-PROG-3'],
-  'notification notifications/cancelled': ['CORE-RPC-3'],
+  'notification notifications/cancelled': ['CORE-RPC-3', 'CORE-CANCEL-1'],
   'result tools/list': ['CORE-TOOLS-1', 'CORE-PAGE-1'],
   'result tools/call': ['CORE-TOOLS-3'],
   'result resources/list': ['CORE-RES-1', 'CORE-PAGE-1'],

@@ -4,7 +4,7 @@
 // waiting for a case that still has not returned after the grace period.
 import { randomInt } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { failureVerdict } from '../protocol/requirements.js';
+import { failureVerdict, type Requirements } from '../protocol/requirements.js';
 import { SchemaRegistry } from '../schema/registry.js';
 import type { Connection } from '../transport/connection.js';
 import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
@@ -15,7 +15,7 @@ import { CaseMisuseError, CaseTimeoutError, RunOptionsError, TargetPreconditionE
 import type { CaseRegistry } from './registry.js';
 import { countVerdicts, type CaseResult, type CheckResult, type RunResult, type Verdict } from './result.js';
 import { rerunCommand } from './rerun.js';
-import { validateTranscript } from './schema-check.js';
+import { validateTranscript, type TranscriptFinding } from './schema-check.js';
 import { selectCases, type CaseFilters, type Selection } from './selection.js';
 
 /**
@@ -65,8 +65,6 @@ export interface RunOptions {
 const VERDICT_RANK: Partial<Record<Verdict, number>> = { PASS: 0, INFO: 1, WARN: 2, FAIL: 3, ERROR: 4 };
 /** Waits a case may have pending on its signal at once before Node warns of a listener leak. */
 const CASE_SIGNAL_LISTENERS = 1000;
-/** Requirement cited by schema violations of a schema that names none. */
-export const SCHEMA_FALLBACK_REQUIREMENT = 'CORE-RPC-1';
 
 let sharedSchemas: SchemaRegistry | undefined;
 
@@ -160,32 +158,63 @@ function primaryFailure(c: RegisteredCase, env: Env, message: string, actual?: u
   return { requirement, level, verdict: failureVerdict(level), message, ...(actual !== undefined ? { actual } : {}) };
 }
 
-/** Schema checks of the case's transcript, each with the transcript position of the message. */
+/**
+ * Schema checks of the case's transcript, each with the transcript position of the message. A
+ * broken shape the target sent is a FAIL or WARN (its requirement's level) only in a case that
+ * declares the requirement it breaks; every other case that sees the message notes it (an INFO
+ * check of that requirement, which leaves the case's verdict alone), so one bad message counts once. Members the documents do not name are INFO notes (rule 4). A message
+ * the harness sent that breaks a shape is a bug in the case (ERROR), unless it declares sendsInvalid.
+ */
 function schemaChecks(c: RegisteredCase, env: Env, connection: Connection): { check: CheckResult; seq: number }[] {
   if (!env.schemas) return [];
   const catalog = env.options.registry.requirements;
   const directions: ('sent' | 'received')[] = c.sendsInvalid ? ['received'] : ['sent', 'received'];
-  const webTransport = env.target.transport === 'webtransport';
-  return validateTranscript(env.schemas, connection.transcript.entries(), { directions, webTransport }).map((violation) => {
-    const requirement = violation.requirements.find((id) => catalog.has(id)) ?? SCHEMA_FALLBACK_REQUIREMENT;
-    const level = catalog.get(requirement).level;
-    const issue = violation.issues[0];
-    const where = violation.pointer === '' ? '(the message itself)' : violation.pointer;
-    const method = (violation.message as { method?: unknown }).method;
-    const name = typeof method === 'string' ? method : `response ${JSON.stringify((violation.message as { id?: unknown }).id)}`;
-    const sent = violation.direction === 'sent';
-    const check: CheckResult = {
+  const findings = validateTranscript(env.schemas, catalog, connection.transcript.entries(), {
+    directions,
+    targetRole: env.target.role ?? 'server',
+    webTransport: env.target.transport === 'webtransport',
+  });
+  const checks: { check: CheckResult; seq: number }[] = [];
+  for (const finding of findings) {
+    const check = schemaCheck(c, catalog, finding);
+    if (check) checks.push({ check, seq: finding.seq });
+  }
+  return checks;
+}
+
+/** The check one schema finding gives in case `c` (none for extra members the harness itself sent). */
+function schemaCheck(c: RegisteredCase, catalog: Requirements, finding: TranscriptFinding): CheckResult | undefined {
+  const sent = finding.direction === 'sent';
+  if (sent && finding.kind === 'extra-members') return undefined;
+  const method = (finding.message as { method?: unknown }).method;
+  const name = typeof method === 'string' ? method : `response ${JSON.stringify((finding.message as { id?: unknown }).id)}`;
+  const what = `${sent ? 'the harness sent' : 'the target sent'} ${name} (transcript #${finding.seq})`;
+  const requirement = finding.requirement ?? finding.annotated[0] ?? (c.requirements[0] as string);
+  const level = catalog.get(requirement).level;
+  if (finding.kind === 'extra-members') {
+    return {
       requirement,
       level,
-      verdict: sent ? 'ERROR' : failureVerdict(level),
-      message:
-        `${sent ? 'the harness sent' : 'the target sent'} ${name} (transcript #${violation.seq}) breaking schema ${violation.schema} at ${where}: ` +
-        `${issue?.message ?? 'invalid'}${sent ? ' (a bug in the case: declare sendsInvalid if it is deliberate)' : ''}`,
-      expected: `valid against ${violation.schema}`,
-      actual: { pointer: violation.pointer, keyword: issue?.keyword, issues: violation.issues.slice(0, 5), message: violation.message },
+      verdict: 'INFO',
+      message: `${what} with member(s) the documents do not name: ${finding.extraMembers.map((m) => m.pointer).join(', ')} (schema ${finding.schema}); allowed, noted`,
+      actual: { extraMembers: finding.extraMembers.map((m) => m.pointer), message: finding.message },
     };
-    return { check, seq: violation.seq };
-  });
+  }
+  const issue = finding.issues[0];
+  const where = finding.pointer === '' ? '(the message itself)' : finding.pointer;
+  const broken = `${what} breaking schema ${finding.schema} at ${where}: ${issue?.message ?? 'invalid'}`;
+  const actual = { pointer: finding.pointer, keyword: issue?.keyword, issues: finding.issues.slice(0, 5), message: finding.message };
+  const expected = `valid against ${finding.schema}`;
+  if (sent) {
+    return { requirement, level, verdict: 'ERROR', message: `${broken} (a bug in the case: declare sendsInvalid if it is deliberate)`, expected, actual };
+  }
+  if (finding.requirement === undefined) {
+    return { requirement, level, verdict: 'INFO', message: `${broken} (no requirement of the catalog owns this place: noted, not judged)`, expected, actual };
+  }
+  if (!c.requirements.includes(finding.requirement)) {
+    return { requirement, level, verdict: 'INFO', message: `${broken} (seen; judged by the cases that check ${finding.requirement})`, expected, actual };
+  }
+  return { requirement, level, verdict: failureVerdict(level), message: broken, expected, actual };
 }
 
 /**
@@ -337,6 +366,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   if (verdict === undefined) {
     let worst: CheckResult | undefined;
     for (const check of checks) {
+      // A note about a requirement the case does not declare (a schema finding another case judges) leaves its verdict alone.
+      if (check.verdict === 'INFO' && !c.requirements.includes(check.requirement)) continue;
       if (worst === undefined || (VERDICT_RANK[check.verdict] ?? 0) > (VERDICT_RANK[worst.verdict] ?? 0)) worst = check;
     }
     verdict = worst?.verdict ?? 'PASS';
@@ -347,9 +378,11 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
     result.requirementText = env.options.registry.requirements.get(firstFailed.requirement).text;
   }
   if (connection && (verdict === 'FAIL' || verdict === 'WARN' || verdict === 'TIMEOUT' || verdict === 'ERROR')) {
+    const failed = (k: CheckResult) => k.verdict !== 'PASS' && k.verdict !== 'INFO';
     const fromSchema = new Set(violations.map((v) => v.check));
-    const otherFailure = checks.some((k) => k.verdict !== 'PASS' && k.verdict !== 'INFO' && !fromSchema.has(k));
-    result.transcript = excerpt(connection, env.options.excerptEntries ?? 40, otherFailure || verdict === 'TIMEOUT' ? undefined : violations[0]?.seq);
+    const otherFailure = checks.some((k) => failed(k) && !fromSchema.has(k));
+    const firstSchemaFailure = violations.find((v) => failed(v.check));
+    result.transcript = excerpt(connection, env.options.excerptEntries ?? 40, otherFailure || verdict === 'TIMEOUT' ? undefined : firstSchemaFailure?.seq);
   }
   return finish(verdict, reason);
 }

@@ -1,23 +1,21 @@
-// Validates every JSON-RPC message a case's transcript holds, in either direction, against the
-// schemas: the negotiated protocol version narrows the candidates and each response is matched
-// to the request it answers (by id, in the other direction) so its result schema is the right one.
+// Judges every JSON-RPC message a case's transcript holds, in either direction, by the schemas
+// (src/schema/findings.ts): each message by the schema for its method and direction (a message of
+// the target under test by a schema for the target's side), the negotiated protocol version
+// narrowing the candidates, and each response by the result schema of the request it answers
+// (matched by id, in the other direction).
 import { isProtocolVersion } from '../protocol/methods.js';
-import type { SchemaRegistry, ValidationIssue } from '../schema/registry.js';
+import { judgeMessage, type MessageDirection, type RequirementLookup, type SchemaFinding, type SchemaRegistry } from '../schema/index.js';
 import type { TranscriptEntry } from '../transport/transcript.js';
 import { isRecord } from '../wire/index.js';
 
-export interface SchemaViolation {
+export { REF_STREAM_SCHEMA } from '../schema/index.js';
+
+export interface TranscriptFinding extends SchemaFinding {
+  /** Who sent the message: the harness (`sent`) or the target (`received`). */
   direction: 'sent' | 'received';
   /** Transcript position of the message. */
   seq: number;
   message: unknown;
-  /** The schema the message came closest to, as a path below schemas/. */
-  schema: string;
-  /** Requirement IDs the schema annotates. */
-  requirements: string[];
-  issues: ValidationIssue[];
-  /** JSON pointer of the first issue inside the message. */
-  pointer: string;
 }
 
 /** The JSON-RPC messages of one transcript entry (a batch counts as its members). */
@@ -30,53 +28,34 @@ function messagesOf(entry: TranscriptEntry): Record<string, unknown>[] {
 
 const idKey = (id: unknown) => `${typeof id}:${String(id)}`;
 
-/** The WebTransport binding's tool-result content item pointing at an execution stream (001 §5, WT-EXEC-4). */
-export const REF_STREAM_SCHEMA = 'binding/ref-stream.payload.schema.json';
-
 /**
- * On WebTransport a tools/call result may carry `ref/stream` content items, which the core result
- * schema does not know: each is validated against the binding's own schema, and the core schema
- * sees the rest of the message (the item replaced by an empty text item).
- */
-function splitBindingContent(
-  registry: SchemaRegistry,
-  message: Record<string, unknown>,
-): { core: Record<string, unknown>; items: { pointer: string; issues: ValidationIssue[]; index: number }[] } {
-  const result = message.result;
-  if (!isRecord(result) || !Array.isArray(result.content)) return { core: message, items: [] };
-  const content = result.content as unknown[];
-  if (!content.some((item) => isRecord(item) && item.type === 'ref/stream')) return { core: message, items: [] };
-  const items: { pointer: string; issues: ValidationIssue[]; index: number }[] = [];
-  const replaced = content.map((item, index) => {
-    if (!isRecord(item) || item.type !== 'ref/stream') return item;
-    const issues = registry.validate(REF_STREAM_SCHEMA, item).map((issue) => ({ ...issue, instancePath: `/result/content/${index}${issue.instancePath}` }));
-    if (issues.length > 0) items.push({ pointer: issues[0]!.instancePath, issues, index });
-    return { type: 'text', text: '' };
-  });
-  return { core: { ...message, result: { ...result, content: replaced } }, items };
-}
-
-/**
- * Walks the entries in order and returns the messages that break their best-matching schema.
- * Messages no schema describes (unknown methods, responses to unknown ids with no fitting schema)
- * are not violations here: the cases decide what an unknown method deserves.
+ * Walks the entries in order and returns what the schemas find in each message: shapes broken
+ * (violations) and members the documents do not name (extra members). Messages no schema
+ * describes (unknown methods, answers to requests nobody saw) give nothing: the cases decide what
+ * an unknown method deserves.
  */
 export function validateTranscript(
   registry: SchemaRegistry,
+  catalog: RequirementLookup,
   entries: readonly TranscriptEntry[],
   options: {
     directions?: readonly ('sent' | 'received')[];
     protocolVersion?: string;
-    /** The transcript is of a WebTransport session: binding content items are allowed where the binding puts them. */
+    /** What the target under test is (default 'server'): its messages are `received`. */
+    targetRole?: 'server' | 'client';
+    /** The transcript is of a WebTransport session: the binding's extensions of core messages apply. */
     webTransport?: boolean;
   } = {},
-): SchemaViolation[] {
+): TranscriptFinding[] {
   const directions = new Set(options.directions ?? ['sent', 'received']);
+  const targetIsServer = (options.targetRole ?? 'server') === 'server';
+  const flow = (direction: 'sent' | 'received'): MessageDirection =>
+    (direction === 'received') === targetIsServer ? 'server-to-client' : 'client-to-server';
   const requested = { sent: new Map<string, string>(), received: new Map<string, string>() };
   let protocolVersion = options.protocolVersion;
   /** The version the latest initialize request asked for (judges an initialize result that names none). */
   let askedVersion: string | undefined;
-  const violations: SchemaViolation[] = [];
+  const findings: TranscriptFinding[] = [];
   for (const entry of entries) {
     const direction = entry.direction as 'sent' | 'received';
     for (const message of messagesOf(entry)) {
@@ -98,39 +77,15 @@ export function validateTranscript(
         }
       }
       if (!directions.has(direction)) continue;
-      let judged = message;
-      if (options.webTransport && requestMethod === 'tools/call') {
-        const split = splitBindingContent(registry, message);
-        judged = split.core;
-        const itemSchema = split.items.length > 0 ? registry.get(REF_STREAM_SCHEMA) : undefined;
-        for (const item of split.items) {
-          violations.push({
-            direction,
-            seq: entry.seq,
-            message,
-            schema: itemSchema!.file,
-            requirements: [...(itemSchema!.meta.requirements ?? [])],
-            issues: item.issues,
-            pointer: item.pointer,
-          });
-        }
-      }
-      const candidates = registry.identify(judged, {
+      const { findings: found } = judgeMessage(registry, catalog, message, {
+        direction: flow(direction),
         ...(versionForMessage !== undefined ? { protocolVersion: versionForMessage } : {}),
         ...(requestMethod !== undefined ? { requestMethod } : {}),
+        // The harness's own initialize may leave the binding's transport member out on purpose.
+        ...(options.webTransport ? { webTransport: true, bindingExtensions: direction === 'received' } : {}),
       });
-      const best = candidates[0];
-      if (!best || best.issues.length === 0) continue;
-      violations.push({
-        direction,
-        seq: entry.seq,
-        message,
-        schema: best.schema.file,
-        requirements: [...(best.schema.meta.requirements ?? [])],
-        issues: best.issues,
-        pointer: best.issues[0]?.instancePath ?? '',
-      });
+      for (const finding of found) findings.push({ ...finding, direction, seq: entry.seq, message });
     }
   }
-  return violations;
+  return findings;
 }

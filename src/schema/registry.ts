@@ -1,6 +1,12 @@
 // The schema registry: loads every `*.schema.json` under schemas/ (with the examples beside it),
 // checks the naming and annotation conventions of docs/architecture.md "Schemas", and validates
 // messages with Ajv (JSON Schema 2020-12, strict mode, compiled lazily and cached).
+//
+// Each schema is read two ways. Its *shape* is what the documents require: required members,
+// types, constants, enumerated values, formats the documents state; a message that breaks it is
+// invalid (`validate`). The members it *names* are the shape plus `additionalProperties: false`
+// (or `unevaluatedProperties: false`): a member the documents do not name is never a failure
+// (docs/profile.md §2, rule 4), only an extra member (`extraMembers`) that a report notes.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
@@ -64,6 +70,8 @@ export interface SchemaExample {
   /** For invalid examples: the ajv keyword that must be among the errors. */
   keyword?: string;
   instancePath?: string;
+  /** For valid examples: the pointers of the members the documents do not name (none when absent). */
+  extraMembers?: string[];
 }
 
 export interface ValidationIssue {
@@ -72,6 +80,14 @@ export interface ValidationIssue {
   message: string;
   schemaPath: string;
   params: object;
+}
+
+/** A member the documents do not name (an extension field, an extra object next to a prompt). */
+export interface ExtraMember {
+  /** JSON Pointer of the member itself. */
+  pointer: string;
+  /** The member's name. */
+  member: string;
 }
 
 export interface SchemaQuery {
@@ -89,11 +105,19 @@ export interface IdentifyContext {
   requestMethod?: string;
   /** Only schemas of these families. */
   families?: string[];
+  /**
+   * Which way the message went: only schemas for that direction (or `both`) are candidates, so a
+   * server's message is judged by a server-to-client schema.
+   */
+  direction?: 'client-to-server' | 'server-to-client';
 }
 
 export interface IdentifyCandidate {
   schema: LoadedSchema;
+  /** Breaks of the shape the documents require (`[]` for a match). */
   issues: ValidationIssue[];
+  /** Members the documents do not name (never a failure). */
+  extraMembers: ExtraMember[];
 }
 
 /** The package's own schemas/ folder, found upwards from this file (in src/ and in dist/src/). */
@@ -112,8 +136,12 @@ export class SchemaRegistry {
   readonly #byId = new Map<string, LoadedSchema>();
   readonly #byFile = new Map<string, LoadedSchema>();
   readonly #examples: SchemaExample[];
-  readonly #ajv: Ajv2020;
+  /** The shape the documents require: the schemas with every `additionalProperties: false` opened. */
+  readonly #shape: Ajv2020;
+  /** The members the documents name: the schemas as written. */
+  readonly #named: Ajv2020;
   readonly #names = new Map<string, Set<string>>();
+  readonly #reach = new Map<string, LoadedSchema[]>();
 
   private constructor(root: string, schemas: LoadedSchema[], examples: SchemaExample[]) {
     this.root = root;
@@ -123,12 +151,12 @@ export class SchemaRegistry {
       this.#byId.set(loaded.id, loaded);
       this.#byFile.set(loaded.file, loaded);
     }
-    this.#ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
-    formatsModule.default(this.#ajv);
-    this.#ajv.addKeyword({ keyword: ANNOTATION_KEYWORD, schemaType: 'object' });
+    this.#shape = newAjv();
+    this.#named = newAjv();
     for (const loaded of schemas) {
       try {
-        this.#ajv.addSchema(loaded.schema);
+        this.#named.addSchema(loaded.schema);
+        this.#shape.addSchema(openSchema(loaded.schema) as object);
       } catch (error) {
         throw new SchemaInvalidError(loaded.file, (error as Error).message, { cause: error });
       }
@@ -204,21 +232,66 @@ export class SchemaRegistry {
     );
   }
 
-  /** Validates `instance` against the schema `id`; `[]` when valid. */
+  /**
+   * Validates `instance` against the shape the schema `id` requires; `[]` when valid. Members the
+   * documents do not name never make it invalid: `extraMembers` lists them.
+   */
   validate(id: string, instance: unknown): ValidationIssue[] {
-    const loaded = this.get(id);
-    const validateFn = this.#compiled(loaded);
+    const validateFn = this.#compiled(this.#shape, this.get(id));
     if (validateFn(instance)) return [];
     return (validateFn.errors ?? []).map(toIssue);
   }
 
+  /**
+   * The members of `instance` that the schema `id` does not name, where it names them all (an
+   * object closed by `additionalProperties: false`): extension fields, an extra object next to a
+   * prompt. Never a failure; a report notes them.
+   */
+  extraMembers(id: string, instance: unknown): ExtraMember[] {
+    const validateFn = this.#compiled(this.#named, this.get(id));
+    if (validateFn(instance)) return [];
+    const found = new Map<string, ExtraMember>();
+    for (const error of validateFn.errors ?? []) {
+      const params = error.params as { additionalProperty?: unknown; unevaluatedProperty?: unknown };
+      const member = error.keyword === 'additionalProperties' ? params.additionalProperty : error.keyword === 'unevaluatedProperties' ? params.unevaluatedProperty : undefined;
+      if (typeof member !== 'string') continue;
+      const pointer = `${error.instancePath}/${member.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      found.set(pointer, { pointer, member });
+    }
+    return [...found.values()].sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+  }
+
   /** Compiles every schema now (ajv strict mode runs at compile time); throws SchemaInvalidError naming the file. */
   compileAll(): void {
-    for (const loaded of this.#schemas) this.#compiled(loaded);
+    for (const loaded of this.#schemas) {
+      this.#compiled(this.#named, loaded);
+      this.#compiled(this.#shape, loaded);
+    }
   }
 
   examples(): SchemaExample[] {
     return [...this.#examples];
+  }
+
+  /**
+   * Why an example does not get the verdict its file declares, or undefined when it does: a valid
+   * example breaks no required shape and carries exactly the extra members it lists; an invalid
+   * one is rejected by the keyword it names (at its instancePath, if it names one).
+   */
+  exampleProblem(example: SchemaExample): string | undefined {
+    const issues = this.validate(example.schemaId, example.instance);
+    if (example.valid) {
+      if (issues.length > 0) return `valid example rejected: ${issues.map((i) => `${i.instancePath || '/'} ${i.message}`).join('; ')}`;
+      const extras = this.extraMembers(example.schemaId, example.instance).map((m) => m.pointer);
+      const listed = example.extraMembers ?? [];
+      if (extras.join('\n') === listed.join('\n')) return undefined;
+      return `valid example has extra members [${extras.join(', ')}], its file lists [${listed.join(', ')}]`;
+    }
+    if (issues.length === 0) return 'invalid example accepted';
+    const named = issues.some((i) => i.keyword === example.keyword && (example.instancePath === undefined || i.instancePath === example.instancePath));
+    if (named) return undefined;
+    const where = example.instancePath === undefined ? '' : ` at ${example.instancePath || '/'}`;
+    return `invalid example rejected, but not by "${example.keyword}"${where}: ${issues.map((i) => `${i.instancePath || '/'} ${i.keyword}`).join(', ')}`;
   }
 
   find(query: SchemaQuery): LoadedSchema[] {
@@ -243,6 +316,7 @@ export class SchemaRegistry {
     const families = context.families ? new Set(context.families) : undefined;
     const inScope = (s: LoadedSchema) =>
       (!families || families.has(s.meta.family)) &&
+      (context.direction === undefined || s.meta.direction === undefined || s.meta.direction === 'both' || s.meta.direction === context.direction) &&
       (context.protocolVersion === undefined ||
         s.meta.protocolVersion === undefined ||
         s.meta.protocolVersion === context.protocolVersion);
@@ -276,40 +350,53 @@ export class SchemaRegistry {
     const instanceKeys = collectInstanceKeys(message);
     const ranked = candidates.map((schema, order) => {
       const issues = this.validate(schema.id, message);
+      const extraMembers = this.extraMembers(schema.id, message);
       const depth = issues.reduce((max, i) => Math.max(max, pointerDepth(i.instancePath)), 0);
       const known = this.#propertyNames(schema);
       const score = [...instanceKeys].filter((key) => known.has(key)).length;
-      return { schema, issues, order, depth, score };
+      return { schema, issues, extraMembers, order, depth, score };
     });
     // Valid before invalid; then the schema that names more of the message's property names
-    // (a specific schema beats a permissive one such as an empty result); then fewer and deeper issues.
+    // (a specific schema beats a permissive one such as an empty result), and where the message
+    // has fewer members it does not name; then fewer and deeper issues.
     ranked.sort(
       (a, b) =>
         Number(a.issues.length > 0) - Number(b.issues.length > 0) ||
         b.score - a.score ||
+        a.extraMembers.length - b.extraMembers.length ||
         a.issues.length - b.issues.length ||
         b.depth - a.depth ||
         a.order - b.order,
     );
-    return ranked.map(({ schema, issues }) => ({ schema, issues }));
+    return ranked.map(({ schema, issues, extraMembers }) => ({ schema, issues, extraMembers }));
   }
 
-  /** Every property name a schema declares (in `properties` or `required`), following `$ref`s into other files. */
-  #propertyNames(start: LoadedSchema): Set<string> {
-    const cached = this.#names.get(start.id);
+  /**
+   * The requirements a schema checks: its own annotation first, then those of the schemas it
+   * references (transitively), so a message schema owns what the prompt or content schemas inside
+   * it check.
+   */
+  requirementsOf(id: string): string[] {
+    const out = new Set<string>();
+    for (const loaded of this.#referenced(this.get(id))) for (const requirement of loaded.meta.requirements ?? []) out.add(requirement);
+    return [...out];
+  }
+
+  /** `start` and every schema file its `$ref`s reach, transitively, in the order they are first reached. */
+  #referenced(start: LoadedSchema): LoadedSchema[] {
+    const cached = this.#reach.get(start.id);
     if (cached) return cached;
-    const names = new Set<string>();
+    const reached: LoadedSchema[] = [];
     const seen = new Set<string>();
     const walkDoc = (loaded: LoadedSchema) => {
       if (seen.has(loaded.id)) return;
       seen.add(loaded.id);
+      reached.push(loaded);
       const visit = (node: unknown): void => {
         if (Array.isArray(node)) return node.forEach(visit);
         if (!isRecord(node)) return;
         for (const [key, value] of Object.entries(node)) {
           if (DATA_KEYWORDS.has(key)) continue;
-          if (key === 'properties' && isRecord(value)) Object.keys(value).forEach((k) => names.add(k));
-          if (key === 'required' && Array.isArray(value)) value.forEach((k) => typeof k === 'string' && names.add(k));
           if (key === '$ref' && typeof value === 'string') {
             const target = this.#byId.get(stripHash(new URL(value, loaded.id).href));
             if (target) walkDoc(target);
@@ -320,6 +407,26 @@ export class SchemaRegistry {
       visit(loaded.schema);
     };
     walkDoc(start);
+    this.#reach.set(start.id, reached);
+    return reached;
+  }
+
+  /** Every property name a schema declares (in `properties` or `required`), following `$ref`s into other files. */
+  #propertyNames(start: LoadedSchema): Set<string> {
+    const cached = this.#names.get(start.id);
+    if (cached) return cached;
+    const names = new Set<string>();
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(visit);
+      if (!isRecord(node)) return;
+      for (const [key, value] of Object.entries(node)) {
+        if (DATA_KEYWORDS.has(key)) continue;
+        if (key === 'properties' && isRecord(value)) Object.keys(value).forEach((k) => names.add(k));
+        if (key === 'required' && Array.isArray(value)) value.forEach((k) => typeof k === 'string' && names.add(k));
+        visit(value);
+      }
+    };
+    for (const loaded of this.#referenced(start)) visit(loaded.schema);
     this.#names.set(start.id, names);
     return names;
   }
@@ -333,9 +440,9 @@ export class SchemaRegistry {
     }
   }
 
-  #compiled(loaded: LoadedSchema) {
+  #compiled(ajv: Ajv2020, loaded: LoadedSchema) {
     try {
-      const fn = this.#ajv.getSchema(loaded.id);
+      const fn = ajv.getSchema(loaded.id);
       if (!fn) throw new SchemaInvalidError(loaded.file, 'ajv did not register the schema');
       return fn;
     } catch (error) {
@@ -343,6 +450,30 @@ export class SchemaRegistry {
       throw new SchemaInvalidError(loaded.file, (error as Error).message, { cause: error });
     }
   }
+}
+
+function newAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+  formatsModule.default(ajv);
+  ajv.addKeyword({ keyword: ANNOTATION_KEYWORD, schemaType: 'object' });
+  return ajv;
+}
+
+/**
+ * The shape a schema requires: a copy without `additionalProperties: false` and
+ * `unevaluatedProperties: false` (a map's value schema, `additionalProperties: {...}`, stays).
+ */
+function openSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openSchema);
+  if (!isRecord(node)) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'additionalProperties' || key === 'unevaluatedProperties') && value === false) continue;
+    if (DATA_KEYWORDS.has(key)) out[key] = value;
+    else if (NAMED_SUBSCHEMAS.has(key) && isRecord(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, openSchema(sub)]));
+    else out[key] = openSchema(value);
+  }
+  return out;
 }
 
 function toIssue(error: ErrorObject): ValidationIssue {
@@ -492,6 +623,9 @@ interface RefDocument {
   anchors: Set<string>;
 }
 
+/** The keywords that close an object to the members a schema names. */
+const EXTRA_MEMBER_KEYWORDS: ReadonlySet<string> = new Set(['additionalProperties', 'unevaluatedProperties']);
+
 /** Keywords whose values are data, not subschemas: never walked for `$ref`/`$id`. */
 const DATA_KEYWORDS = new Set(['const', 'enum', 'examples', 'default', ANNOTATION_KEYWORD]);
 /** Keywords whose values map names to subschemas (the names themselves are not keywords). */
@@ -622,7 +756,7 @@ function loadExamplesFile(root: string, file: string, schemaId: string): SchemaE
       }
       if (!('instance' in entry)) throw new SchemaExamplesInvalidError(file, `${where} needs an "instance"`);
       for (const key of Object.keys(entry)) {
-        if (!['description', 'instance', 'keyword', 'instancePath'].includes(key)) {
+        if (!['description', 'instance', 'keyword', 'instancePath', 'extraMembers'].includes(key)) {
           throw new SchemaExamplesInvalidError(file, `${where} has unknown property ${JSON.stringify(key)}`);
         }
       }
@@ -631,13 +765,25 @@ function loadExamplesFile(root: string, file: string, schemaId: string): SchemaE
         if (typeof entry.keyword !== 'string' || entry.keyword === '') {
           throw new SchemaExamplesInvalidError(file, `${where} must name the ajv "keyword" that rejects it`);
         }
+        if (EXTRA_MEMBER_KEYWORDS.has(entry.keyword)) {
+          throw new SchemaExamplesInvalidError(file, `${where}: an extra member never makes a message invalid; make it a valid example listing the member in "extraMembers"`);
+        }
         example.keyword = entry.keyword;
         if (entry.instancePath !== undefined) {
           if (typeof entry.instancePath !== 'string') throw new SchemaExamplesInvalidError(file, `${where}.instancePath must be a string`);
           example.instancePath = entry.instancePath;
         }
-      } else if (entry.keyword !== undefined || entry.instancePath !== undefined) {
-        throw new SchemaExamplesInvalidError(file, `${where} is valid, so it cannot name a keyword or instancePath`);
+        if (entry.extraMembers !== undefined) throw new SchemaExamplesInvalidError(file, `${where} is invalid, so it cannot list extraMembers`);
+      } else {
+        if (entry.keyword !== undefined || entry.instancePath !== undefined) {
+          throw new SchemaExamplesInvalidError(file, `${where} is valid, so it cannot name a keyword or instancePath`);
+        }
+        if (entry.extraMembers !== undefined) {
+          if (!Array.isArray(entry.extraMembers) || entry.extraMembers.length === 0 || !entry.extraMembers.every((p) => typeof p === 'string' && p.startsWith('/'))) {
+            throw new SchemaExamplesInvalidError(file, `${where}.extraMembers must be a non-empty array of JSON Pointers`);
+          }
+          example.extraMembers = [...(entry.extraMembers as string[])].sort();
+        }
       }
       out.push(example);
     });

@@ -1,172 +1,342 @@
-// A minimal CBOR well-formedness scanner (RFC 8949 appendix C). It finds where the first data item
-// of a body ends (so trailing bytes can be reported with their offset) and rewrites indefinite-length
-// strings as definite ones (cbor-x cannot decode those). It never builds values.
+// The CBOR decoder (RFC 8949). Well-formedness is exactly RFC 8949's (section 3 and appendix F):
+// only a body that is not well-formed is malformed. Every well-formed item decodes, also the ones
+// JSON-RPC has no use for; those decode to values outside the JSON data model, so the JSON-RPC
+// layer refuses the message as an Invalid Request (-32600), never as a Parse error (-32700):
+// - a simple value other than false, true and null (undefined is simple value 23): CborSimpleValue;
+// - a tag other than the bignums (2, 3) and self-described CBOR (55799, which means nothing):
+//   CborTag, whatever its number (unknown tags included);
+// - a text string whose bytes are not UTF-8 (well-formed, only invalid): CborInvalidText;
+// - a map with a key that is not a text string: CborMap.
+// Integers are numbers when safe, BigInt otherwise (bignums too); floats of every width are numbers.
+// The walk keeps its own stack, so nesting depth is bounded by the body, not by the call stack.
+import { define } from './data-model.js';
 
-const MAX_DEPTH = 10_000;
+/** A tag this decoder gives no meaning: its number and the item it encloses. */
+export class CborTag {
+  constructor(
+    readonly tag: number | bigint,
+    readonly value: unknown,
+  ) {}
+  toJSON(): string {
+    return diagnostic(this);
+  }
+}
+
+/** A simple value other than false, true and null (23 is `undefined`). */
+export class CborSimpleValue {
+  constructor(readonly value: number) {}
+  toJSON(): string {
+    return diagnostic(this);
+  }
+}
+
+/** A text string (major type 3) whose bytes are not UTF-8. */
+export class CborInvalidText {
+  constructor(readonly bytes: Uint8Array) {}
+  toJSON(): string {
+    return diagnostic(this);
+  }
+}
+
+/** A map with at least one key that is not a text string, entries in order. */
+export class CborMap {
+  constructor(readonly entries: readonly [unknown, unknown][]) {}
+  toJSON(): string {
+    return diagnostic(this);
+  }
+}
+
+/** Why bytes are not one well-formed CBOR data item, and where. */
+export class CborMalformedError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly offset: number,
+    /** The bytes ended inside an item (rather than holding a forbidden encoding). */
+    readonly truncated = false,
+  ) {
+    super(`${reason} (at byte ${offset})`);
+    this.name = 'CborMalformedError';
+  }
+}
+
+/** The data item starting at `start`: its value and the offset just past it. Throws CborMalformedError. */
+export function decodeCborItem(bytes: Uint8Array, start = 0): { value: unknown; end: number } {
+  return new Walker(bytes, start).item();
+}
 
 /** Offset just past the data item starting at `start`, or undefined if it is not well-formed. */
 export function cborItemEnd(bytes: Uint8Array, start = 0): number | undefined {
   try {
-    const end = skipItem(bytes, start, 0);
-    return end === BREAK ? undefined : end;
-  } catch {
-    return undefined;
+    return decodeCborItem(bytes, start).end;
+  } catch (error) {
+    if (error instanceof CborMalformedError) return undefined;
+    throw error;
   }
 }
 
-/** An indefinite-length byte or text string: its bytes span [start, end), its chunks' contents joined. */
-interface IndefiniteString {
-  start: number;
-  end: number;
-  major: 2 | 3;
-  content: Uint8Array;
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const SELF_DESCRIBED = 55799;
+
+type Frame =
+  | { kind: 'array'; items: unknown[]; remaining: number | undefined }
+  | { kind: 'map'; entries: [unknown, unknown][]; key: unknown; hasKey: boolean; remaining: number | undefined }
+  | { kind: 'tag'; tag: number | bigint };
+
+class Walker {
+  #pos: number;
+  readonly #bytes: Uint8Array;
+  readonly #view: DataView;
+
+  constructor(bytes: Uint8Array, start: number) {
+    this.#bytes = bytes;
+    this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.#pos = start;
+  }
+
+  item(): { value: unknown; end: number } {
+    const stack: Frame[] = [];
+    for (;;) {
+      let value = this.#head(stack);
+      if (value === OPENED) continue;
+      // Hand the finished value to the containers it completes.
+      for (;;) {
+        const top = stack.at(-1);
+        if (!top) return { value, end: this.#pos };
+        if (top.kind === 'tag') {
+          stack.pop();
+          value = tagged(top.tag, value);
+          continue;
+        }
+        if (top.kind === 'array') top.items.push(value);
+        else if (top.hasKey) {
+          top.entries.push([top.key, value]);
+          top.hasKey = false;
+        } else {
+          top.key = value;
+          top.hasKey = true;
+        }
+        if (top.remaining === undefined || --top.remaining > 0) break;
+        stack.pop();
+        value = finish(top);
+      }
+    }
+  }
+
+  /** Reads one head: returns a complete value, or OPENED after pushing a container or tag frame. */
+  #head(stack: Frame[]): unknown {
+    const start = this.#pos;
+    const initial = this.#byte();
+    const major = initial >> 5;
+    const info = initial & 0x1f;
+    if (initial === 0xff) {
+      const top = stack.at(-1);
+      if (!top || top.kind === 'tag' || top.remaining !== undefined) throw new CborMalformedError('a "break" byte outside an indefinite-length array or map', start);
+      if (top.kind === 'map' && top.hasKey) throw new CborMalformedError('an indefinite-length map ends after a key without its value', start);
+      stack.pop();
+      return finish(top);
+    }
+    if (info === 31) {
+      if (major === 2 || major === 3) return this.#indefiniteString(major, start);
+      if (major === 4) stack.push({ kind: 'array', items: [], remaining: undefined });
+      else if (major === 5) stack.push({ kind: 'map', entries: [], key: undefined, hasKey: false, remaining: undefined });
+      else throw new CborMalformedError(`major type ${major} has no indefinite length`, start);
+      return OPENED;
+    }
+    if (major === 7) return this.#simpleOrFloat(info, start);
+    const argument = this.#argument(info, start);
+    switch (major) {
+      case 0:
+        return argument;
+      case 1:
+        return typeof argument === 'bigint' || argument > Number.MAX_SAFE_INTEGER - 1 ? narrow(-1n - BigInt(argument)) : -1 - argument;
+      case 2:
+        // A copy, as a plain Uint8Array (never a view of the body, nor a Buffer).
+        return new Uint8Array(this.#take(argument, start));
+      case 3:
+        return text(this.#take(argument, start));
+      case 4:
+      case 5: {
+        // Every item takes at least one byte: a count beyond the bytes left cannot be met.
+        const items = major === 4 ? argument : typeof argument === 'bigint' ? argument : argument * 2;
+        if (items > this.#bytes.length - this.#pos) throw new CborMalformedError(`the body ends before the ${major === 4 ? 'array' : 'map'}'s ${String(argument)} declared entries`, this.#bytes.length, true);
+        if (items === 0) return major === 4 ? [] : {};
+        stack.push(major === 4 ? { kind: 'array', items: [], remaining: Number(items) } : { kind: 'map', entries: [], key: undefined, hasKey: false, remaining: Number(items) });
+        return OPENED;
+      }
+      default:
+        stack.push({ kind: 'tag', tag: argument });
+        return OPENED;
+    }
+  }
+
+  #indefiniteString(major: 2 | 3, start: number): unknown {
+    const chunks: Uint8Array[] = [];
+    let validText = true;
+    for (;;) {
+      const at = this.#pos;
+      const initial = this.#byte();
+      if (initial === 0xff) break;
+      if (initial >> 5 !== major || (initial & 0x1f) === 31) {
+        throw new CborMalformedError(`a chunk of an indefinite-length ${major === 2 ? 'byte' : 'text'} string must be a definite-length string of the same type`, at);
+      }
+      const chunk = this.#take(this.#argument(initial & 0x1f, at), at);
+      // Each chunk of a text string is a text string of its own (RFC 8949 section 3.2.3).
+      if (major === 3 && validText && typeof text(chunk) !== 'string') validText = false;
+      chunks.push(chunk);
+    }
+    const joined = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    let offset = 0;
+    for (const chunk of chunks) {
+      joined.set(chunk, offset);
+      offset += chunk.length;
+    }
+    if (major === 2) return joined;
+    return validText ? text(joined) : new CborInvalidText(joined);
+  }
+
+  #simpleOrFloat(info: number, start: number): unknown {
+    if (info < 20) return new CborSimpleValue(info);
+    switch (info) {
+      case 20:
+        return false;
+      case 21:
+        return true;
+      case 22:
+        return null;
+      case 23:
+        return new CborSimpleValue(23);
+      case 24: {
+        const value = this.#byte();
+        // Simple values below 32 have a one-byte encoding only (RFC 8949 section 3.3).
+        if (value < 32) throw new CborMalformedError(`simple value ${value} in the two-byte encoding`, start);
+        return new CborSimpleValue(value);
+      }
+      case 25:
+        return halfToNumber(this.#view.getUint16(this.#advance(2, start)));
+      case 26:
+        return this.#view.getFloat32(this.#advance(4, start));
+      case 27:
+        return this.#view.getFloat64(this.#advance(8, start));
+      default:
+        throw new CborMalformedError(`reserved additional information ${info}`, start);
+    }
+  }
+
+  /** The argument of a head (after its initial byte); BigInt when beyond a safe integer. */
+  #argument(info: number, start: number): number | bigint {
+    if (info < 24) return info;
+    switch (info) {
+      case 24:
+        return this.#byte();
+      case 25:
+        return this.#view.getUint16(this.#advance(2, start));
+      case 26:
+        return this.#view.getUint32(this.#advance(4, start));
+      case 27:
+        return narrow(this.#view.getBigUint64(this.#advance(8, start)));
+      default:
+        throw new CborMalformedError(`reserved additional information ${info}`, start);
+    }
+  }
+
+  #byte(): number {
+    if (this.#pos >= this.#bytes.length) throw new CborMalformedError('the body ends inside a data item', this.#bytes.length, true);
+    return this.#bytes[this.#pos++]!;
+  }
+
+  /** Moves past `count` bytes; returns where they start. */
+  #advance(count: number, start: number): number {
+    if (this.#pos + count > this.#bytes.length) throw new CborMalformedError(`the body ends inside the item starting at byte ${start}`, this.#bytes.length, true);
+    const at = this.#pos;
+    this.#pos += count;
+    return at;
+  }
+
+  #take(length: number | bigint, start: number): Uint8Array {
+    if (typeof length === 'bigint' || this.#pos + length > this.#bytes.length) {
+      throw new CborMalformedError(`the body ends inside the string starting at byte ${start}`, this.#bytes.length, true);
+    }
+    return this.#bytes.subarray(this.#advance(length, start), this.#pos);
+  }
 }
 
-/**
- * The body with every indefinite-length byte/text string (RFC 8949 section 3.2.3) of its first data
- * item replaced by the equivalent definite-length string, and any bytes after that item kept as
- * they are (so trailing bytes stay trailing bytes); undefined if the first item is not well-formed.
- */
-export function definiteStrings(bytes: Uint8Array): Uint8Array | undefined {
-  const found: IndefiniteString[] = [];
+const OPENED = Symbol('opened');
+
+/** A number when it is a safe integer, the BigInt otherwise. */
+function narrow(value: bigint): number | bigint {
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+function text(bytes: Uint8Array): string | CborInvalidText {
+  // Short ASCII (member names, methods) is read without a TextDecoder call.
+  const short = bytes.length <= 64 ? ascii(bytes) : undefined;
+  if (short !== undefined) return short;
   try {
-    if (skipItem(bytes, 0, 0, found) === BREAK) return undefined;
+    return utf8.decode(bytes);
   } catch {
-    return undefined;
+    return new CborInvalidText(new Uint8Array(bytes));
   }
-  if (found.length === 0) return bytes;
-  const parts: Uint8Array[] = [];
-  let copied = 0;
-  for (const string of found) {
-    parts.push(bytes.subarray(copied, string.start), definiteHeader(string.major, string.content.length), string.content);
-    copied = string.end;
-  }
-  parts.push(bytes.subarray(copied));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
+}
+
+function ascii(bytes: Uint8Array): string | undefined {
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (byte >= 0x80) return undefined;
+    out += String.fromCharCode(byte);
   }
   return out;
 }
 
-function definiteHeader(major: number, length: number): Uint8Array {
-  const type = major << 5;
-  if (length < 24) return Uint8Array.of(type | length);
-  if (length < 0x100) return Uint8Array.of(type | 24, length);
-  if (length < 0x10000) return Uint8Array.of(type | 25, length >> 8, length & 0xff);
-  const header = new Uint8Array(5);
-  header[0] = type | 26;
-  new DataView(header.buffer).setUint32(1, length);
-  return header;
-}
-
-const BREAK = -1;
-
-class Malformed {}
-
-function skipItem(bytes: Uint8Array, pos: number, depth: number, found?: IndefiniteString[]): number {
-  if (depth > MAX_DEPTH) throw new Malformed();
-  if (pos >= bytes.length) throw new Malformed();
-  const start = pos;
-  const initial = bytes[pos]!;
-  const major = initial >> 5;
-  const info = initial & 0x1f;
-  pos += 1;
-  if (info === 31) {
-    switch (major) {
-      case 2:
-      case 3:
-        // Indefinite string: definite chunks of the same major type until break.
-        {
-          const chunks: Uint8Array[] = [];
-          for (;;) {
-            if (pos >= bytes.length) throw new Malformed();
-            if (bytes[pos] === 0xff) break;
-            if (bytes[pos]! >> 5 !== major || (bytes[pos]! & 0x1f) === 31) throw new Malformed();
-            const chunkStart = pos;
-            pos = skipItem(bytes, pos, depth + 1);
-            chunks.push(bytes.subarray(chunkStart + headerLength(bytes[chunkStart]!), pos));
-          }
-          if (found) {
-            const content = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-            let offset = 0;
-            for (const chunk of chunks) {
-              content.set(chunk, offset);
-              offset += chunk.length;
-            }
-            found.push({ start, end: pos + 1, major, content });
-          }
-          return pos + 1;
-        }
-      case 4:
-      case 5:
-        for (let count = 0; ; count++) {
-          if (pos >= bytes.length) throw new Malformed();
-          if (bytes[pos] === 0xff) {
-            if (major === 5 && count % 2 === 1) throw new Malformed();
-            return pos + 1;
-          }
-          pos = skipItem(bytes, pos, depth + 1, found);
-        }
-      case 7:
-        // A lone "break" byte is not a data item.
-        if (depth === 0) return BREAK;
-        throw new Malformed();
-      default:
-        throw new Malformed();
-    }
+/** The value a tag gives its content: bignums are integers, 55799 is transparent, any other tag stays a tag. */
+function tagged(tag: number | bigint, value: unknown): unknown {
+  if ((tag === 2 || tag === 3) && value instanceof Uint8Array) {
+    let magnitude = 0n;
+    for (const byte of value) magnitude = (magnitude << 8n) | BigInt(byte);
+    return narrow(tag === 2 ? magnitude : -1n - magnitude);
   }
-  let argument: number;
-  if (info < 24) argument = info;
-  else if (info === 24) {
-    need(bytes, pos, 1);
-    argument = bytes[pos]!;
-    pos += 1;
-    if (major === 7 && argument < 32) throw new Malformed();
-  } else if (info === 25) {
-    need(bytes, pos, 2);
-    argument = (bytes[pos]! << 8) | bytes[pos + 1]!;
-    pos += 2;
-  } else if (info === 26) {
-    need(bytes, pos, 4);
-    argument = new DataView(bytes.buffer, bytes.byteOffset + pos, 4).getUint32(0);
-    pos += 4;
-  } else if (info === 27) {
-    need(bytes, pos, 8);
-    const view = new DataView(bytes.buffer, bytes.byteOffset + pos, 8);
-    argument = view.getUint32(0) * 0x1_0000_0000 + view.getUint32(4);
-    pos += 8;
-  } else throw new Malformed();
-  switch (major) {
-    case 0:
-    case 1:
-    case 7:
-      return pos;
-    case 2:
-    case 3:
-      need(bytes, pos, argument);
-      return pos + argument;
-    case 4:
-      for (let i = 0; i < argument; i++) pos = skipItem(bytes, pos, depth + 1, found);
-      return pos;
-    case 5:
-      for (let i = 0; i < argument * 2; i++) pos = skipItem(bytes, pos, depth + 1, found);
-      return pos;
-    case 6:
-      return skipItem(bytes, pos, depth + 1, found);
-    default:
-      throw new Malformed();
+  if (tag === SELF_DESCRIBED) return value;
+  return new CborTag(tag, value);
+}
+
+/** A finished array, or a map: an object when every key is a text string, a CborMap otherwise. */
+function finish(frame: Exclude<Frame, { kind: 'tag' }>): unknown {
+  if (frame.kind === 'array') return frame.items;
+  const object: Record<string, unknown> = {};
+  // Duplicate keys are well-formed (RFC 8949 section 5.6 leaves them to the application): the last one wins.
+  for (const [key, value] of frame.entries) {
+    if (typeof key !== 'string') return new CborMap(frame.entries);
+    // "__proto__" is an own member like any other, never the prototype.
+    if (key === '__proto__') define(object, key, value);
+    else object[key] = value;
   }
+  return object;
 }
 
-/** Bytes taken by the initial byte and argument of a definite-length head. */
-function headerLength(initial: number): number {
-  const info = initial & 0x1f;
-  return info < 24 ? 1 : 1 + (1 << (info - 24));
+function halfToNumber(half: number): number {
+  const exponent = (half >> 10) & 0x1f;
+  const mantissa = half & 0x3ff;
+  const sign = half & 0x8000 ? -1 : 1;
+  if (exponent === 0) return sign * mantissa * 2 ** -24;
+  if (exponent === 31) return mantissa === 0 ? sign * Infinity : NaN;
+  return sign * (1024 + mantissa) * 2 ** (exponent - 25);
 }
 
-function need(bytes: Uint8Array, pos: number, count: number): void {
-  if (pos + count > bytes.length) throw new Malformed();
+/** RFC 8949 diagnostic notation of a decoded value (section 8), for transcripts and messages. */
+export function diagnostic(value: unknown): string {
+  if (value instanceof CborTag) return `${String(value.tag)}(${diagnostic(value.value)})`;
+  if (value instanceof CborSimpleValue) return value.value === 23 ? 'undefined' : `simple(${value.value})`;
+  if (value instanceof CborInvalidText) return `invalid-utf8(h'${hex(value.bytes)}')`;
+  if (value instanceof CborMap) return `{${value.entries.map(([k, v]) => `${diagnostic(k)}: ${diagnostic(v)}`).join(', ')}}`;
+  if (value instanceof Uint8Array) return `h'${hex(value)}'`;
+  if (Array.isArray(value)) return `[${value.map(diagnostic).join(', ')}]`;
+  if (typeof value === 'bigint') return String(value);
+  if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : Object.is(value, -0) ? '-0.0' : !Number.isFinite(value) ? (value > 0 ? 'Infinity' : '-Infinity') : String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${diagnostic(v)}`).join(', ')}}`;
+  return String(value);
+}
+
+function hex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }

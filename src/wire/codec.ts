@@ -3,13 +3,16 @@
 // JSON: UTF-8 without BOM. Encoding refuses what JSON cannot carry faithfully (BigInt, byte
 // strings, non-finite numbers) with an UnencodableValueError; decoding gives IEEE doubles, so
 // integers beyond 2^53 lose precision exactly as in any JSON peer.
-// CBOR: RFC 8949 through cbor-x (no records, no tag 64 for Uint8Array, no tag 259 for maps).
-// Integers outside the 32-bit range are written as CBOR integers (major type 0/1), never as
-// float64; decoded integers are numbers when safe, BigInt otherwise.
-import { Decoder, Encoder } from 'cbor-x';
-import { define, toWireValue } from './data-model.js';
-import { cborItemEnd, definiteStrings } from './cbor-scan.js';
-import { CborTrailingBytesError, InvalidCborError, InvalidJsonError, InvalidUtf8Error, UnknownEncodingError, WireError } from './errors.js';
+// CBOR: RFC 8949. Encoding through cbor-x (no records, no tag 64 for Uint8Array, no tag 259 for
+// maps); integers outside the 32-bit range are written as CBOR integers (major type 0/1), never as
+// float64. Decoding through cbor-scan.ts: only a body that is not well-formed is malformed (-32700);
+// every well-formed item decodes, simple values, undefined and tags of any number included, those
+// JSON-RPC has no use for as values outside the JSON data model (an Invalid Request, -32600).
+// Decoded integers are numbers when safe, BigInt otherwise.
+import { Encoder } from 'cbor-x';
+import { toWireValue } from './data-model.js';
+import { CborMalformedError, decodeCborItem } from './cbor-scan.js';
+import { CborTrailingBytesError, InvalidCborError, InvalidJsonError, InvalidUtf8Error, UnknownEncodingError } from './errors.js';
 
 export type EncodingName = 'json' | 'cbor';
 export const ENCODING_NAMES: readonly EncodingName[] = ['json', 'cbor'];
@@ -100,11 +103,6 @@ const cborOptions = {
   copyBuffers: true,
 } as const;
 const cborEncoder = new Encoder(cborOptions);
-const cborDecoder = new Decoder(cborOptions);
-// cbor-x renames a decoded "__proto__" key to "__proto_"; bodies holding that text anywhere decode
-// to Maps first and are rebuilt as objects with a real own "__proto__" member.
-const cborMapDecoder = new Decoder({ ...cborOptions, mapsAsObjects: false });
-const PROTO_TEXT = Buffer.from('__proto__', 'latin1');
 
 export const cborCodec: Codec = {
   name: 'cbor',
@@ -115,76 +113,14 @@ export const cborCodec: Codec = {
   },
   decode(body) {
     if (body.length === 0) throw new InvalidCborError('body is empty', 0);
-    let value: unknown;
+    let decoded: { value: unknown; end: number };
     try {
-      value = decodeWithCborX(body);
+      decoded = decodeCborItem(body);
     } catch (error) {
-      if (error instanceof WireError) throw error;
-      const detail = error instanceof Error ? error.message : String(error);
-      if (detail.includes('Indefinite length not supported')) {
-        // Well-formed RFC 8949 that cbor-x cannot read: rewrite those strings as definite ones.
-        const rewritten = definiteStrings(body);
-        if (rewritten === undefined) throw new InvalidCborError('body is not a well-formed data item', undefined, error);
-        if (rewritten !== body) {
-          try {
-            return cborCodec.decode(rewritten);
-          } catch (retryError) {
-            if (!(retryError instanceof CborTrailingBytesError)) throw retryError;
-            const end = cborItemEnd(body); // report offsets in the original body
-            throw new CborTrailingBytesError(end, end === undefined ? undefined : body.length - end);
-          }
-        }
-      }
-      if (detail.includes('end of buffer not reached')) {
-        const end = cborItemEnd(body);
-        throw new CborTrailingBytesError(end, end === undefined ? undefined : body.length - end);
-      }
-      if ((error as { incomplete?: boolean } | null)?.incomplete) {
-        throw new InvalidCborError('body ends inside a data item', body.length, error);
-      }
-      throw new InvalidCborError(detail, undefined, error);
+      if (!(error instanceof CborMalformedError)) throw error;
+      throw new InvalidCborError(error.truncated ? 'body ends inside a data item' : `body is not a well-formed data item: ${error.reason}`, error.offset, error);
     }
-    return mayHoldWideIntegers(body) ? narrowIntegers(value) : value;
+    if (decoded.end < body.length) throw new CborTrailingBytesError(decoded.end, body.length - decoded.end);
+    return decoded.value;
   },
 };
-
-function decodeWithCborX(body: Uint8Array): unknown {
-  // cbor-x caches a `dataView` property on the array it decodes: hand it a throwaway view. A
-  // plain Uint8Array view (not a Buffer) also makes decoded byte strings plain Uint8Arrays.
-  const view = new Uint8Array(body.buffer, body.byteOffset, body.length);
-  if (Buffer.from(body.buffer, body.byteOffset, body.length).includes(PROTO_TEXT)) {
-    return mapsToObjects(cborMapDecoder.decode(view));
-  }
-  return cborDecoder.decode(view);
-}
-
-/** Initial bytes of 64-bit integers (0x1b, 0x3b) and bignum tags (0xc2, 0xc3): if none occur, no BigInt can come out. */
-function mayHoldWideIntegers(body: Uint8Array): boolean {
-  return body.includes(0x1b) || body.includes(0x3b) || body.includes(0xc2) || body.includes(0xc3);
-}
-
-/** BigInts that fit a safe integer become numbers (in place: the value is freshly decoded). */
-function narrowIntegers(value: unknown): unknown {
-  if (typeof value === 'bigint') {
-    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = narrowIntegers(value[i]);
-    return value;
-  }
-  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) define(record, key, narrowIntegers(record[key]));
-  }
-  return value;
-}
-
-function mapsToObjects(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(mapsToObjects);
-  if (value instanceof Map) {
-    const object: Record<string, unknown> = {};
-    for (const [key, item] of value) define(object, String(key), mapsToObjects(item));
-    return object;
-  }
-  return value;
-}

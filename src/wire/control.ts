@@ -1,5 +1,6 @@
 // Message-level reader and writer for one control stream: framing + the encoding in force at each
 // message boundary (a reader/writer split in the style of vscode-jsonrpc).
+import { CborMap } from './cbor-scan.js';
 import { type Codec, type EncodingName, codecFor } from './codec.js';
 import { EncodingState, initializeRequestId, negotiatedEncoding } from './encoding-state.js';
 import { EncodingMismatchError, WireError } from './errors.js';
@@ -140,9 +141,12 @@ export class ControlStreamReader {
   }
 }
 
-/** An object or array: the shape of a JSON-RPC message or batch. */
+/** A map or an array: the shape of a JSON-RPC message or batch (a tag, a simple value or a byte string is none). */
 function isMessageShaped(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !(value instanceof Uint8Array);
+  if (Array.isArray(value) || value instanceof CborMap) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 /** What `body` decodes to in `codec` when that is message-shaped, else undefined. */

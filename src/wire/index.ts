@@ -8,4 +8,4 @@ export * from './exec-header.js';
 export * from './datagram.js';
 export * from './hex.js';
 export { isRecord, toWireValue } from './data-model.js';
-export { cborItemEnd } from './cbor-scan.js';
+export { CborInvalidText, CborMap, CborSimpleValue, CborTag, cborItemEnd, diagnostic as cborDiagnostic } from './cbor-scan.js';

@@ -35,11 +35,11 @@ describe('validate', () => {
   });
 
   it('lists each error with its JSON pointer and keyword, and exits 1', async () => {
-    const bad = { ...start, params: { toolName: '', timeout: 0 } };
+    const bad = { ...start, params: { toolName: 5, timeout: 0 } };
     const { code, out } = await run([file(JSON.stringify(bad))]);
     expect(code).toBe(1);
     expect(out).toContain('invalid');
-    expect(out).toContain('/params/toolName [minLength]');
+    expect(out).toContain('/params/toolName [type]');
     expect(out).toContain('/params/timeout [minimum]');
   });
 
@@ -55,10 +55,17 @@ describe('validate', () => {
   });
 
   it('reads a JSON array of messages and fails if any is invalid', async () => {
-    const { code, out } = await run([file(JSON.stringify([start, { jsonrpc: '2.0', method: '$/shutdown', params: { now: true } }]))]);
+    const { code, out } = await run([file(JSON.stringify([start, { jsonrpc: '2.0', id: 4, method: '$/shutdown' }]))]);
     expect(code).toBe(1);
     expect(out).toContain('message 1: valid:');
-    expect(out).toMatch(/message 2: invalid[\s\S]*binding\/shutdown\.notification\.schema\.json[\s\S]*\/params \[additionalProperties\]/);
+    expect(out).toMatch(/message 2: invalid[\s\S]*binding\/shutdown\.notification\.schema\.json[\s\S]*\(root\) \[not\]/);
+  });
+
+  it('notes members the documents do not name on a valid message, and exits 0', async () => {
+    const { code, out } = await run([file(JSON.stringify({ jsonrpc: '2.0', method: '$/shutdown', params: { now: true } }))]);
+    expect(code).toBe(0);
+    expect(out).toContain('binding/shutdown.notification.schema.json');
+    expect(out).toContain('note: members the documents do not name (allowed): /params/now');
   });
 
   it('reads standard input for "-"', async () => {

@@ -1,6 +1,7 @@
-// Every message is validated against the schemas (a target's violation is its own failed check
-// naming the message and the JSON pointer; the harness's own is ERROR unless declared), and
-// fast-check properties inside a case record the seed and path the rerun command replays.
+// Every message is validated against the schemas (a target's violation is a failed check naming
+// the message and the JSON pointer in a case that declares the requirement it breaks; the
+// harness's own is ERROR unless declared), and fast-check properties inside a case record the
+// seed and path the rerun command replays.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defineCase, type ConformanceCase, type Target } from '../../src/harness/case.js';
@@ -8,6 +9,7 @@ import { CaseRegistry } from '../../src/harness/registry.js';
 import type { CaseResult } from '../../src/harness/result.js';
 import { runConformance, type RunOptions } from '../../src/harness/runner.js';
 import { validateTranscript } from '../../src/harness/schema-check.js';
+import { requirements } from '../../src/protocol/requirements.js';
 import { SchemaRegistry } from '../../src/schema/registry.js';
 import { Transcript } from '../../src/transport/transcript.js';
 import { mockServerTarget, scriptedTarget, tinyServer } from './targets.js';
@@ -26,7 +28,7 @@ const initializeCase = defineCase({
   id: 'schema/initialize',
   suite: 'schema',
   title: 'initialize is answered with the request id',
-  requirements: ['CORE-RPC-5'],
+  requirements: ['CORE-RPC-5', 'CORE-LIFE-3'],
   async run(ctx) {
     await ctx.connection.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: INIT });
     const answer = await ctx.expectAnswer('CORE-RPC-5', 'init');
@@ -44,6 +46,7 @@ describe('schema validation of every message', () => {
     expect(violation!.message).toMatch(/^the target sent response "init" \(transcript #\d+\) breaking schema core\/2025-06-18\/initialize\.result\.schema\.json at \/result\/protocolVersion/);
     expect(violation!.actual).toMatchObject({ pointer: '/result/protocolVersion', keyword: 'type' });
     expect(violation!.verdict).toBe('FAIL');
+    expect(violation!.requirement).toBe('CORE-LIFE-3');
     expect(result.requirementText).toBeDefined();
     // The case's own check passed; the schema check alone failed it.
     expect(result.checks.find((c) => c.requirement === 'CORE-RPC-5')?.verdict).toBe('PASS');
@@ -99,11 +102,11 @@ describe('schema validation of every message', () => {
     received({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } });
     sent({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     received({ jsonrpc: '2.0', id: 2, result: { tools: [{ name: 'echo' }] } });
-    const violations = validateTranscript(registry, transcript.entries());
+    const violations = validateTranscript(registry, requirements(), transcript.entries());
     expect(violations).toHaveLength(1);
-    expect(violations[0]).toMatchObject({ direction: 'received', seq: 3, pointer: '/result/tools/0' });
+    expect(violations[0]).toMatchObject({ kind: 'violation', direction: 'received', seq: 3, pointer: '/result/tools/0', requirement: 'CORE-TOOLS-1' });
     expect(violations[0]!.schema).toMatch(/^core\/2025-03-26\/tools-list\.result\.schema\.json$/);
-    expect(validateTranscript(registry, transcript.entries(), { directions: ['sent'] })).toEqual([]);
+    expect(validateTranscript(registry, requirements(), transcript.entries(), { directions: ['sent'] })).toEqual([]);
   });
 
   it('on WebTransport a ref/stream content item is judged by the binding schema, the rest by the core schema', () => {
@@ -111,23 +114,30 @@ describe('schema validation of every message', () => {
     const transcript = new Transcript();
     const sent = (decoded: unknown) => transcript.record({ direction: 'sent', channel: { kind: 'control' }, decoded });
     const received = (decoded: unknown) => transcript.record({ direction: 'received', channel: { kind: 'control' }, decoded });
-    sent({ jsonrpc: '2.0', id: 1, method: 'initialize', params: INIT });
-    received({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } });
+    sent({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { ...INIT, transport: { type: 'mcp-flow', version: '0.1', encodings: ['json'] } } });
+    const transport = { type: 'mcp-flow', version: '0.1', encoding: 'json', maxMessageSize: 65536, maxConcurrentStreams: 4, datagramsSupported: false };
+    received({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' }, transport } });
     sent({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'download', arguments: {} } });
     received({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'file follows' }, { type: 'ref/stream', streamTag: 1, mimeType: 'text/plain' }] } });
     sent({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'download', arguments: {} } });
     received({ jsonrpc: '2.0', id: 3, result: { content: [{ type: 'ref/stream', streamTag: -1 }] } });
     sent({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: {} } });
     received({ jsonrpc: '2.0', id: 4, result: { content: [{ type: 'text' }] } });
-    const onWt = validateTranscript(registry, transcript.entries(), { webTransport: true });
+    const onWt = validateTranscript(registry, requirements(), transcript.entries(), { webTransport: true });
     expect(onWt.map((v) => [v.seq, v.schema, v.pointer])).toEqual([
       [5, 'binding/ref-stream.payload.schema.json', '/result/content/0/streamTag'],
       [7, expect.stringMatching(/^core\/2025-06-18\/tools-call\.result\.schema\.json$/), '/result/content/0'],
     ]);
-    expect(onWt[0]!.requirements).toContain('WT-EXEC-4');
-    // Elsewhere ref/stream is no content item at all.
-    const elsewhere = validateTranscript(registry, transcript.entries());
+    expect(onWt[0]!.requirement).toBe('WT-EXEC-4');
+    // Elsewhere ref/stream is no content item at all, and the binding's transport members are not judged.
+    const elsewhere = validateTranscript(registry, requirements(), transcript.entries());
     expect(elsewhere.map((v) => v.seq)).toEqual([3, 5, 7]);
+    // On WebTransport the binding's initialize extensions are judged beside the core schemas.
+    sent({ jsonrpc: '2.0', id: 5, method: 'initialize', params: INIT });
+    received({ jsonrpc: '2.0', id: 5, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } } });
+    const bare = validateTranscript(registry, requirements(), transcript.entries(), { webTransport: true }).filter((v) => v.seq >= 8);
+    // (The harness's own initialize may leave the transport member out on purpose: not judged.)
+    expect(bare.map((v) => [v.seq, v.schema, v.requirement, v.direction])).toEqual([[9, 'binding/initialize.result.schema.json', 'WT-INIT-3', 'received']]);
   });
 });
 

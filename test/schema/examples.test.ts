@@ -1,5 +1,6 @@
 // Every example beside every schema under schemas/ (all families) gets the verdict it declares;
-// an invalid example is rejected by the keyword it names (at the instancePath it names, if any).
+// an invalid example is rejected by the keyword it names (at the instancePath it names, if any), a
+// valid one carries exactly the extra members (members the documents do not name) it lists.
 import { describe, expect, it } from 'vitest';
 import { SchemaRegistry } from '../../src/schema/index.js';
 
@@ -30,6 +31,8 @@ describe.each(registry.schemas().filter((s) => examples.some((e) => e.schemaId =
     const mine = examples.filter((e) => e.schemaId === schema.id);
     it.each(mine.filter((e) => e.valid).map((e) => [e.description, e] as const))('accepts: %s', (_d, example) => {
       expect(registry.validate(schema.id, example.instance)).toEqual([]);
+      expect(registry.extraMembers(schema.id, example.instance).map((m) => m.pointer)).toEqual(example.extraMembers ?? []);
+      expect(registry.exampleProblem(example)).toBeUndefined();
     });
     it.each(mine.filter((e) => !e.valid).map((e) => [e.description, e] as const))('rejects: %s', (_d, example) => {
       const issues = registry.validate(schema.id, example.instance);
@@ -38,6 +41,7 @@ describe.each(registry.schemas().filter((s) => examples.some((e) => e.schemaId =
         (i) => i.keyword === example.keyword && (example.instancePath === undefined || i.instancePath === example.instancePath),
       );
       expect(matching, JSON.stringify(issues.map((i) => `${i.instancePath} ${i.keyword}`))).not.toEqual([]);
+      expect(registry.exampleProblem(example)).toBeUndefined();
     });
   },
 );

@@ -283,3 +283,85 @@ describe('SchemaRegistry.find and identify', () => {
     expect(registry.identify({ jsonrpc: '2.0', id: 1, method: 'a' }, { families: ['core'] })).toEqual([]);
   });
 });
+
+describe('the shape the documents require and the members they name', () => {
+  const closed = requestSchema('flow/c.request.schema.json', 'c', {
+    additionalProperties: false,
+    properties: {
+      jsonrpc: { const: '2.0' },
+      id: { type: 'integer' },
+      method: { const: 'c' },
+      params: {
+        type: 'object',
+        required: ['sessionId'],
+        additionalProperties: false,
+        properties: { sessionId: { type: 'string' }, tags: { type: 'object', additionalProperties: { type: 'string' } } },
+      },
+    },
+  });
+
+  it('an extra member is no issue, only an extra member; a map value schema (additionalProperties: {...}) stays shape', () => {
+    const registry = SchemaRegistry.load({ root: fixture({ 'flow/c.request.schema.json': closed }) });
+    const message = { jsonrpc: '2.0', id: 1, method: 'c', params: { sessionId: 's', 'x/y': 1, tags: { a: 'b' } }, vendor: {} };
+    expect(registry.validate('flow/c.request', message)).toEqual([]);
+    expect(registry.extraMembers('flow/c.request', message)).toEqual([
+      { pointer: '/params/x~1y', member: 'x/y' },
+      { pointer: '/vendor', member: 'vendor' },
+    ]);
+    expect(registry.validate('flow/c.request', { ...message, params: { sessionId: 's', tags: { a: 1 } } }).map((i) => [i.instancePath, i.keyword])).toEqual([
+      ['/params/tags/a', 'type'],
+    ]);
+    // A missing required member is still an issue, extra members or not.
+    expect(registry.validate('flow/c.request', { ...message, params: { other: 1 } }).map((i) => [i.instancePath, i.keyword])).toEqual([['/params', 'required']]);
+    const [candidate] = registry.identify(message);
+    expect(candidate?.issues).toEqual([]);
+    expect(candidate?.extraMembers.map((m) => m.pointer)).toEqual(['/params/x~1y', '/vendor']);
+  });
+
+  it('a valid example lists exactly its extra members; an extra member never makes an example invalid', () => {
+    const instance = { jsonrpc: '2.0', id: 1, method: 'c', params: { sessionId: 's', hint: 'h' } };
+    const registry = SchemaRegistry.load({
+      root: fixture({
+        'flow/c.request.schema.json': closed,
+        'flow/c.request.examples.json': {
+          valid: [
+            { description: 'listed', instance, extraMembers: ['/params/hint'] },
+            { description: 'not listed', instance },
+          ],
+        },
+      }),
+    });
+    expect(registry.examples().map((e) => registry.exampleProblem(e))).toEqual([undefined, 'valid example has extra members [/params/hint], its file lists []']);
+    const misuse = loadError({
+      'flow/c.request.schema.json': closed,
+      'flow/c.request.examples.json': { invalid: [{ description: 'extra', instance, keyword: 'additionalProperties' }] },
+    });
+    expect(misuse).toBeInstanceOf(SchemaExamplesInvalidError);
+    expect(misuse.message).toMatch(/extra member never makes a message invalid/);
+  });
+
+  it('identify takes the direction: a message is judged only by schemas for its direction', () => {
+    const registry = SchemaRegistry.load({ root: fixture({ 'flow/c.request.schema.json': closed }) });
+    const message = { jsonrpc: '2.0', id: 1, method: 'c', params: { sessionId: 's' } };
+    expect(registry.identify(message, { direction: 'client-to-server' })).toHaveLength(1);
+    expect(registry.identify(message, { direction: 'server-to-client' })).toEqual([]);
+  });
+
+  it('a schema checks its own requirements and those of the schemas it references', () => {
+    const registry = SchemaRegistry.load({
+      root: fixture({
+        'flow/defs.definition.schema.json': {
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          $id: PREFIX + 'flow/defs.definition.schema.json',
+          'x-mcp-flow': { family: 'flow', kind: 'definition', requirements: ['FLOW-SM-1'] },
+          $defs: { state: { enum: ['idle'] } },
+        },
+        'flow/d.request.schema.json': requestSchema('flow/d.request.schema.json', 'd', {
+          'x-mcp-flow': { family: 'flow', kind: 'request', method: 'd', direction: 'client-to-server', requirements: ['FLOW-START-1'] },
+          properties: { jsonrpc: { const: '2.0' }, id: { type: 'integer' }, method: { const: 'd' }, params: { $ref: 'defs.definition.schema.json#/$defs/state' } },
+        }),
+      }),
+    });
+    expect(registry.requirementsOf('flow/d.request')).toEqual(['FLOW-START-1', 'FLOW-SM-1']);
+  });
+});

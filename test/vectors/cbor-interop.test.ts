@@ -1,7 +1,7 @@
 // Two CBOR libraries other than the wire layer's cbor-x (cborg in strict mode, which also checks
 // that integers and lengths use their shortest form, and cbor2) decode every CBOR body in the
 // vectors to the same value; JSON bodies are checked with the platform's own JSON.parse.
-import { decode as cbor2Decode } from 'cbor2';
+import { decode as cbor2Decode, diagnose as cbor2Diagnose } from 'cbor2';
 import { decode as cborgDecode } from 'cborg';
 import { describe, expect, it } from 'vitest';
 import { toVectorValue, type Vector, type VectorValue } from '../../src/vectors/vector-file.js';
@@ -57,6 +57,13 @@ describe.each(libraries)('%s', (_name, decode) => {
     const seed = allVectors.find((v) => v.id === 'control/seed-001-initialize')!;
     expect(toVectorValue(decode(bodies(vector.hex)[0]!))).toEqual((seed.decoded as VectorValue[])[0]);
   });
+});
+
+// Malformed is RFC 8949's not well-formed, a syntax matter: cbor2's diagnostic decoder, which builds
+// no values (so refuses nothing for its meaning), finds every bad CBOR body not well-formed.
+it.each(rows(badCbor))('%s: cbor2 finds the body not well-formed (RFC 8949)', (_id, vector) => {
+  const [body] = bodies(vector.hex);
+  expect(() => cbor2Diagnose(body!)).toThrow();
 });
 
 it('has CBOR to check: control frames in CBOR, CBOR datagrams and bad CBOR bodies', () => {

@@ -56,21 +56,6 @@ function checkVectorsDir(dir: string, io: CliIo, tally: Tally): void {
   }
 }
 
-/** Why an example does not get the verdict its file declares, or undefined when it does. */
-function exampleProblem(registry: SchemaRegistry, example: SchemaExample): string | undefined {
-  const issues = registry.validate(example.schemaId, example.instance);
-  if (example.valid) {
-    return issues.length === 0 ? undefined : `valid example rejected: ${issues.map((i) => `${i.instancePath || '/'} ${i.message}`).join('; ')}`;
-  }
-  if (issues.length === 0) return 'invalid example accepted';
-  const named = issues.some(
-    (i) => i.keyword === example.keyword && (example.instancePath === undefined || i.instancePath === example.instancePath),
-  );
-  if (named) return undefined;
-  const where = example.instancePath === undefined ? '' : ` at ${example.instancePath || '/'}`;
-  return `invalid example rejected, but not by "${example.keyword}"${where}: ${issues.map((i) => `${i.instancePath || '/'} ${i.keyword}`).join(', ')}`;
-}
-
 function checkSchemaExamples(root: string | undefined, io: CliIo, tally: Tally): void {
   let registry: SchemaRegistry;
   let examples: SchemaExample[];
@@ -96,7 +81,7 @@ function checkSchemaExamples(root: string | undefined, io: CliIo, tally: Tally):
     mine.forEach((example) => {
       let problem: string | undefined;
       try {
-        problem = exampleProblem(registry, example);
+        problem = registry.exampleProblem(example);
       } catch (error) {
         if (!(error instanceof SchemaError)) throw error;
         problem = error.message;

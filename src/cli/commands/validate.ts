@@ -100,7 +100,7 @@ export function validateMessages(registry: SchemaRegistry, messages: unknown[], 
 
     let candidates: IdentifyCandidate[];
     if (forced) {
-      candidates = [{ schema: forced, issues: registry.validate(forced.id, message) }];
+      candidates = [{ schema: forced, issues: registry.validate(forced.id, message), extraMembers: registry.extraMembers(forced.id, message) }];
     } else {
       const context: { protocolVersion?: string; requestMethod?: string; families?: string[] } = {};
       if (options.protocolVersion !== undefined) context.protocolVersion = options.protocolVersion;
@@ -113,6 +113,7 @@ export function validateMessages(registry: SchemaRegistry, messages: unknown[], 
     const [best] = matching;
     if (best) {
       io.out(`${label}valid: ${best.schema.id} (${title(best.schema)})`);
+      if (best.extraMembers.length > 0) io.out(`  note: members the documents do not name (allowed): ${best.extraMembers.map((m) => m.pointer).join(', ')}`);
       const others = matching.slice(1);
       if (others.length > 0) {
         const shown = others.slice(0, CANDIDATES_SHOWN).map((c) => c.schema.file);

@@ -13,5 +13,4 @@ export type { RecordedSession } from './record.js';
 export { replaySession, formatReplayedAnswer, diff } from './replay.js';
 export type { ReplayedAnswer, ReplayDifference, ReplayOptions } from './replay.js';
 export { faultRequirement } from './fault-requirements.js';
-export { schemaIssueRequirement } from './schema-requirement.js';
 export { ProxyError, ListenSpecError, UpstreamError, RecordFileError } from './errors.js';

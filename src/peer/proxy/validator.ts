@@ -14,13 +14,12 @@ import {
 } from '../../protocol/methods.js';
 import { findIllegalObservation, isInteractionState, isTerminal, type InteractionState } from '../../protocol/flow-session.js';
 import { failureVerdict, type Requirements } from '../../protocol/requirements.js';
-import type { SchemaRegistry } from '../../schema/registry.js';
+import { judgeMessage, type SchemaRegistry } from '../../schema/index.js';
 import type { ConnectionFault, TransportKind } from '../../transport/connection.js';
 import { isRecord } from '../../wire/index.js';
 import { cborIdIsFloat } from './cbor-id.js';
 import { faultRequirement, WIRE_FAULT_REQUIREMENTS } from './fault-requirements.js';
 import { progressProblems, promptProblems } from './prompt-rules.js';
-import { schemaIssueRequirement } from './schema-requirement.js';
 import type { Flow, Violation } from './violation.js';
 
 export interface ValidatorOptions {
@@ -70,9 +69,6 @@ interface FlowSession {
   /** Terminal because interaction.cancel was answered (a response, not ordered with server requests on HTTP). */
   cancelledByAnswer?: boolean;
 }
-
-const BINDING_INITIALIZE_RESULT = 'binding/initialize.result.schema.json';
-const BINDING_INITIALIZE_REQUEST = 'binding/initialize.request.schema.json';
 
 const other = (flow: Flow): Flow => (flow === 'client-to-server' ? 'server-to-client' : 'client-to-server');
 const senderOf = (flow: Flow): 'client' | 'server' => (flow === 'client-to-server' ? 'client' : 'server');
@@ -469,7 +465,6 @@ export class SessionValidator {
     if (isProtocolVersion(version)) this.#version = version;
     this.#serverCapabilities = result['capabilities'];
     if (this.#options.upstream !== 'webtransport') return;
-    this.#schemaAgainst(message, BINDING_INITIALIZE_RESULT, add);
     const transport = isRecord(result['transport']) ? result['transport'] : undefined;
     const encoding = transport?.['encoding'];
     if (typeof encoding !== 'string') return;
@@ -573,48 +568,28 @@ export class SessionValidator {
 
   // ----- schemas -------------------------------------------------------------------------------------
 
+  /**
+   * The schemas' verdict on one message, as the runner reaches it (src/schema/findings.ts): a broken
+   * shape is a violation of the requirement its place belongs to; members the documents do not
+   * name, and places no catalog requirement owns, are never violations.
+   */
   #schema(direction: Flow, message: Record<string, unknown>, requestMethod: string | undefined, add: (r: string, t: string) => void): void {
-    const { registry } = this.#options;
+    const { registry, requirements } = this.#options;
     const version = this.#version ?? (isProtocolVersion(this.#requestedVersion) ? this.#requestedVersion : undefined);
     const leg = direction === 'client-to-server' ? this.#options.downstream : this.#options.upstream;
-    let judged = message;
-    if (leg === 'webtransport' && requestMethod === 'tools/call') judged = withoutRefStreams(message);
-    if (leg === 'webtransport' && message['method'] === 'initialize' && direction === 'client-to-server') {
-      this.#schemaAgainst(message, BINDING_INITIALIZE_REQUEST, add);
-    }
-    const candidates = registry.identify(judged, {
+    const { schemas, findings } = judgeMessage(registry, requirements, message, {
+      direction,
       ...(version !== undefined ? { protocolVersion: version } : {}),
       ...(requestMethod !== undefined ? { requestMethod } : {}),
+      ...(leg === 'webtransport' ? { webTransport: true } : {}),
     });
-    let best = candidates[0];
-    if (!best) return;
-    if (best.issues.length > 0) {
-      // Nothing fits: report against the schema the message got furthest into (its first issue is
-      // the deepest), so the message says what is wrong rather than that it is some other kind.
-      const depth = (issues: readonly { instancePath: string }[]) => Math.max(...issues.map((issue) => issue.instancePath.split('/').length));
-      best = candidates.reduce((chosen, candidate) => (depth(candidate.issues) > depth(chosen.issues) ? candidate : chosen), best);
+    for (const schema of schemas) for (const id of registry.requirementsOf(schema.id)) this.#checked.add(id);
+    for (const finding of findings) {
+      if (finding.kind !== 'violation' || finding.requirement === undefined) continue;
+      const issue = finding.issues[0];
+      const where = finding.pointer === '' ? '(the message itself)' : finding.pointer;
+      add(finding.requirement, `breaks schema ${finding.schema} at ${where}: ${issue?.message ?? 'invalid'}`);
     }
-    // A schema for the other direction (the answer to a request that was itself sent the wrong way) does not apply.
-    const expected = best.schema.meta.direction;
-    if (expected !== undefined && expected !== 'both' && expected !== direction) return;
-    for (const id of best.schema.meta.requirements ?? []) this.#checked.add(id);
-    if (best.issues.length === 0) return;
-    this.#reportSchema(best.schema.file, best.schema.meta.requirements ?? [], best.issues, add);
-  }
-
-  #schemaAgainst(message: unknown, file: string, add: (r: string, t: string) => void): void {
-    const schema = this.#options.registry.get(file);
-    for (const id of schema.meta.requirements ?? []) this.#checked.add(id);
-    const issues = this.#options.registry.validate(schema.id, message);
-    if (issues.length > 0) this.#reportSchema(schema.file, schema.meta.requirements ?? [], issues, add);
-  }
-
-  #reportSchema(file: string, annotated: readonly string[], issues: readonly import('../../schema/registry.js').ValidationIssue[], add: (r: string, t: string) => void): void {
-    const issue = issues[0];
-    const requirement = schemaIssueRequirement(annotated, issue, this.#options.requirements);
-    if (requirement === undefined) return;
-    const where = issue?.instancePath === '' || issue === undefined ? '(the message itself)' : issue.instancePath;
-    add(requirement, `breaks schema ${file} at ${where}: ${issue?.message ?? 'invalid'}`);
   }
 
   #add(direction: Flow, seq: number, at: number, subject: string, requirement: string, message: string, actual?: unknown): void {
@@ -637,12 +612,4 @@ export function subjectOf(message: unknown): string {
   if (!isRecord(message)) return 'message';
   if (typeof message['method'] === 'string') return 'id' in message ? `${message['method']} ${JSON.stringify(message['id'])}` : message['method'];
   return `response ${JSON.stringify(message['id'])}`;
-}
-
-/** A tools/call result with its ref/stream items (the binding's own) replaced by empty text items. */
-function withoutRefStreams(message: Record<string, unknown>): Record<string, unknown> {
-  const result = message['result'];
-  if (!isRecord(result) || !Array.isArray(result['content'])) return message;
-  const content = (result['content'] as unknown[]).map((item) => (isRecord(item) && item['type'] === 'ref/stream' ? { type: 'text', text: '' } : item));
-  return { ...message, result: { ...result, content } };
 }

@@ -451,7 +451,8 @@ describe('arguments rejected before the tool runs', () => {
     const examples = registry.examples();
     for (const tool of h.ext.tools) {
       const slug = `fastworkflow/tool-${tool.name.replace(/_/g, '-')}.input.payload.schema.json`;
-      const valid = examples.filter((e) => e.file === slug.replace('.schema.json', '.examples.json') && e.valid);
+      // Examples carrying members the documents do not name are allowed, not owed: a tool's own inputSchema may refuse them.
+      const valid = examples.filter((e) => e.file === slug.replace('.schema.json', '.examples.json') && e.valid && e.extraMembers === undefined);
       expect(valid.length, tool.name).toBeGreaterThan(0);
       const validate = ajv.compile(tool.inputSchema);
       for (const example of valid) expect(validate(example.instance), `${tool.name}: ${example.description}`).toBe(true);
