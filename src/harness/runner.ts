@@ -14,6 +14,7 @@ import { CaseRun } from './context.js';
 import { CaseMisuseError, CaseTimeoutError, RunOptionsError, TargetPreconditionError, TargetUnreachableError } from './errors.js';
 import type { CaseRegistry } from './registry.js';
 import { countVerdicts, type CaseResult, type CheckResult, type RunResult, type Verdict } from './result.js';
+import { describeValue, failureReason } from './reason.js';
 import { rerunCommand } from './rerun.js';
 import { validateTranscript } from './schema-check.js';
 import { selectCases, type CaseFilters, type Selection } from './selection.js';
@@ -154,10 +155,10 @@ function baseResult(c: RegisteredCase, env: Env, startedAt: number): CaseResult 
 }
 
 /** A failed check of the case's first requirement, at that requirement's level. */
-function primaryFailure(c: RegisteredCase, env: Env, message: string, actual?: unknown): CheckResult {
+function primaryFailure(c: RegisteredCase, env: Env, message: string, expected: unknown, actual: unknown): CheckResult {
   const requirement = c.requirements[0] as string;
   const level = env.options.registry.requirements.get(requirement).level;
-  return { requirement, level, verdict: failureVerdict(level), message, ...(actual !== undefined ? { actual } : {}) };
+  return { requirement, level, verdict: failureVerdict(level), message, expected, actual };
 }
 
 /** Schema checks of the case's transcript, each with the transcript position of the message. */
@@ -216,7 +217,9 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   }
   if (c.applies) {
     if (env.discovery.error) {
-      result.checks.push(primaryFailure(c, env, `discovery failed (${env.discovery.error.message}), so what the target declares is unknown`));
+      result.checks.push(
+        primaryFailure(c, env, 'discovery failed, so what the target declares is unknown', 'initialize answered with a result', `${env.discovery.error.code}: ${env.discovery.error.message}`),
+      );
       return finish(result.checks[0]!.verdict, `discovery failed: ${env.discovery.error.message}`);
     }
     let applicable: true | string;
@@ -305,6 +308,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
 
   let verdict: Verdict | undefined;
   let reason: string | undefined;
+  /** The runner's own check for a step the target broke: its message already says what failed. */
+  let preconditionCheck: CheckResult | undefined;
   if (timedOut) {
     verdict = 'TIMEOUT';
     reason = `the case ran past its time limit of ${limit} ms${outcome === 'abandoned' ? ` and had not returned ${env.graceMs} ms later` : ''}`;
@@ -314,11 +319,12 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
       const catalog = env.options.registry.requirements;
       const requirement = error.requirement !== undefined && catalog.has(error.requirement) ? error.requirement : (c.requirements[0] as string);
       const level = catalog.get(requirement).level;
-      checks.push({ requirement, level, verdict: failureVerdict(level), message: `precondition failed: ${error.message}`, ...(error.actual !== undefined ? { actual: error.actual } : {}) });
+      preconditionCheck = { requirement, level, verdict: failureVerdict(level), message: `precondition failed: ${error.message}`, ...(error.actual !== undefined ? { actual: error.actual } : {}) };
+      checks.push(preconditionCheck);
     } else if (error instanceof ConnectionError) {
       // The target's doing: the checks decide, and a case cut short fails its first requirement.
       if (!checks.some((check) => check.verdict === 'FAIL' || check.verdict === 'WARN')) {
-        checks.push(primaryFailure(c, env, `the case could not finish: ${error.message}`, { code: error.code }));
+        checks.push(primaryFailure(c, env, 'the case could not finish', 'the connection to stay usable until the case ended', { code: error.code, message: error.message }));
       }
     } else {
       verdict = 'ERROR';
@@ -340,7 +346,11 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
       if (worst === undefined || (VERDICT_RANK[check.verdict] ?? 0) > (VERDICT_RANK[worst.verdict] ?? 0)) worst = check;
     }
     verdict = worst?.verdict ?? 'PASS';
-    if (worst && verdict !== 'PASS') reason = worst.message + (env.options.strict && worst.level === 'SHOULD' ? ' (a SHOULD, failed under --strict)' : '');
+    // A check that did not hold says what it expected and what came; an INFO names the reading taken.
+    if (worst && verdict !== 'PASS') {
+      const said = worst === preconditionCheck ? `${worst.message}${'actual' in worst ? `: got ${describeValue(worst.actual)}` : ''}` : failureReason(worst);
+      reason = (verdict === 'INFO' ? worst.message : said) + (env.options.strict && worst.level === 'SHOULD' ? ' (a SHOULD, failed under --strict)' : '');
+    }
   }
   const firstFailed = checks.find((check) => check.verdict === 'FAIL' || check.verdict === 'WARN' || check.verdict === 'ERROR');
   if (firstFailed && env.options.registry.requirements.has(firstFailed.requirement)) {

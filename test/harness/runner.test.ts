@@ -95,7 +95,7 @@ describe('verdicts against the mock server core', () => {
     });
     const unnamed = defineCase({ ...needsSession, id: 'lifecycle/needs-something', run: async () => { throw new TargetPreconditionError('no tool to call'); } });
     const { get } = await run([needsSession, unnamed], mockServerTarget());
-    expect(get(needsSession.id)).toMatchObject({ verdict: 'FAIL', reason: 'precondition failed: initialize was answered with an error' });
+    expect(get(needsSession.id)).toMatchObject({ verdict: 'FAIL', reason: 'precondition failed: initialize was answered with an error: got error -32603' });
     expect(get(needsSession.id).checks[0]).toMatchObject({ requirement: 'CORE-LIFE-3', actual: { code: -32603 } });
     expect(get(unnamed.id).checks[0]).toMatchObject({ requirement: 'CORE-LIFE-12', verdict: 'FAIL' });
   });

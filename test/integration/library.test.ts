@@ -60,7 +60,8 @@ describe('runServerConformance against the mock server', () => {
     expect(result.exitCode).toBe(1);
     const broken = result.cases.find((c) => c.id === BROKEN)!;
     expect(broken.verdict).toBe('FAIL');
-    expect(broken.reason).toBe('ping is answered with {}');
+    // The reason says what was expected and what came, never only what the check was about.
+    expect(broken.reason).toBe('ping is answered with {}: expected {}, got {"pong":true}');
     expect(broken.checks).toContainEqual(expect.objectContaining({ requirement: 'CORE-RPC-14', verdict: 'FAIL', actual: { pong: true } }));
     expect(broken.transcript?.some((entry) => entry.direction === 'received')).toBe(true);
     expect(broken.rerun).toBe(`mcp-flow-conformance server --url ${faulty.url} --case ${BROKEN}`);
