@@ -49,6 +49,8 @@ export interface ConformanceRunOptions {
   baseline?: Baseline | string;
   /** A broken SHOULD (WARN) fails (`--strict`). */
   strict?: boolean;
+  /** A baseline entry whose case now passes (stale) fails the run (`--fail-on-stale`). */
+  failOnStale?: boolean;
   /** Multiplies every time limit (`--timeout-scale`). Default 1. */
   timeoutScale?: number;
   /** Cases run at the same time (`--workers`). Default 4. */
@@ -107,6 +109,7 @@ export const RUN_OPTION_KEYS = [
   'shard',
   'baseline',
   'strict',
+  'failOnStale',
   'timeoutScale',
   'workers',
   'seed',
@@ -264,6 +267,7 @@ export async function runWithOptions(registry: CaseRegistry, target: Target, opt
     ...(options.timeoutScale !== undefined ? { timeoutScale: options.timeoutScale } : {}),
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
     ...(baseline !== undefined ? { baseline } : {}),
+    ...(options.failOnStale !== undefined ? { failOnStale: options.failOnStale } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.path !== undefined ? { path: options.path } : {}),
     command,

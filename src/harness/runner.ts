@@ -21,8 +21,8 @@ import { selectCases, type CaseFilters, type Selection } from './selection.js';
 
 /**
  * Progress events, in the shape src/report/events.ts's ReportEvent expects (so a reporter's
- * `handle` can be passed as `onEvent`). Cases left out by filters get no events; they appear in
- * the run result as SKIPPED.
+ * `handle` can be passed as `onEvent`). Cases left out by filters get no events and are not in
+ * the run result (only their number, `notSelected`).
  */
 export type RunEvent =
   | { type: 'run-start'; planned: { suite: string; caseId: string }[] }
@@ -43,6 +43,8 @@ export interface RunOptions {
   /** WARN becomes FAIL. */
   strict?: boolean;
   baseline?: Baseline;
+  /** A stale baseline entry (a listed case that now passes) fails the run. */
+  failOnStale?: boolean;
   /** fast-check seed for every property in the run. Default: random, reported per case. */
   seed?: number;
   /** fast-check path to replay (only with one selected case and `seed`). */
@@ -399,18 +401,11 @@ async function runSelected(
   scale: number,
   graceMs: number,
 ): Promise<RunResult> {
-  const all = options.registry.list();
   const schemas = options.validateSchemas === false ? undefined : (options.schemas ?? (sharedSchemas ??= SchemaRegistry.load()));
   const discovery = await discover(options.target, (options.discoveryTimeoutMs ?? 15_000) * scale, graceMs, scale);
   const env: Env = { options, target, discovery, scale, graceMs, seed: options.seed ?? randomInt(0, 2 ** 31 - 1), schemas };
 
   const results = new Map<string, CaseResult>();
-  for (const { case: c, reason } of selection.skipped) {
-    const skipped = baseResult(c, env, Date.now());
-    skipped.verdict = 'SKIPPED';
-    skipped.reason = reason;
-    results.set(c.id, skipped);
-  }
   const queue = [...selection.selected];
   const worker = async (): Promise<void> => {
     for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
@@ -435,7 +430,9 @@ async function runSelected(
   const failedWorker = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failedWorker) throw failedWorker.reason;
 
-  const cases = all.map((c) => results.get(c.id) as CaseResult);
+  // Only the selected cases: a shard's or a filtered run's reports list what ran, so merged shard
+  // reports count each case once; the rest is a count (`notSelected`).
+  const cases = selection.selected.map((c) => results.get(c.id) as CaseResult);
   const runResult: RunResult = {
     tool: options.tool ?? { name: 'mcp-flow-conformance', version: '0.1.0' },
     target: {
@@ -458,13 +455,15 @@ async function runSelected(
       ...(options.filters?.exclude?.length ? { exclude: [...options.filters.exclude] } : {}),
       ...(options.filters?.shard ? { shard: `${options.filters.shard.index}/${options.filters.shard.count}` } : {}),
       ...(options.baseline ? { baselineEntries: Object.keys(options.baseline.expectedFailures).length } : {}),
+      ...(options.failOnStale ? { failOnStale: true } : {}),
       ...(discovery.error ? { discoveryError: discovery.error } : {}),
     },
     startedAt: runStarted,
     durationMs: Date.now() - runStarted,
     cases,
     summary: countVerdicts(cases),
-    exitCode: exitCodeFor(cases),
+    notSelected: selection.skipped.length,
+    exitCode: exitCodeFor(cases, { failOnStale: options.failOnStale ?? false }),
   };
   options.onEvent?.({ type: 'run-end', result: runResult });
   return runResult;

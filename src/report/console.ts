@@ -4,16 +4,18 @@ import type { CaseResult, CheckResult, RunResult, Verdict } from '../harness/res
 import type { ReportEvent, ReportListener } from './events.js';
 import {
   arrow,
-  countsLine,
   describeChannel,
   describeEntry,
   displayJson,
+  failsOnStale,
+  failsRun,
   formatDuration,
   groupBySuite,
-  isFailing,
   isStrict,
   needsExplanation,
+  notSelectedText,
   printable as p,
+  runCountsLine,
   truncate,
 } from './format.js';
 
@@ -109,7 +111,7 @@ export class ConsoleFormatter {
       ...this.detailLines(result, '    '),
       ...this.transcriptLines(result, '    '),
       ...(result.seed === undefined ? [] : [`    seed: ${result.seed}${result.path === undefined ? '' : `   path: ${p(result.path)}`}`]),
-      ...(result.baseline === 'expected-failure' ? ['    baseline: expected failure'] : []),
+      ...(result.baseline === 'expected-failure' ? [`    baseline: expected failure${result.baselineReason === undefined ? '' : ` (${p(result.baselineReason)})`}`] : []),
       `    rerun: ${p(result.rerun)}`,
     ].join('\n');
   }
@@ -148,11 +150,17 @@ export class ConsoleFormatter {
     return lines;
   }
 
-  /** Everything printed once the run ended: explanations, target and time, the counts line last. */
+  /**
+   * Everything printed once the run ended: the failures explained, warnings, the baseline's
+   * expected failures and stale entries, target and time, the counts line last.
+   */
   runEnd(run: RunResult, strict: boolean): string {
     const lines: string[] = [];
-    const failing = run.cases.filter((result) => isFailing(result.verdict, strict));
-    const warned = run.cases.filter((result) => !isFailing(result.verdict, strict) && needsExplanation(result, strict));
+    const failOnStale = failsOnStale(run);
+    const failing = run.cases.filter((result) => result.baseline !== 'stale' && failsRun(result, strict, failOnStale));
+    const expected = run.cases.filter((result) => result.baseline === 'expected-failure' && !failsRun(result, strict, failOnStale));
+    const stale = run.cases.filter((result) => result.baseline === 'stale');
+    const warned = run.cases.filter((result) => !failing.includes(result) && !expected.includes(result) && needsExplanation(result, strict));
     if (failing.length > 0) {
       lines.push('', this.paint('bold', `Failures (${failing.length})`));
       for (const result of failing) lines.push('', this.explain(result));
@@ -161,11 +169,25 @@ export class ConsoleFormatter {
       lines.push('', this.paint('bold', `Warnings (${warned.length}; they fail the run under --strict)`));
       for (const result of warned) lines.push('', this.explain(result));
     }
+    if (expected.length > 0) {
+      lines.push('', this.paint('bold', `Expected failures (${expected.length}; listed in the baseline, they do not fail the run)`));
+      for (const result of expected) {
+        const [mark, colour] = MARKS[result.verdict];
+        lines.push(`  ${this.paint(colour, `${mark} ${result.verdict}`)} ${p(result.id)} — ${p(truncate(result.reason ?? result.verdict, this.maxChars))}`);
+        if (result.baselineReason !== undefined) lines.push(`      baseline: ${p(result.baselineReason)}`);
+      }
+    }
+    if (stale.length > 0) {
+      const effect = failOnStale ? 'they fail the run (--fail-on-stale)' : 'remove them, or use --fail-on-stale to fail on them';
+      lines.push('', this.paint(failOnStale ? 'red' : 'yellow', `Stale baseline entries (${stale.length}; these cases now pass: ${effect})`));
+      for (const result of stale) lines.push(`  ${p(result.id)} (${result.verdict})${result.baselineReason === undefined ? '' : ` — baseline: ${p(result.baselineReason)}`}`);
+    }
     lines.push('');
     lines.push(`target: ${p(run.target.description)} (${p(run.target.transport)})${run.target.protocolVersion ? `, protocol ${p(run.target.protocolVersion)}` : ''}`);
-    lines.push(`${run.summary.total} cases in ${formatDuration(run.durationMs)}${strict ? ', strict' : ''}, exit code ${run.exitCode}`);
-    const counts = countsLine(run.summary);
-    lines.push(failing.length > 0 ? this.paint('red', counts) : this.paint('green', counts));
+    const left = notSelectedText(run);
+    lines.push(`${run.summary.total} cases in ${formatDuration(run.durationMs)}${left === undefined ? '' : `, ${p(left)}`}${strict ? ', strict' : ''}, exit code ${run.exitCode}`);
+    const counts = runCountsLine(run);
+    lines.push(failing.length > 0 || (failOnStale && stale.length > 0) ? this.paint('red', counts) : this.paint('green', counts));
     return lines.join('\n') + '\n';
   }
 }

@@ -225,10 +225,42 @@ describe('server against the mock server over Streamable HTTP', () => {
     expect(stdout).toContain('[expected failure]');
   });
 
-  it('--suite, --case and --exclude select; cases left out are SKIPPED', async () => {
+  it('--suite, --case and --exclude select; cases left out are counted, not reported', async () => {
     const { code, stdout } = await runWith(registryOf(ping, warns, fails), '--url', server.url, '--suite', 'cli', '--exclude', 'cli/warns');
     expect(code).toBe(0);
-    expect(lastLine(stdout)).toBe('1 passed, 0 failed, 2 skipped, 0 warned, 0 not applicable, 0 timed out, 0 errors, 0 info');
+    expect(stdout).toMatch(/\n1 cases in .*, 2 not selected \(--suite cli --exclude cli\/warns\), exit code 0\n/);
+    expect(lastLine(stdout)).toBe('1 passed, 0 failed, 0 skipped, 0 warned, 0 not applicable, 0 timed out, 0 errors, 0 info');
+  });
+
+  it('sharded JUnit reports list only their own cases, so the merged shards count each case once', async () => {
+    const registry = registryOf(ping, { ...ping, id: 'cli/ping-2' }, { ...ping, id: 'cli/ping-3' }, { ...ping, id: 'cli/ping-4' }, fails);
+    const names: string[] = [];
+    for (const shard of ['1/2', '2/2']) {
+      const junit = join(dir, `shard-${shard.replace('/', '-')}.xml`);
+      const json = join(dir, `shard-${shard.replace('/', '-')}.json`);
+      await runWith(registry, '--url', server.url, '--shard', shard, '--junit', junit, '--json', json);
+      const xml = readFileSync(junit, 'utf8');
+      names.push(...[...xml.matchAll(/<testcase classname="[^"]*" name="([^"]*)"/g)].map((match) => match[1]!));
+      const report = parseJsonReport(readFileSync(json, 'utf8'));
+      expect(report.cases.length + report.notSelected!).toBe(registry.size);
+      expect(xml).toContain(`<property name="notSelected" value="${report.notSelected} not selected (--shard ${shard})"/>`);
+    }
+    expect(names.sort()).toEqual(registry.list().map((c) => c.id).sort());
+  });
+
+  it('--fail-on-stale: a baseline entry whose case now passes fails the run; without it, the run passes and says so', async () => {
+    const baseline = join(dir, 'stale-baseline.json');
+    writeFileSync(baseline, JSON.stringify({ version: 1, expectedFailures: { 'cli/ping': 'was broken', 'cli/fails': 'known bug #12' } }));
+    const relaxed = await runWith(registryOf(ping, fails), '--url', server.url, '--baseline', baseline);
+    expect(relaxed.code).toBe(0);
+    expect(lastLine(relaxed.stdout)).toBe('1 passed, 1 failed, 0 skipped, 0 warned, 0 not applicable, 0 timed out, 0 errors, 0 info, 1 expected failure, 1 stale');
+    expect(relaxed.stdout).toContain('Stale baseline entries (1; these cases now pass: remove them, or use --fail-on-stale to fail on them)');
+    const strict = await runWith(registryOf(ping, fails), '--url', server.url, '--baseline', baseline, '--fail-on-stale');
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('they fail the run (--fail-on-stale)');
+    const usage = await cli('--url', server.url, '--fail-on-stale');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toBe('error: --fail-on-stale: needs --baseline (it fails the run on the stale entries of a baseline)\n');
   });
 
   it('runs the real server suites through main (filtered), ending with the counts line', async () => {

@@ -14,6 +14,7 @@ import {
   httpTarget,
   parseJsonReport,
   runServerConformance,
+  serverCaseRegistry,
   startMockServer,
   type RunEvent,
   type RunningMockServer,
@@ -41,17 +42,17 @@ describe('runServerConformance against the mock server', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('a correct server: every selected case passes, the others are SKIPPED with the filter, exit code 0', async () => {
+  it('a correct server: every selected case passes, the others are only counted, exit code 0', async () => {
     const result = await runServerConformance({ url: correct.url, suites: 'mcp-core', cases: CASES, timeoutScale: 2 });
     expect(result.exitCode).toBe(0);
     expect(result.target).toMatchObject({ description: correct.url, transport: 'http', serverInfo: { name: expect.any(String) } });
-    const ran = result.cases.filter((c) => c.verdict !== 'SKIPPED');
+    const ran = result.cases;
     expect(ran.map((c) => c.id).sort()).toEqual([...CASES].sort());
     // INFO: the server chose one of the readings the documents accept.
     for (const c of ran) expect(['PASS', 'INFO'], `${c.id}: ${c.reason}`).toContain(c.verdict);
     expect(result.summary.PASS + result.summary.INFO).toBe(CASES.length);
-    expect(result.summary.SKIPPED).toBe(result.summary.total - CASES.length);
-    expect(result.cases.find((c) => c.id === 'mcp-core/tools-call-results')?.reason).toMatch(/--case/);
+    expect(result.summary.total).toBe(CASES.length);
+    expect(result.notSelected).toBe((await serverCaseRegistry()).size - CASES.length);
     expect(result.options).toMatchObject({ suites: ['mcp-core'], cases: CASES, timeoutScale: 2, strict: false });
   });
 

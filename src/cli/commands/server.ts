@@ -33,6 +33,8 @@ export interface ServerPlan {
   filters: CaseFilters;
   strict: boolean;
   baselineFile?: string;
+  /** A stale baseline entry fails the run. */
+  failOnStale: boolean;
   reports: ReportPaths;
   workers: number;
   timeoutScale: number;
@@ -125,11 +127,14 @@ export function parseRunArgs(args: Record<string, unknown>): RunPlan {
   const path = oneString(args['path'], '--path');
   if (path !== undefined && seed === undefined) throw new CliUsageError('--path', 'replays a fast-check counterexample and needs --seed');
   const baselineFile = oneString(args['baseline'], '--baseline');
+  const failOnStale = args['fail-on-stale'] === true;
+  if (failOnStale && baselineFile === undefined) throw new CliUsageError('--fail-on-stale', 'needs --baseline (it fails the run on the stale entries of a baseline)');
   return {
     list,
     filters,
     strict: args['strict'] === true,
     ...(baselineFile !== undefined ? { baselineFile } : {}),
+    failOnStale,
     reports,
     workers,
     timeoutScale,
@@ -241,6 +246,7 @@ export async function executeRun(io: CliIo, run: PlannedRun): Promise<number> {
       timeoutScale: plan.timeoutScale,
       strict: plan.strict,
       ...(run.baseline !== undefined ? { baseline: run.baseline } : {}),
+      ...(plan.failOnStale ? { failOnStale: true } : {}),
       ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
       ...(plan.path !== undefined ? { path: plan.path } : {}),
       command: run.command,
@@ -280,6 +286,7 @@ export function runOptions(describe: { workers: string; timeoutScale: string }):
     shard: { type: 'string', describe: 'run shard i of n (e.g. 2/4) for CI matrices' },
     strict: { type: 'boolean', describe: 'a broken SHOULD (WARN) fails the run' },
     baseline: { type: 'string', describe: 'JSON file of expected failures {"version":1,"expectedFailures":{caseId: reason}}' },
+    'fail-on-stale': { type: 'boolean', describe: 'a baseline entry whose case now passes (stale) fails the run' },
     junit: { type: 'string', describe: 'write a JUnit XML report to this path' },
     json: { type: 'string', describe: 'write the JSON report (everything) to this path' },
     html: { type: 'string', describe: 'write a self-contained HTML report to this path' },
