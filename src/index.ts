@@ -19,10 +19,14 @@ import {
   parseShard,
   readBaseline,
   runConformance,
+  PreflightFailedError,
+  stoppedRunResult,
+  TargetUnreachableError,
   type Baseline,
   type CaseFilters,
   type CaseRegistry,
   type RunEvent,
+  type RunOptions,
   type RunResult,
   type Shard,
   type Target,
@@ -259,7 +263,7 @@ export async function runWithOptions(registry: CaseRegistry, target: Target, opt
   const filters = conformanceFilters(options);
   const baseline = conformanceBaseline(options.baseline, registry);
   const listeners = (options.reporters ?? []).map(listener);
-  const result = await runConformance({
+  const runOptions: RunOptions = {
     registry,
     target,
     filters,
@@ -272,7 +276,19 @@ export async function runWithOptions(registry: CaseRegistry, target: Target, opt
     ...(options.path !== undefined ? { path: options.path } : {}),
     command,
     ...(listeners.length > 0 ? { onEvent: (event: RunEvent) => listeners.forEach((handle) => handle(event)) } : {}),
-  });
+  };
+  const startedAt = Date.now();
+  let result: RunResult;
+  try {
+    result = await runConformance(runOptions);
+  } catch (error) {
+    // A run that stopped (target unreachable, pre-flight failed) still writes the reports asked
+    // for, with the error at run level, then rejects as documented.
+    if (options.reports !== undefined && (error instanceof TargetUnreachableError || error instanceof PreflightFailedError)) {
+      await writeReports(stoppedRunResult(runOptions, error, startedAt), options.reports, { strict: options.strict ?? false });
+    }
+    throw error;
+  }
   if (options.reports !== undefined) await writeReports(result, options.reports, { strict: options.strict ?? false });
   return result;
 }
@@ -383,6 +399,7 @@ export {
   BaselineError,
   InvalidFilterError,
   NoCasesSelectedError,
+  PreflightFailedError,
   RunOptionsError,
   TargetUnreachableError,
 } from './harness/errors.js';

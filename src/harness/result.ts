@@ -84,6 +84,8 @@ export interface RunResult {
   summary: VerdictCounts;
   /** Registered cases the filters left out: not in `cases`, so merged shard reports count each case once. */
   notSelected?: number;
+  /** Set when the run stopped before its cases ran (target unreachable, pre-flight failed): why. */
+  error?: { code: string; message: string };
   /** 0 all required cases pass; 1 a conformance failure; 2 bad usage or harness error. */
   exitCode: 0 | 1 | 2;
 }

@@ -15,6 +15,7 @@ import { CaseMisuseError, CaseTimeoutError, RunOptionsError, TargetPreconditionE
 import type { CaseRegistry } from './registry.js';
 import { countVerdicts, type CaseResult, type CheckResult, type RunResult, type Verdict } from './result.js';
 import { describeValue, failureReason } from './reason.js';
+import { preflight } from './preflight.js';
 import { rerunCommand } from './rerun.js';
 import { validateTranscript } from './schema-check.js';
 import { selectCases, type CaseFilters, type Selection } from './selection.js';
@@ -55,6 +56,12 @@ export interface RunOptions {
   discoveryTimeoutMs?: number;
   /** Validate every message against the schemas. Default true. */
   validateSchemas?: boolean;
+  /**
+   * One initialize on its own connection before discovery (server targets): a target that cannot be
+   * tested (refused, an HTML 404, a command that exits at once) ends the run with one
+   * TargetUnreachableError or PreflightFailedError instead of a failure per case. Default true.
+   */
+  preflight?: boolean;
   /** The schema registry (loaded from schemas/ when omitted). */
   schemas?: SchemaRegistry;
   /** Transcript entries kept on failing, timed-out and erroring cases. Default 40. */
@@ -392,6 +399,51 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   }
 }
 
+/** The options a run used, as its result records them for the reports. */
+function runOptionsRecord(options: RunOptions): Record<string, unknown> {
+  return {
+    workers: options.workers ?? 4,
+    timeoutScale: options.timeoutScale ?? 1,
+    strict: options.strict ?? false,
+    ...(options.path !== undefined ? { path: options.path } : {}),
+    ...(options.filters?.suites?.length ? { suites: [...options.filters.suites] } : {}),
+    ...(options.filters?.cases?.length ? { cases: [...options.filters.cases] } : {}),
+    ...(options.filters?.exclude?.length ? { exclude: [...options.filters.exclude] } : {}),
+    ...(options.filters?.shard ? { shard: `${options.filters.shard.index}/${options.filters.shard.count}` } : {}),
+    ...(options.baseline ? { baselineEntries: Object.keys(options.baseline.expectedFailures).length } : {}),
+    ...(options.failOnStale ? { failOnStale: true } : {}),
+  };
+}
+
+/**
+ * The result of a run that stopped before its cases ran (the target unreachable, the pre-flight
+ * failed): no case, the error at run level, exit code 2. Written as the reports of such a run, so
+ * a CI step that uploads them finds them and shows why.
+ */
+export function stoppedRunResult(options: RunOptions, error: unknown, startedAt: number): RunResult {
+  const target = options.target.describe();
+  const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'HARNESS_ERROR';
+  const registered = options.registry.size;
+  let selected = registered;
+  try {
+    selected = selectCases(options.registry.list(), options.filters).selected.length;
+  } catch {
+    // filters that select nothing stop the run before it starts; the count is then moot
+  }
+  return {
+    tool: options.tool ?? { name: 'mcp-flow-conformance', version: '0.1.0' },
+    target: { description: target.description, transport: target.transport, ...(target.role !== undefined ? { role: target.role } : {}) },
+    options: runOptionsRecord(options),
+    startedAt,
+    durationMs: Date.now() - startedAt,
+    cases: [],
+    summary: countVerdicts([]),
+    notSelected: registered - selected,
+    error: { code, message: error instanceof Error ? error.message : String(error) },
+    exitCode: 2,
+  };
+}
+
 /** Discovery, then the selected cases on `workers` workers, then the run result (run-end). */
 async function runSelected(
   options: RunOptions,
@@ -402,7 +454,9 @@ async function runSelected(
   graceMs: number,
 ): Promise<RunResult> {
   const schemas = options.validateSchemas === false ? undefined : (options.schemas ?? (sharedSchemas ??= SchemaRegistry.load()));
-  const discovery = await discover(options.target, (options.discoveryTimeoutMs ?? 15_000) * scale, graceMs, scale);
+  const discoveryLimitMs = (options.discoveryTimeoutMs ?? 15_000) * scale;
+  if (options.preflight !== false && target.role !== 'client') await preflight(options.target, { limitMs: discoveryLimitMs });
+  const discovery = await discover(options.target, discoveryLimitMs, graceMs, scale);
   const env: Env = { options, target, discovery, scale, graceMs, seed: options.seed ?? randomInt(0, 2 ** 31 - 1), schemas };
 
   const results = new Map<string, CaseResult>();
@@ -445,17 +499,8 @@ async function runSelected(
       ...(discovery.capabilities !== undefined ? { capabilities: discovery.capabilities } : {}),
     },
     options: {
-      workers: options.workers ?? 4,
-      timeoutScale: scale,
-      strict: options.strict ?? false,
+      ...runOptionsRecord(options),
       seed: env.seed,
-      ...(options.path !== undefined ? { path: options.path } : {}),
-      ...(options.filters?.suites?.length ? { suites: [...options.filters.suites] } : {}),
-      ...(options.filters?.cases?.length ? { cases: [...options.filters.cases] } : {}),
-      ...(options.filters?.exclude?.length ? { exclude: [...options.filters.exclude] } : {}),
-      ...(options.filters?.shard ? { shard: `${options.filters.shard.index}/${options.filters.shard.count}` } : {}),
-      ...(options.baseline ? { baselineEntries: Object.keys(options.baseline.expectedFailures).length } : {}),
-      ...(options.failOnStale ? { failOnStale: true } : {}),
       ...(discovery.error ? { discoveryError: discovery.error } : {}),
     },
     startedAt: runStarted,

@@ -38,6 +38,11 @@ export interface ConsoleReporterOptions {
   transcriptEntries?: number;
   /** Characters of a value or decoded message shown before it is cut. Default 240. */
   maxChars?: number;
+  /**
+   * Print the error of a run that stopped (`run-error`). Default true; the CLI prints it once
+   * itself, as its error line.
+   */
+  printRunError?: boolean;
 }
 
 type Colour = 'red' | 'green' | 'yellow' | 'cyan' | 'magenta' | 'dim' | 'bold';
@@ -182,6 +187,7 @@ export class ConsoleFormatter {
       lines.push('', this.paint(failOnStale ? 'red' : 'yellow', `Stale baseline entries (${stale.length}; these cases now pass: ${effect})`));
       for (const result of stale) lines.push(`  ${p(result.id)} (${result.verdict})${result.baselineReason === undefined ? '' : ` — baseline: ${p(result.baselineReason)}`}`);
     }
+    if (run.error !== undefined) lines.push('', this.paint('red', `run stopped before its cases ran: ${p(run.error.message)} [${p(run.error.code)}]`));
     lines.push('');
     lines.push(`target: ${p(run.target.description)} (${p(run.target.transport)})${run.target.protocolVersion ? `, protocol ${p(run.target.protocolVersion)}` : ''}`);
     const left = notSelectedText(run);
@@ -210,6 +216,7 @@ export class ConsoleReporter implements ReportListener {
   readonly #format: ConsoleFormatter;
   readonly #strict: boolean | undefined;
   readonly #live: boolean;
+  readonly #printRunError: boolean;
   /** Planned cases per suite (from `run-start`) and finished ones so far. */
   readonly #planned = new Map<string, number>();
   readonly #done = new Map<string, number>();
@@ -226,6 +233,7 @@ export class ConsoleReporter implements ReportListener {
     });
     this.#strict = options.strict;
     this.#live = this.#out.isTTY === true;
+    this.#printRunError = options.printRunError ?? true;
   }
 
   /** Bound, so it can be handed to the runner as `onEvent: reporter.handle`. */
@@ -248,7 +256,7 @@ export class ConsoleReporter implements ReportListener {
       case 'run-error':
         this.#clearStatus();
         this.#running.clear();
-        this.#out.write(`${this.#lastSuite === undefined ? '' : '\n'}${this.#format.paint('red', `run stopped: ${p(event.error.message)} [${p(event.error.code)}]`)}\n`);
+        if (this.#printRunError) this.#out.write(`${this.#lastSuite === undefined ? '' : '\n'}${this.#format.paint('red', `run stopped: ${p(event.error.message)} [${p(event.error.code)}]`)}\n`);
         break;
     }
   };

@@ -28,7 +28,7 @@ export function renderHtml(run: RunResult, options: HtmlOptions = {}): string {
   const withBaseline = run.options['baselineEntries'] !== undefined;
   const { expectedFailures, stale } = baselineCounts(run.cases);
   const notSelected = notSelectedText(run);
-  const status = failing > 0 ? `${failing} failing` : run.exitCode !== 0 ? `exit code ${run.exitCode}` : expectedFailures > 0 ? `passing, ${expectedFailures} expected failure${expectedFailures === 1 ? '' : 's'}` : 'conformant';
+  const status = run.error !== undefined ? 'not run' : failing > 0 ? `${failing} failing` : run.exitCode !== 0 ? `exit code ${run.exitCode}` : expectedFailures > 0 ? `passing, ${expectedFailures} expected failure${expectedFailures === 1 ? '' : 's'}` : 'conformant';
   const title = `MCP Flow conformance: ${run.target.description}`;
 
   const page = html`<!doctype html>
@@ -61,6 +61,7 @@ ${withBaseline ? html`<span class="tile baseline" title="listed in the baseline 
 <span class="tile baseline${stale > 0 ? ' stale' : ''}" title="listed in the baseline but now passing: remove them${failOnStale ? ' (they fail the run: --fail-on-stale)' : ''}"><span class="n">${stale}</span> stale</span>` : ''}
 </div>
 <p class="counts" id="counts-line">${runCountsLine(run)}</p>
+${run.error === undefined ? '' : html`<p class="run-error">The run stopped before its cases ran: ${run.error.message} <code>${run.error.code}</code></p>`}
 </header>
 <nav class="filters">
 <fieldset><legend>Verdict</legend>
@@ -184,6 +185,7 @@ dt { color: var(--muted); } dd { margin: 0; min-width: 0; }
 .tile.total, .tile.baseline { cursor: default; }
 .tile.baseline { border-left-color: var(--muted); } .tile.baseline.stale { border-left-color: #9a6700; }
 .counts { color: var(--muted); margin: .25rem 0 1rem; }
+.run-error { color: #cf222e; font-weight: 600; }
 .filters { position: sticky; top: 0; background: var(--bg); border-bottom: 1px solid var(--line); padding: .5rem 0; display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; z-index: 1; }
 .filters fieldset { border: 0; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .25rem .75rem; }
 .filters legend { float: left; margin-right: .5rem; color: var(--muted); }

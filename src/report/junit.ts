@@ -34,6 +34,15 @@ export function renderJUnit(run: RunResult, options: JUnitOptions = {}): string 
   const text = new ConsoleFormatter({ colour: false, transcriptEntries: options.transcriptEntries ?? 50, maxChars: 2000 });
   const builder = sharedBuilder.newBuilder().name(`${run.tool.name} ${run.tool.version}: ${run.target.description}`);
 
+  if (run.error !== undefined) {
+    // A run that stopped before its cases ran: one errored testcase says why, so CI shows it.
+    const suite = builder.testSuite().name('run');
+    suite.timestamp(new Date(run.startedAt).toISOString());
+    suite.property('tool', `${run.tool.name} ${run.tool.version}`);
+    suite.property('target', run.target.description);
+    suite.property('transport', run.target.transport);
+    suite.testCase().className('run').name('run').time(seconds(run.durationMs)).error(truncate(run.error.message, 1000), run.error.code);
+  }
   for (const [name, cases] of groupBySuite(run.cases)) {
     const suite = builder.testSuite().name(name);
     const startedAt = Math.min(...cases.map((result) => result.startedAt));

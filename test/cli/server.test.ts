@@ -2,6 +2,8 @@
 // exit codes 0/1/2 from small registries against the mock server on each transport, --strict,
 // --baseline, the reports it writes, and the counts line last.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -293,29 +295,92 @@ describe('server against the mock server over WebTransport and stdio', () => {
     }
   });
 
-  it('WebTransport without the hash or a CA: the target is unreachable, exit 2, every listener finished', async () => {
+  it('WebTransport without the hash or a CA: exit 2, one line that says the certificate is not trusted and what to pass', async () => {
     const server = await startMockServer({ transport: 'wt', host: '127.0.0.1', port: 0 });
     try {
       const { code, stdout, stderr } = await runWith(registryOf(ping), '--url', server.url);
       expect(code).toBe(2);
-      expect(stderr).toMatch(/^error: cannot connect to https:\/\/127\.0\.0\.1:\d+\/mcp/);
-      expect(lastLine(stdout)).toMatch(/^run stopped: cannot connect to .* \[TARGET_UNREACHABLE\]$/);
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(stderr.trimEnd()).toMatch(/^error: cannot connect to https:\/\/127\.0\.0\.1:\d+\/mcp: .*[^.]; the server's certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT: .*\); for a self-signed certificate pass --certificate-hash <its SHA-256 hex>, for one signed by your own CA pass --ca <file.pem>$/);
+      // Printed once: the console does not repeat it.
+      expect(stdout).not.toContain('cannot connect');
     } finally {
       await server.close();
     }
   });
 
-  it('a Streamable HTTP endpoint nobody listens on is unreachable: exit 2, not a failure per case', async () => {
+  it('a Streamable HTTP endpoint nobody listens on is unreachable: exit 2, one line, not a failure per case', async () => {
     const { code, stdout, stderr } = await runWith(registryOf(ping, fails), '--url', 'http://127.0.0.1:9/mcp');
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^error: cannot connect to http:\/\/127\.0\.0\.1:9\/mcp: cannot reach POST/);
+    expect(stderr).toMatch(/^error: cannot connect to http:\/\/127\.0\.0\.1:9\/mcp: cannot reach POST [^\n]*\n$/);
     expect(stdout).not.toContain('FAIL');
-    expect(lastLine(stdout)).toMatch(/\[TARGET_UNREACHABLE\]$/);
+    expect(stdout).not.toContain('cannot connect');
   });
 
   it('stdio: the command is spawned per case', async () => {
     const { code, stdout } = await runWith(registryOf(ping), '--stdio', stdioMockCommand(), '--timeout-scale', '3');
     expect(code).toBe(0);
     expect(lastLine(stdout)).toMatch(/^1 passed, 0 failed/);
+  });
+});
+
+describe('server: the pre-flight initialize', () => {
+  let dir: string;
+  let web: Server;
+  let webUrl: string;
+  /** What the plain web server answers: a status and a content type, an HTML body. */
+  let answer = { status: 404, type: 'text/html; charset=utf-8' };
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'server-preflight-'));
+    web = createServer((request, response) => {
+      request.resume();
+      response.writeHead(answer.status, { 'content-type': answer.type }).end('<!doctype html><title>Not Found</title><h1>Not Found</h1>');
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}/mcp`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => web.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('an HTTP server answering 404 text/html: exit 2 with one line giving the status and content type, no case run, reports written', async () => {
+    answer = { status: 404, type: 'text/html; charset=utf-8' };
+    const reports = join(dir, 'not-found');
+    const { code, stdout, stderr } = await runWith(registryOf(ping, fails), '--url', webUrl, '--reports', reports);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`error: POST ${webUrl} answered 404 (text/html): is this the URL of the MCP endpoint?\n`);
+    expect(stdout).not.toMatch(/FAIL|PASS/);
+    // The reports a CI upload step expects are there, with the error at run level.
+    const json = parseJsonReport(readFileSync(join(reports, 'report.json'), 'utf8'));
+    expect(json).toMatchObject({ exitCode: 2, cases: [], error: { code: 'PREFLIGHT_FAILED', message: expect.stringContaining('answered 404') } });
+    expect(readFileSync(join(reports, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="run" name="run"[^>]*>\s*<error message="POST [^"]* answered 404 \(text\/html\): is this the URL of the MCP endpoint\?" type="PREFLIGHT_FAILED"/);
+    expect(readFileSync(join(reports, 'report.html'), 'utf8')).toContain('<p class="run-error">The run stopped before its cases ran: POST');
+    expect(stdout).toContain(`junit report: ${join(reports, 'junit.xml')}`);
+  });
+
+  it('a web page (200 text/html) is not an answer to initialize either', async () => {
+    answer = { status: 200, type: 'text/html' };
+    const { code, stderr } = await runWith(registryOf(ping), '--url', webUrl);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`error: POST ${webUrl} answered 200 (text/html), not a JSON-RPC answer to initialize\n`);
+  });
+
+  it('a stdio command that exits at once: exit 2 with its exit status and the line of stderr that says why', async () => {
+    const script = join(dir, 'exits.cjs');
+    writeFileSync(script, "console.error('node:internal/modules/cjs/loader:1228'); console.error('Error: Cannot find module \\'/srv/typo.js\\''); process.exit(3);\n");
+    const command = `${process.execPath} ${script}`;
+    const { code, stdout, stderr } = await runWith(registryOf(ping, fails), '--stdio', command);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`error: the command ${JSON.stringify(command)} exited with code 3 before answering initialize; stderr: Error: Cannot find module '/srv/typo.js'\n`);
+    expect(stdout).not.toContain('FAIL');
+  });
+
+  it('a refused connection still writes the reports asked for', async () => {
+    const reports = join(dir, 'refused');
+    const { code, stderr } = await runWith(registryOf(ping), '--url', 'http://127.0.0.1:9/mcp', '--json', join(reports, 'report.json'));
+    expect(code).toBe(2);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(parseJsonReport(readFileSync(join(reports, 'report.json'), 'utf8')).error).toMatchObject({ code: 'TARGET_UNREACHABLE' });
   });
 });

@@ -498,7 +498,8 @@ describe('parallel workers', () => {
       expect(ids.length).toBe(10);
       expect(ids.every((id) => (id as string).startsWith(`case-${i}-`))).toBe(true);
     }
-    expect(target.opened.length).toBe(size * 2 + 1);
+    // A connection per case, one for the pre-flight initialize and one for discovery.
+    expect(target.opened.length).toBe(size * 2 + 2);
     expect(target.opened.every((c) => c.isClosed)).toBe(true);
   });
 });

@@ -114,7 +114,10 @@ describe('runServerConformance against the mock server', () => {
     const closed = await startMockServer({ transport: 'http' });
     const url = closed.url;
     await closed.close();
-    await expect(runServerConformance({ url, cases: [BROKEN] })).rejects.toBeInstanceOf(TargetUnreachableError);
+    const report = join(dir, 'unreachable', 'report.json');
+    await expect(runServerConformance({ url, cases: [BROKEN], reports: { json: report } })).rejects.toBeInstanceOf(TargetUnreachableError);
+    // The reports asked for are written all the same, with the error at run level.
+    expect(parseJsonReport(readFileSync(report, 'utf8'))).toMatchObject({ exitCode: 2, cases: [], error: { code: 'TARGET_UNREACHABLE' } });
     await expect(runServerConformance({ url: correct.url, cases: ['no-such/*'] })).rejects.toBeInstanceOf(NoCasesSelectedError);
     await expect(runServerConformance({ url: correct.url, cases: [BROKEN], baseline: { version: 1, expectedFailures: { 'no/such-case': 'x' } } })).rejects.toBeInstanceOf(BaselineError);
   });

@@ -10,8 +10,10 @@ import {
   readBaseline,
   runConformance,
   selectCases,
+  stoppedRunResult,
   type Baseline,
   type CaseFilters,
+  type RunOptions,
   type RunResult,
   type Target,
 } from '../../harness/index.js';
@@ -234,47 +236,60 @@ export interface PlannedRun {
 export async function executeRun(io: CliIo, run: PlannedRun): Promise<number> {
   const { plan } = run;
   const out = consoleOutput(io);
-  const reporter = new ConsoleReporter({ out, strict: plan.strict });
+  // The error of a run that stops is printed once, as the error line below.
+  const reporter = new ConsoleReporter({ out, strict: plan.strict, printRunError: false });
+  const options: RunOptions = {
+    registry: run.registry,
+    target: run.target,
+    filters: plan.filters,
+    workers: plan.workers,
+    timeoutScale: plan.timeoutScale,
+    strict: plan.strict,
+    ...(run.baseline !== undefined ? { baseline: run.baseline } : {}),
+    ...(plan.failOnStale ? { failOnStale: true } : {}),
+    ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
+    ...(plan.path !== undefined ? { path: plan.path } : {}),
+    command: run.command,
+    // run-end is shown after the reports are written, so the counts line stays the last line.
+    onEvent: (event) => {
+      if (event.type !== 'run-end') reporter.handle(event);
+    },
+  };
+  const startedAt = Date.now();
   let result: RunResult;
   try {
     io.out(`${run.banner}${plan.strict ? ' (strict: warnings fail)' : ''}`);
-    result = await runConformance({
-      registry: run.registry,
-      target: run.target,
-      filters: plan.filters,
-      workers: plan.workers,
-      timeoutScale: plan.timeoutScale,
-      strict: plan.strict,
-      ...(run.baseline !== undefined ? { baseline: run.baseline } : {}),
-      ...(plan.failOnStale ? { failOnStale: true } : {}),
-      ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
-      ...(plan.path !== undefined ? { path: plan.path } : {}),
-      command: run.command,
-      // run-end is shown after the reports are written, so the counts line stays the last line.
-      onEvent: (event) => {
-        if (event.type !== 'run-end') reporter.handle(event);
-      },
-    });
+    result = await runConformance(options);
   } catch (error) {
     out.flush();
     if (!isUsageOrHarnessError(error)) throw error;
     io.err(`error: ${error.message}`);
+    // The reports asked for are still written (a run-level error, no case), so a CI step that
+    // uploads them finds them and shows why the run stopped.
+    await writeRunReports(io, out, stoppedRunResult(options, error, startedAt), plan);
+    out.flush();
     return ExitCode.usage;
   }
   run.onResult?.(result);
   let exitCode: number = result.exitCode;
+  if (!(await writeRunReports(io, out, result, plan))) exitCode = ExitCode.usage;
+  reporter.handle({ type: 'run-end', result });
+  out.flush();
+  return exitCode;
+}
+
+/** Writes the reports a plan asks for, a line each; false (after an error line) when one cannot be written. */
+async function writeRunReports(io: CliIo, out: ReturnType<typeof consoleOutput>, result: RunResult, plan: RunPlan): Promise<boolean> {
   try {
     for (const written of await writeReports(result, plan.reports, { strict: plan.strict })) {
       out.write(`${written.format} report: ${written.path}\n`);
     }
+    return true;
   } catch (error) {
     if (!(error instanceof ReportError)) throw error;
     io.err(`error: ${error.message}`);
-    exitCode = ExitCode.usage;
+    return false;
   }
-  reporter.handle({ type: 'run-end', result });
-  out.flush();
-  return exitCode;
 }
 
 /** The yargs options every conformance run has (parsed by parseRunArgs); `describe` words the two that differ per command. */
