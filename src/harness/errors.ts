@@ -137,3 +137,10 @@ export class TargetPreconditionError extends HarnessError {
     this.actual = options.actual;
   }
 }
+
+/** The run was interrupted (its `signal` aborted, Ctrl-C in the CLI): running cases are aborted with this. */
+export class RunInterruptedError extends HarnessError {
+  constructor() {
+    super('RUN_INTERRUPTED', 'the run was interrupted');
+  }
+}

@@ -148,6 +148,8 @@ export async function preflight(target: Target, options: PreflightOptions): Prom
     connection = await target.connect(controller.signal);
   } catch (error) {
     options.signal?.removeEventListener('abort', onAbort);
+    // Interrupted while connecting: the run reports itself interrupted, not the target unreachable.
+    if (options.signal?.aborted) return 'silent';
     if (error instanceof ConnectionError) throw await unreachable(target, error);
     throw error;
   }
@@ -167,6 +169,7 @@ export async function preflight(target: Target, options: PreflightOptions): Prom
         },
       });
     } catch (error) {
+      if (options.signal?.aborted) return 'silent';
       // Streamable HTTP connects with the first request: a refused connection shows here.
       if (error instanceof ConnectFailedError) throw await unreachable(target, error);
       if (error instanceof ConnectionError && connection.isClosed) throw new PreflightFailedError(await whyClosed(connection, description));
@@ -197,6 +200,7 @@ export async function preflight(target: Target, options: PreflightOptions): Prom
     );
     const step = await Promise.race(steps);
     controller.abort();
+    if (options.signal?.aborted) return 'silent';
     if (step.kind === 'answer') {
       const channel = step.received.channel;
       if (channel.kind === 'http' && channel.status !== undefined && NOT_AN_ENDPOINT.has(channel.status)) {

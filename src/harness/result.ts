@@ -84,9 +84,11 @@ export interface RunResult {
   summary: VerdictCounts;
   /** Registered cases the filters left out: not in `cases`, so merged shard reports count each case once. */
   notSelected?: number;
+  /** Set when the run was interrupted (Ctrl-C): the cases it did not finish are SKIPPED "interrupted". */
+  interrupted?: boolean;
   /** Set when the run stopped before its cases ran (target unreachable, pre-flight failed): why. */
   error?: { code: string; message: string };
-  /** 0 all required cases pass; 1 a conformance failure; 2 bad usage or harness error. */
+  /** 0 all required cases pass; 1 a conformance failure; 2 bad usage, a harness error or an interrupted run. */
   exitCode: 0 | 1 | 2;
 }
 

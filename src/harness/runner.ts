@@ -11,7 +11,7 @@ import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
 import { applyBaseline, exitCodeFor, type Baseline } from './baseline.js';
 import type { CaseSession, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
 import { CaseRun } from './context.js';
-import { CaseMisuseError, CaseTimeoutError, RunOptionsError, TargetPreconditionError, TargetUnreachableError } from './errors.js';
+import { CaseMisuseError, CaseTimeoutError, RunInterruptedError, RunOptionsError, TargetPreconditionError, TargetUnreachableError } from './errors.js';
 import type { CaseRegistry } from './registry.js';
 import { countVerdicts, type CaseResult, type CheckResult, type RunResult, type Verdict } from './result.js';
 import { describeValue, failureReason } from './reason.js';
@@ -68,6 +68,11 @@ export interface RunOptions {
   excerptEntries?: number;
   /** The CLI command rerun commands start with. Default 'server'. */
   command?: string;
+  /**
+   * Interrupts the run (Ctrl-C in the CLI): no further case starts, running cases are aborted, and
+   * the run resolves with what finished; the rest is SKIPPED "interrupted" and `interrupted` is set.
+   */
+  signal?: AbortSignal;
   tool?: { name: string; version: string };
   onEvent?: (event: RunEvent) => void;
 }
@@ -75,6 +80,9 @@ export interface RunOptions {
 const VERDICT_RANK: Partial<Record<Verdict, number>> = { PASS: 0, INFO: 1, WARN: 2, FAIL: 3, ERROR: 4 };
 /** Waits a case may have pending on its signal at once before Node warns of a listener leak. */
 const CASE_SIGNAL_LISTENERS = 1000;
+/** Reasons of the cases an interrupted run did not finish. */
+export const INTERRUPTED_WHILE_RUNNING = 'interrupted: the run was stopped while this case ran (no verdict)';
+export const INTERRUPTED_BEFORE_START = 'interrupted: the run was stopped before this case started';
 /** Requirement cited by schema violations of a schema that names none. */
 export const SCHEMA_FALLBACK_REQUIREMENT = 'CORE-RPC-1';
 
@@ -107,10 +115,13 @@ function checkOptions(options: RunOptions): void {
 }
 
 /** Runs discovery with a deadline; unreachable targets end the run, other failures are recorded. */
-async function discover(target: Target, limitMs: number, graceMs: number, timeoutScale: number): Promise<Discovery> {
+async function discover(target: Target, limitMs: number, graceMs: number, timeoutScale: number, interrupt?: AbortSignal): Promise<Discovery> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new CaseTimeoutError(limitMs)), limitMs);
+  const onInterrupt = () => controller.abort(new RunInterruptedError());
+  interrupt?.addEventListener('abort', onInterrupt, { once: true });
   try {
+    if (interrupt?.aborted) return { error: { code: 'RUN_INTERRUPTED', message: 'the run was interrupted before discovery' } };
     const outcome = await within(
       target.discover(controller.signal, { timeoutScale }).then(
         (discovery) => ({ discovery }),
@@ -124,10 +135,12 @@ async function discover(target: Target, limitMs: number, graceMs: number, timeou
     if (error instanceof TargetUnreachableError) throw error;
     if (error instanceof ConnectFailedError) throw new TargetUnreachableError(target.describe().description, { cause: error });
     if (error instanceof CaseTimeoutError) return { error: { code: 'DISCOVERY_TIMEOUT', message: `discovery did not finish within ${limitMs} ms` } };
+    if (interrupt?.aborted) return { error: { code: 'RUN_INTERRUPTED', message: 'the run was interrupted during discovery' } };
     if (error instanceof ConnectionError) return { error: { code: error.code, message: error.message } };
     throw error;
   } finally {
     clearTimeout(timer);
+    interrupt?.removeEventListener('abort', onInterrupt);
   }
 }
 
@@ -244,6 +257,15 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   const controller = new AbortController();
   // A case may wait on many things at once (many requests in flight, each with its own wait).
   setMaxListeners(CASE_SIGNAL_LISTENERS, controller.signal);
+  // An interrupted run aborts the cases still running; their results say so (SKIPPED), not a verdict.
+  const interrupt = env.options.signal;
+  let interrupted = false;
+  const onInterrupt = () => {
+    interrupted = true;
+    controller.abort(new RunInterruptedError());
+    if (connection) void connection.close('run interrupted').catch(() => undefined);
+  };
+  interrupt?.addEventListener('abort', onInterrupt, { once: true });
   let timedOut = false;
   let connection: Connection | undefined;
   let run: CaseRun | undefined;
@@ -291,6 +313,7 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   );
   const outcome = await Promise.race([settled, timeout.then((abandoned) => Promise.race([settled, abandoned]))]);
   clearTimeout(timer);
+  interrupt?.removeEventListener('abort', onInterrupt);
   grace?.cancel();
   if (connection) await within(connection.close(timedOut ? 'case time limit reached' : 'case finished').catch(() => undefined), env.graceMs);
   // What a client target started for the case (its listener, the client process) stops with it;
@@ -314,6 +337,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
       ...(env.options.strict ? { strict: true } : {}),
     });
   }
+
+  if (interrupted && !timedOut) return finish('SKIPPED', INTERRUPTED_WHILE_RUNNING);
 
   let verdict: Verdict | undefined;
   let reason: string | undefined;
@@ -455,14 +480,18 @@ async function runSelected(
 ): Promise<RunResult> {
   const schemas = options.validateSchemas === false ? undefined : (options.schemas ?? (sharedSchemas ??= SchemaRegistry.load()));
   const discoveryLimitMs = (options.discoveryTimeoutMs ?? 15_000) * scale;
-  if (options.preflight !== false && target.role !== 'client') await preflight(options.target, { limitMs: discoveryLimitMs });
-  const discovery = await discover(options.target, discoveryLimitMs, graceMs, scale);
+  const interrupt = options.signal;
+  if (options.preflight !== false && target.role !== 'client' && !interrupt?.aborted) {
+    await preflight(options.target, { limitMs: discoveryLimitMs, ...(interrupt ? { signal: interrupt } : {}) });
+  }
+  const discovery = await discover(options.target, discoveryLimitMs, graceMs, scale, interrupt);
   const env: Env = { options, target, discovery, scale, graceMs, seed: options.seed ?? randomInt(0, 2 ** 31 - 1), schemas };
 
   const results = new Map<string, CaseResult>();
   const queue = [...selection.selected];
   const worker = async (): Promise<void> => {
-    for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
+    // Once the run is interrupted no further case starts.
+    for (let c = interrupt?.aborted ? undefined : queue.shift(); c !== undefined; c = interrupt?.aborted ? undefined : queue.shift()) {
       options.onEvent?.({ type: 'case-start', caseId: c.id, suite: c.suite });
       let result: CaseResult;
       try {
@@ -484,9 +513,16 @@ async function runSelected(
   const failedWorker = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failedWorker) throw failedWorker.reason;
 
+  for (const c of queue) {
+    const skipped = baseResult(c, env, Date.now());
+    skipped.verdict = 'SKIPPED';
+    skipped.reason = INTERRUPTED_BEFORE_START;
+    results.set(c.id, skipped);
+  }
   // Only the selected cases: a shard's or a filtered run's reports list what ran, so merged shard
   // reports count each case once; the rest is a count (`notSelected`).
   const cases = selection.selected.map((c) => results.get(c.id) as CaseResult);
+  const wasInterrupted = interrupt?.aborted === true;
   const runResult: RunResult = {
     tool: options.tool ?? { name: 'mcp-flow-conformance', version: '0.1.0' },
     target: {
@@ -508,7 +544,8 @@ async function runSelected(
     cases,
     summary: countVerdicts(cases),
     notSelected: selection.skipped.length,
-    exitCode: exitCodeFor(cases, { failOnStale: options.failOnStale ?? false }),
+    ...(wasInterrupted ? { interrupted: true } : {}),
+    exitCode: exitCodeFor(cases, { failOnStale: options.failOnStale ?? false, interrupted: wasInterrupted }),
   };
   options.onEvent?.({ type: 'run-end', result: runResult });
   return runResult;

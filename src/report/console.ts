@@ -188,6 +188,10 @@ export class ConsoleFormatter {
       for (const result of stale) lines.push(`  ${p(result.id)} (${result.verdict})${result.baselineReason === undefined ? '' : ` — baseline: ${p(result.baselineReason)}`}`);
     }
     if (run.error !== undefined) lines.push('', this.paint('red', `run stopped before its cases ran: ${p(run.error.message)} [${p(run.error.code)}]`));
+    if (run.interrupted) {
+      const left = run.cases.filter((result) => result.verdict === 'SKIPPED').length;
+      lines.push('', this.paint('yellow', `interrupted: ${left} case${left === 1 ? '' : 's'} not finished (SKIPPED)`));
+    }
     lines.push('');
     lines.push(`target: ${p(run.target.description)} (${p(run.target.transport)})${run.target.protocolVersion ? `, protocol ${p(run.target.protocolVersion)}` : ''}`);
     const left = notSelectedText(run);

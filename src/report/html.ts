@@ -28,7 +28,7 @@ export function renderHtml(run: RunResult, options: HtmlOptions = {}): string {
   const withBaseline = run.options['baselineEntries'] !== undefined;
   const { expectedFailures, stale } = baselineCounts(run.cases);
   const notSelected = notSelectedText(run);
-  const status = run.error !== undefined ? 'not run' : failing > 0 ? `${failing} failing` : run.exitCode !== 0 ? `exit code ${run.exitCode}` : expectedFailures > 0 ? `passing, ${expectedFailures} expected failure${expectedFailures === 1 ? '' : 's'}` : 'conformant';
+  const status = run.error !== undefined ? 'not run' : run.interrupted ? 'interrupted' : failing > 0 ? `${failing} failing` : run.exitCode !== 0 ? `exit code ${run.exitCode}` : expectedFailures > 0 ? `passing, ${expectedFailures} expected failure${expectedFailures === 1 ? '' : 's'}` : 'conformant';
   const title = `MCP Flow conformance: ${run.target.description}`;
 
   const page = html`<!doctype html>

@@ -28,7 +28,7 @@ const CASE: Shape = {
   children: { checks: { each: CHECK }, transcript: { each: ENTRY } },
 };
 const RUN: Shape = {
-  keys: ['tool', 'target', 'options', 'startedAt', 'durationMs', 'error', 'cases', 'summary', 'notSelected', 'exitCode'],
+  keys: ['tool', 'target', 'options', 'startedAt', 'durationMs', 'error', 'cases', 'summary', 'notSelected', 'interrupted', 'exitCode'],
   children: {
     tool: { keys: ['name', 'version'] },
     target: { keys: ['description', 'transport', 'role', 'serverInfo', 'clientInfo', 'protocolVersion', 'capabilities'] },

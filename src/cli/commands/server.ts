@@ -256,11 +256,21 @@ export async function executeRun(io: CliIo, run: PlannedRun): Promise<number> {
     },
   };
   const startedAt = Date.now();
+  // Ctrl-C stops the run: no case starts, the running ones are aborted, the reports hold what
+  // finished (the rest SKIPPED "interrupted"), exit 130. A second Ctrl-C quits at once.
+  const interruption = new AbortController();
+  const stopListening = io.onInterrupt?.(() => {
+    if (interruption.signal.aborted) return;
+    io.err('interrupted: stopping the run; the reports will hold what finished (Ctrl-C again quits at once)');
+    interruption.abort();
+  });
+  options.signal = interruption.signal;
   let result: RunResult;
   try {
     io.out(`${run.banner}${plan.strict ? ' (strict: warnings fail)' : ''}`);
     result = await runConformance(options);
   } catch (error) {
+    stopListening?.();
     out.flush();
     if (!isUsageOrHarnessError(error)) throw error;
     io.err(`error: ${error.message}`);
@@ -271,8 +281,9 @@ export async function executeRun(io: CliIo, run: PlannedRun): Promise<number> {
     return ExitCode.usage;
   }
   run.onResult?.(result);
-  let exitCode: number = result.exitCode;
+  let exitCode: number = result.interrupted ? ExitCode.interrupted : result.exitCode;
   if (!(await writeRunReports(io, out, result, plan))) exitCode = ExitCode.usage;
+  stopListening?.();
   reporter.handle({ type: 'run-end', result });
   out.flush();
   return exitCode;
