@@ -12,6 +12,8 @@ export interface CliIo {
    * status line redrawn in place. Absent in tests: live output then goes through `out` line by line.
    */
   terminal?: ConsoleOutput;
+  /** The environment read for FORCE_COLOR and NO_COLOR (default process.env). */
+  env?: Record<string, string | undefined>;
   /**
    * Calls `handler` on Ctrl-C (SIGINT) or SIGTERM until the returned function is called; a second
    * signal quits at once (exit 130). Absent in tests that do not interrupt.

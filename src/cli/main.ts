@@ -26,7 +26,23 @@ const commands: CliCommand[] = [
   replayCommand,
 ];
 
-export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+/** Report options whose value may be "-" (standard output). */
+const STDOUT_OPTIONS = new Set(['--junit', '--json', '--html']);
+
+/** yargs reads a lone "-" after an option as a positional: `--json -` is passed on as `--json=-`. */
+function joinStdoutValues(argv: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (STDOUT_OPTIONS.has(argv[i]!) && argv[i + 1] === '-') joined.push(`${argv[i++]}=-`);
+    else joined.push(argv[i]!);
+  }
+  return joined;
+}
+
+export async function main(givenArgv: string[], io: CliIo = processIo): Promise<number> {
+  // Everything after `--` is the client command's, never ours.
+  const end = givenArgv.indexOf('--');
+  const argv = end < 0 ? joinStdoutValues(givenArgv) : [...joinStdoutValues(givenArgv.slice(0, end)), ...givenArgv.slice(end)];
   let exitCode: number = ExitCode.ok;
   // With exitProcess(false) yargs still runs a command's handler after a validation failure;
   // once usage failed, the handler must neither run nor overwrite the usage exit code. yargs may

@@ -28,9 +28,9 @@ export interface ConsoleOutput {
 
 export interface ConsoleReporterOptions {
   out?: ConsoleOutput;
-  /** Force colour on or off. Default: on when `out` is a TTY and NO_COLOR is unset or empty. */
+  /** Force colour on or off. Default: FORCE_COLOR, else on when `out` is a TTY and NO_COLOR is unset or empty. */
   color?: boolean;
-  /** Environment read for NO_COLOR (default process.env). */
+  /** Environment read for FORCE_COLOR and NO_COLOR (default process.env). */
   env?: Record<string, string | undefined>;
   /** WARN fails the run. Default: the run's `options.strict` once known, else false. */
   strict?: boolean;
@@ -67,10 +67,16 @@ const MARKS: Record<Verdict, [string, Colour]> = {
   ERROR: ['✗', 'magenta'],
 };
 
-/** Colour decision: explicit option, else TTY and no NO_COLOR (https://no-color.org). */
+/**
+ * Colour decision: the explicit option; else FORCE_COLOR (set and not "0" or "false": colour even
+ * without a terminal, as in GitHub Actions logs; "0"/"false": none); else NO_COLOR set and not
+ * empty (https://no-color.org): none; else colour on a TTY.
+ */
 export function useColour(out: ConsoleOutput, options: Pick<ConsoleReporterOptions, 'color' | 'env'>): boolean {
   if (options.color !== undefined) return options.color;
   const env = options.env ?? process.env;
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   const noColor = env['NO_COLOR'];
   return out.isTTY === true && (noColor === undefined || noColor === '');
 }

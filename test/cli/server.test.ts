@@ -162,6 +162,30 @@ describe('server --list', () => {
     expect(() => listCases(registry, parseServerArgs({ list: true, case: ['zzz/*'] }).filters)).toThrow(/no case matches/);
   });
 
+  it('--list --json FILE writes the selected cases as JSON; --list --json - prints only that JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'server-list-'));
+    try {
+      const file = join(dir, 'nested', 'cases.json');
+      const written = await cli('--list', '--suite', 'mcp-core', '--json', file);
+      expect(written.code).toBe(0);
+      expect(written.stdout).toBe(`case list: ${file}\n`);
+      const list = JSON.parse(readFileSync(file, 'utf8')) as { format: string; registered: number; cases: { id: string; suite: string; requirements: string[]; level: string }[] };
+      const registry = serverRegistry();
+      expect(list.format).toBe('mcp-flow-conformance/case-list');
+      expect(list.registered).toBe(registry.size);
+      expect(list.cases.map((c) => c.id)).toEqual(registry.list().filter((c) => c.suite === 'mcp-core').map((c) => c.id));
+      expect(list.cases[0]).toMatchObject({ suite: 'mcp-core', requirements: expect.any(Array), level: expect.stringMatching(/^(MUST|SHOULD|MAY|INFO)$/) });
+      const printed = await cli('--list', '--suite', 'mcp-core', '--json', '-');
+      expect(printed.code).toBe(0);
+      expect(JSON.parse(printed.stdout)).toEqual(list);
+      const refused = await cli('--list', '--junit', join(dir, 'x.xml'));
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe('error: --junit: has no meaning with --list (the list is written as JSON with --json FILE or --json -)\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('splits comma-separated suites and reads --reports as three paths, explicit paths winning', () => {
     const plan = parseServerArgs({ url: 'http://a/mcp', suite: ['a,b', 'c'], reports: 'out', json: 'elsewhere.json' });
     expect(plan.filters.suites).toEqual(['a', 'b', 'c']);
@@ -270,6 +294,27 @@ describe('server against the mock server over Streamable HTTP', () => {
     const { code, stdout } = await cli('--url', server.url, '--suite', suite, '--shard', '1/4');
     expect([0, 1]).toContain(code);
     expect(lastLine(stdout)).toMatch(COUNTS_LINE);
+  });
+
+  it('--json - writes the JSON report to standard output and everything else to standard error', async () => {
+    const { code, stdout, stderr } = await runWith(registryOf(ping, fails), '--url', server.url, '--json', '-', '--junit', join(dir, 'with-stdout.xml'));
+    expect(code).toBe(1);
+    const report = parseJsonReport(stdout);
+    expect(report.cases.map((c) => [c.id, c.verdict])).toEqual([['cli/ping', 'PASS'], ['cli/fails', 'FAIL']]);
+    expect(stderr).toContain(`testing ${server.url} over http`);
+    expect(stderr).toContain(`junit report: ${join(dir, 'with-stdout.xml')}`);
+    expect(lastLine(stderr)).toBe('1 passed, 1 failed, 0 skipped, 0 warned, 0 not applicable, 0 timed out, 0 errors, 0 info');
+    const two = await cli('--url', server.url, '--json', '-', '--html', '-');
+    expect(two.code).toBe(2);
+    expect(two.stderr).toBe('error: --html: only one report can go to standard output ("-"); --json already does\n');
+  });
+
+  it('FORCE_COLOR colours the console output even without a terminal (CI logs); NO_COLOR and FORCE_COLOR=0 keep it plain', async () => {
+    for (const [env, coloured] of [[{ FORCE_COLOR: '1' }, true], [{ FORCE_COLOR: '1', NO_COLOR: '1' }, true], [{ NO_COLOR: '1' }, false], [{ FORCE_COLOR: '0' }, false], [{}, false]] as const) {
+      const io = Object.assign(recordingIo(), { env });
+      await runServer(parseArgv(['--url', server.url]), io, { registry: registryOf(ping) });
+      expect(/\u001b\[\d+m/.test(io.stdout), JSON.stringify(env)).toBe(coloured);
+    }
   });
 
   it('a report path that cannot be written exits 2 naming it, after the run is shown', async () => {

@@ -219,3 +219,17 @@ describe('console: the baseline', () => {
     expect(lastLine(renderConsoleReport(sampleRun()))).toMatch(/ 1 info$/);
   });
 });
+
+describe('colour from the environment', () => {
+  it('FORCE_COLOR colours output that is not a terminal (CI logs) and wins over NO_COLOR; FORCE_COLOR=0 or false turns it off', () => {
+    const pipe = { write() {}, isTTY: false };
+    const tty = { write() {}, isTTY: true };
+    expect(useColour(pipe, { env: { FORCE_COLOR: '1' } })).toBe(true);
+    expect(useColour(pipe, { env: { FORCE_COLOR: '' } })).toBe(true);
+    expect(useColour(pipe, { env: { FORCE_COLOR: '3', NO_COLOR: '1' } })).toBe(true);
+    expect(useColour(tty, { env: { FORCE_COLOR: '0' } })).toBe(false);
+    expect(useColour(tty, { env: { FORCE_COLOR: 'false' } })).toBe(false);
+    expect(useColour(tty, { env: { NO_COLOR: '1' } })).toBe(false);
+    expect(useColour(pipe, { env: { FORCE_COLOR: '1' }, color: false })).toBe(false);
+  });
+});

@@ -2,7 +2,8 @@
 // acts as its client) and prints a verdict per case, live per suite, ending with `N passed, N
 // failed`. Exit 0 when every required case passes, 1 on a conformance failure, 2 on bad usage, a
 // harness error, or filters that select nothing.
-import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import {
   CaseRegistry,
   HarnessError,
@@ -17,7 +18,7 @@ import {
   type RunResult,
   type Target,
 } from '../../harness/index.js';
-import { ConsoleReporter, ReportError, writeReports, type ReportPaths } from '../../report/index.js';
+import { ConsoleReporter, ReportError, ReportWriteError, renderHtml, renderJUnit, renderJson, writeReports, type ReportPaths } from '../../report/index.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import { ConnectionError } from '../../transport/errors.js';
 import { CliUsageError } from '../errors.js';
@@ -120,8 +121,18 @@ export function parseRunArgs(args: Record<string, unknown>): RunPlan {
     ...(reportsDir !== undefined ? { junit: join(reportsDir, REPORT_FILES.junit), json: join(reportsDir, REPORT_FILES.json), html: join(reportsDir, REPORT_FILES.html) } : {}),
   };
   for (const format of ['junit', 'json', 'html'] as const) {
-    const path = oneString(args[format], `--${format}`);
+    // yargs-parser reads a lone "-" as "" (or true): that is standard output.
+    const given = args[format] === '' || args[format] === true ? STDOUT : args[format];
+    const path = oneString(given, `--${format}`);
     if (path !== undefined) reports[format] = path;
+  }
+  const toStdout = (['junit', 'json', 'html'] as const).filter((format) => reports[format] === STDOUT);
+  if (toStdout.length > 1) throw new CliUsageError(`--${toStdout[1]}`, `only one report can go to standard output ("-"); --${toStdout[0]} already does`);
+  if (list) {
+    for (const format of ['junit', 'html'] as const) {
+      if (args[format] !== undefined) throw new CliUsageError(`--${format}`, 'has no meaning with --list (the list is written as JSON with --json FILE or --json -)');
+    }
+    if (reportsDir !== undefined) throw new CliUsageError('--reports', 'has no meaning with --list (the list is written as JSON with --json FILE or --json -)');
   }
   const workers = oneNumber(args['workers'], '--workers', (n) => Number.isInteger(n) && n >= 1 && n <= 256, 'an integer from 1 to 256') ?? 4;
   const timeoutScale = oneNumber(args['timeout-scale'], '--timeout-scale', (n) => Number.isFinite(n) && n > 0 && n <= 1000, 'a positive number (e.g. 2.5)') ?? 1;
@@ -143,6 +154,16 @@ export function parseRunArgs(args: Record<string, unknown>): RunPlan {
     ...(seed !== undefined ? { seed } : {}),
     ...(path !== undefined ? { path } : {}),
   };
+}
+
+/** The `format` of `--list --json`. */
+export const CASE_LIST_FORMAT = 'mcp-flow-conformance/case-list';
+
+/** `--list --json`: the selected cases as JSON (ID, suite, title, requirement IDs, level, time limit). */
+export function listCasesJson(registry: CaseRegistry, filters: CaseFilters): string {
+  const { selected } = selectCases(registry.list(), filters);
+  const cases = selected.map((c) => ({ id: c.id, suite: c.suite, title: c.title, requirements: [...c.requirements], level: c.level, timeLimitMs: c.timeLimitMs }));
+  return `${JSON.stringify({ format: CASE_LIST_FORMAT, version: 1, registered: registry.size, cases }, null, 2)}\n`;
 }
 
 /** `--list`: one line per selected case (ID, suite, requirement IDs, title), then the count. */
@@ -207,7 +228,13 @@ export async function prepareRun<P extends RunPlan>(
     const plan = parse();
     const registry = await loadRegistry();
     if (plan.list) {
-      io.out(listCases(registry, plan.filters));
+      const json = plan.reports.json;
+      if (json === undefined) io.out(listCases(registry, plan.filters));
+      else if (json === STDOUT) io.out(listCasesJson(registry, plan.filters));
+      else {
+        await writeTextFile(json, listCasesJson(registry, plan.filters), 'case list');
+        io.out(`case list: ${resolve(json)}`);
+      }
       return ExitCode.ok;
     }
     selectCases(registry.list(), plan.filters);
@@ -217,6 +244,18 @@ export async function prepareRun<P extends RunPlan>(
     if (!isUsageOrHarnessError(error)) throw error;
     io.err(`error: ${error.message}`);
     return ExitCode.usage;
+  }
+}
+
+/** The report path that means standard output (`--json -`). */
+export const STDOUT = '-';
+
+async function writeTextFile(path: string, text: string, what: string): Promise<void> {
+  try {
+    await mkdir(dirname(resolve(path)), { recursive: true });
+    await writeFile(path, text, 'utf8');
+  } catch (error) {
+    throw new ReportWriteError(what, path, error);
   }
 }
 
@@ -233,11 +272,15 @@ export interface PlannedRun {
 }
 
 /** Runs a checked plan: live console output, the reports, the counts line last; returns the exit code. */
-export async function executeRun(io: CliIo, run: PlannedRun): Promise<number> {
+export async function executeRun(givenIo: CliIo, run: PlannedRun): Promise<number> {
   const { plan } = run;
+  // A report written to standard output (`--json -`) is all that goes there: the console output
+  // moves to standard error, so the report can be piped.
+  const stdoutReport = (['junit', 'json', 'html'] as const).find((format) => plan.reports[format] === STDOUT);
+  const io: CliIo = stdoutReport === undefined ? givenIo : { ...givenIo, out: givenIo.err, terminal: undefined };
   const out = consoleOutput(io);
   // The error of a run that stops is printed once, as the error line below.
-  const reporter = new ConsoleReporter({ out, strict: plan.strict, printRunError: false });
+  const reporter = new ConsoleReporter({ out, strict: plan.strict, printRunError: false, ...(io.env !== undefined ? { env: io.env } : {}) });
   const options: RunOptions = {
     registry: run.registry,
     target: run.target,
@@ -276,23 +319,33 @@ export async function executeRun(io: CliIo, run: PlannedRun): Promise<number> {
     io.err(`error: ${error.message}`);
     // The reports asked for are still written (a run-level error, no case), so a CI step that
     // uploads them finds them and shows why the run stopped.
-    await writeRunReports(io, out, stoppedRunResult(options, error, startedAt), plan);
+    await writeRunReports(io, out, stoppedRunResult(options, error, startedAt), plan, givenIo.out);
     out.flush();
     return ExitCode.usage;
   }
   run.onResult?.(result);
   let exitCode: number = result.interrupted ? ExitCode.interrupted : result.exitCode;
-  if (!(await writeRunReports(io, out, result, plan))) exitCode = ExitCode.usage;
+  if (!(await writeRunReports(io, out, result, plan, givenIo.out))) exitCode = ExitCode.usage;
   stopListening?.();
   reporter.handle({ type: 'run-end', result });
   out.flush();
   return exitCode;
 }
 
-/** Writes the reports a plan asks for, a line each; false (after an error line) when one cannot be written. */
-async function writeRunReports(io: CliIo, out: ReturnType<typeof consoleOutput>, result: RunResult, plan: RunPlan): Promise<boolean> {
+/**
+ * Writes the reports a plan asks for, a line each, and the one asked for on standard output
+ * (`-`) to `stdout`; false (after an error line) when one cannot be written.
+ */
+async function writeRunReports(io: CliIo, out: ReturnType<typeof consoleOutput>, result: RunResult, plan: RunPlan, stdout: (text: string) => void): Promise<boolean> {
+  const files: ReportPaths = {};
+  for (const format of ['junit', 'json', 'html'] as const) {
+    const path = plan.reports[format];
+    if (path === undefined) continue;
+    if (path !== STDOUT) files[format] = path;
+    else stdout(format === 'junit' ? renderJUnit(result, { strict: plan.strict }) : format === 'json' ? renderJson(result) : renderHtml(result, { strict: plan.strict }));
+  }
   try {
-    for (const written of await writeReports(result, plan.reports, { strict: plan.strict })) {
+    for (const written of await writeReports(result, files, { strict: plan.strict })) {
       out.write(`${written.format} report: ${written.path}\n`);
     }
     return true;
@@ -313,9 +366,9 @@ export function runOptions(describe: { workers: string; timeoutScale: string }):
     strict: { type: 'boolean', describe: 'a broken SHOULD (WARN) fails the run' },
     baseline: { type: 'string', describe: 'JSON file of expected failures {"version":1,"expectedFailures":{caseId: reason}}' },
     'fail-on-stale': { type: 'boolean', describe: 'a baseline entry whose case now passes (stale) fails the run' },
-    junit: { type: 'string', describe: 'write a JUnit XML report to this path' },
-    json: { type: 'string', describe: 'write the JSON report (everything) to this path' },
-    html: { type: 'string', describe: 'write a self-contained HTML report to this path' },
+    junit: { type: 'string', describe: 'write a JUnit XML report to this path ("-": standard output)' },
+    json: { type: 'string', describe: 'write the JSON report (everything) to this path ("-": standard output); with --list, the case list' },
+    html: { type: 'string', describe: 'write a self-contained HTML report to this path ("-": standard output)' },
     reports: { type: 'string', describe: `write all three reports into this folder (${Object.values(REPORT_FILES).join(', ')})` },
     workers: { type: 'number', describe: describe.workers },
     'timeout-scale': { type: 'number', describe: describe.timeoutScale },
