@@ -6,7 +6,7 @@ import type { RequestContext, ServerExtension } from '../extension.js';
 import { ConversationStore, deriveSummary, type Summarizer } from './conversation-store.js';
 import { FAILURE_STYLES, FastWorkflowOptionsError, type FailureStyle } from './errors.js';
 import { FASTWORKFLOW_FAULTS, FW_FAULT as F } from './faults.js';
-import { getPrompt, listPrompts } from './prompts.js';
+import { completePrompt, getPrompt, listPrompts } from './prompts.js';
 import { listResources, readResource } from './resources.js';
 import { FastWorkflowProfile, type FastWorkflowTool, type TraceDelivery } from './tools.js';
 
@@ -94,6 +94,7 @@ export function fastWorkflowExtension(options: FastWorkflowOptions): FastWorkflo
     requests: {
       'prompts/list': listPrompts,
       'prompts/get': (params, ctx) => getPrompt(params, ctx, afterPrompt(ctx)),
+      'completion/complete': completePrompt,
       'resources/list': listResources,
       'resources/read': (params, ctx) =>
         readResource(params, ctx, () => (profile.runtimeOf(ctx)?.actionLog ?? []).map((t) => JSON.stringify(t)).join('\n')),
