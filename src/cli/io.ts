@@ -12,6 +12,8 @@ export interface CliIo {
    * status line redrawn in place. Absent in tests: live output then goes through `out` line by line.
    */
   terminal?: ConsoleOutput;
+  /** The working directory (where mcp-flow-conformance.json is looked for). Default process.cwd(). */
+  cwd?: string;
   /** The environment read for FORCE_COLOR and NO_COLOR (default process.env). */
   env?: Record<string, string | undefined>;
   /**

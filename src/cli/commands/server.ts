@@ -21,6 +21,7 @@ import {
 import { ConsoleReporter, ReportError, ReportWriteError, renderHtml, renderJUnit, renderJson, writeReports, type ReportPaths } from '../../report/index.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import { ConnectionError } from '../../transport/errors.js';
+import { CONFIG_FILE, loadConfig, mergeConfig, type LoadedConfig } from '../config.js';
 import { CliUsageError } from '../errors.js';
 import { consoleOutput, ExitCode, type CliCommand, type CliIo } from '../io.js';
 import { parseServerTarget, serverTarget, type ServerTargetSpec } from '../server-target.js';
@@ -199,7 +200,12 @@ export interface ServerRunHooks {
 
 /** Runs the command; `hooks` let other commands reuse it with their own registry or result handling. */
 export async function runServer(args: Record<string, unknown>, io: CliIo, hooks: ServerRunHooks = {}): Promise<number> {
-  const prepared = await prepareRun(io, () => parseServerArgs(args), async () => hooks.registry ?? (await loadServerRegistry()));
+  let config: LoadedConfig | undefined;
+  const parse = () => {
+    config = loadConfig(oneString(args['config'], '--config'), io.cwd ?? process.cwd());
+    return parseServerArgs(mergeConfig(args, config));
+  };
+  const prepared = await prepareRun(io, parse, async () => hooks.registry ?? (await loadServerRegistry()));
   if (typeof prepared === 'number') return prepared;
   const { plan, registry, baseline } = prepared;
   const spec = plan.target!;
@@ -207,7 +213,7 @@ export async function runServer(args: Record<string, unknown>, io: CliIo, hooks:
     plan,
     registry,
     target: serverTarget(spec),
-    banner: `testing ${spec.location} over ${spec.transport}`,
+    banner: `testing ${spec.location} over ${spec.transport}${config === undefined ? '' : ` (settings from ${config.file})`}`,
     command: 'server',
     ...(baseline !== undefined ? { baseline } : {}),
     ...(hooks.onResult !== undefined ? { onResult: hooks.onResult } : {}),
@@ -397,6 +403,7 @@ export const serverCommand: CliCommand = {
       .option('http', { type: 'number', describe: 'HTTP version under WebTransport: 2 (default) or 3' })
       .option('protocol-version', { type: 'string', describe: 'MCP protocol version to ask for in initialize (default: the latest)' })
       .option('interactive-tool', { type: 'string', array: true, describe: 'an MCP Flow tool to test (repeatable); default: tools that accept interaction.start' })
+      .option('config', { type: 'string', describe: `JSON file of settings (url, headers, suites, exclude, baseline, reports...); default ./${CONFIG_FILE} when present; the command line wins` })
       .options(runOptions({ workers: 'cases run at the same time (default 4)', timeoutScale: 'multiply every time limit (slow CI machines), e.g. 3' })),
   run: (args, io) => runServer(args, io),
 };
