@@ -120,9 +120,9 @@ export function loadConfig(given: string | undefined, cwd: string): LoadedConfig
           args['reports'] = resolve(base, value);
           break;
         }
-        if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be a folder (a string) or an object {"junit": path, "json": path, "html": path}');
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be a folder (a string) or an object {"junit": path, "json": path, "html": path, "markdown": path}');
         for (const [format, reportPath] of Object.entries(value as Record<string, unknown>)) {
-          if (format !== 'junit' && format !== 'json' && format !== 'html') fail(`${field}.${format}`, 'unknown report format (junit, json or html)');
+          if (format !== 'junit' && format !== 'json' && format !== 'html' && format !== 'markdown') fail(`${field}.${format}`, 'unknown report format (junit, json, html or markdown)');
           if (typeof reportPath !== 'string' || reportPath.trim() === '') fail(`${field}.${format}`, 'must be a path (a non-empty string)');
           args[format] = reportPath === '-' ? '-' : resolve(base, reportPath as string);
         }
@@ -144,8 +144,8 @@ export function mergeConfig(commandLine: Record<string, unknown>, config: Loaded
     for (const option of [...TARGET_OPTIONS, 'transport']) delete fromFile[option];
   }
   // A report folder or file on the command line replaces the file's reports.
-  if (['reports', 'junit', 'json', 'html'].some((option) => commandLine[option] !== undefined)) {
-    for (const option of ['reports', 'junit', 'json', 'html']) delete fromFile[option];
+  if (['reports', 'junit', 'json', 'html', 'markdown'].some((option) => commandLine[option] !== undefined)) {
+    for (const option of ['reports', 'junit', 'json', 'html', 'markdown']) delete fromFile[option];
   }
   const merged: Record<string, unknown> = { ...fromFile };
   for (const [key, value] of Object.entries(commandLine)) if (value !== undefined) merged[key] = value;

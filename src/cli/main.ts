@@ -27,7 +27,7 @@ const commands: CliCommand[] = [
 ];
 
 /** Report options whose value may be "-" (standard output). */
-const STDOUT_OPTIONS = new Set(['--junit', '--json', '--html']);
+const STDOUT_OPTIONS = new Set(['--junit', '--json', '--html', '--markdown']);
 
 /** yargs reads a lone "-" after an option as a positional: `--json -` is passed on as `--json=-`. */
 function joinStdoutValues(argv: readonly string[]): string[] {

@@ -76,7 +76,7 @@ describe('server --config / mcp-flow-conformance.json', () => {
     ['an unknown field', { url: 'http://a/mcp', suite: ['x'] }, 'error: mcp-flow-conformance.json: suite: unknown field (did you mean suites?); known: '],
     ['headers that are not an object', { url: 'http://a/mcp', headers: ['Authorization: x'] }, 'error: mcp-flow-conformance.json: headers: must be an object of header names to string values'],
     ['a header value that is not a string', { url: 'http://a/mcp', headers: { 'X-N': 1 } }, 'error: mcp-flow-conformance.json: headers.X-N: must be a string'],
-    ['a bad report format', { url: 'http://a/mcp', reports: { xml: 'r.xml' } }, 'error: mcp-flow-conformance.json: reports.xml: unknown report format (junit, json or html)'],
+    ['a bad report format', { url: 'http://a/mcp', reports: { xml: 'r.xml' } }, 'error: mcp-flow-conformance.json: reports.xml: unknown report format (junit, json, html or markdown)'],
     ['strict that is not a boolean', { url: 'http://a/mcp', strict: 'yes' }, 'error: mcp-flow-conformance.json: strict: must be true or false'],
     ['a value the option refuses', { url: 'http://a/mcp', workers: 0 }, 'error: --workers: must be an integer from 1 to 256, got 0'],
     ['not JSON', '{ url: ', 'error: mcp-flow-conformance.json: not valid JSON ('],

@@ -18,7 +18,7 @@ import {
   type RunResult,
   type Target,
 } from '../../harness/index.js';
-import { ConsoleReporter, ReportError, ReportWriteError, renderHtml, renderJUnit, renderJson, writeReports, type ReportPaths } from '../../report/index.js';
+import { ConsoleReporter, ReportError, ReportWriteError, renderHtml, renderJUnit, renderJson, renderMarkdown, writeReports, type ReportPaths } from '../../report/index.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import { ConnectionError } from '../../transport/errors.js';
 import { CONFIG_FILE, loadConfig, mergeConfig, type LoadedConfig } from '../config.js';
@@ -27,7 +27,10 @@ import { consoleOutput, ExitCode, type CliCommand, type CliIo } from '../io.js';
 import { parseServerTarget, serverTarget, type ServerTargetSpec } from '../server-target.js';
 
 /** Report file names inside a --reports folder. */
-export const REPORT_FILES = { junit: 'junit.xml', json: 'report.json', html: 'report.html' } as const;
+export const REPORT_FILES = { junit: 'junit.xml', json: 'report.json', html: 'report.html', markdown: 'summary.md' } as const;
+
+/** The report formats, each an option of its own (`--junit`, `--json`, `--html`, `--markdown`). */
+const FORMATS = ['junit', 'json', 'html', 'markdown'] as const;
 
 /** Everything the `server` command needs, checked. */
 export interface ServerPlan {
@@ -119,18 +122,20 @@ export function parseRunArgs(args: Record<string, unknown>): RunPlan {
   };
   const reportsDir = oneString(args['reports'], '--reports');
   const reports: ReportPaths = {
-    ...(reportsDir !== undefined ? { junit: join(reportsDir, REPORT_FILES.junit), json: join(reportsDir, REPORT_FILES.json), html: join(reportsDir, REPORT_FILES.html) } : {}),
+    ...(reportsDir !== undefined
+      ? { junit: join(reportsDir, REPORT_FILES.junit), json: join(reportsDir, REPORT_FILES.json), html: join(reportsDir, REPORT_FILES.html), markdown: join(reportsDir, REPORT_FILES.markdown) }
+      : {}),
   };
-  for (const format of ['junit', 'json', 'html'] as const) {
+  for (const format of FORMATS) {
     // yargs-parser reads a lone "-" as "" (or true): that is standard output.
     const given = args[format] === '' || args[format] === true ? STDOUT : args[format];
     const path = oneString(given, `--${format}`);
     if (path !== undefined) reports[format] = path;
   }
-  const toStdout = (['junit', 'json', 'html'] as const).filter((format) => reports[format] === STDOUT);
+  const toStdout = FORMATS.filter((format) => reports[format] === STDOUT);
   if (toStdout.length > 1) throw new CliUsageError(`--${toStdout[1]}`, `only one report can go to standard output ("-"); --${toStdout[0]} already does`);
   if (list) {
-    for (const format of ['junit', 'html'] as const) {
+    for (const format of ['junit', 'html', 'markdown'] as const) {
       if (args[format] !== undefined) throw new CliUsageError(`--${format}`, 'has no meaning with --list (the list is written as JSON with --json FILE or --json -)');
     }
     if (reportsDir !== undefined) throw new CliUsageError('--reports', 'has no meaning with --list (the list is written as JSON with --json FILE or --json -)');
@@ -282,7 +287,7 @@ export async function executeRun(givenIo: CliIo, run: PlannedRun): Promise<numbe
   const { plan } = run;
   // A report written to standard output (`--json -`) is all that goes there: the console output
   // moves to standard error, so the report can be piped.
-  const stdoutReport = (['junit', 'json', 'html'] as const).find((format) => plan.reports[format] === STDOUT);
+  const stdoutReport = FORMATS.find((format) => plan.reports[format] === STDOUT);
   const io: CliIo = stdoutReport === undefined ? givenIo : { ...givenIo, out: givenIo.err, terminal: undefined };
   const out = consoleOutput(io);
   // The error of a run that stops is printed once, as the error line below.
@@ -344,11 +349,17 @@ export async function executeRun(givenIo: CliIo, run: PlannedRun): Promise<numbe
  */
 async function writeRunReports(io: CliIo, out: ReturnType<typeof consoleOutput>, result: RunResult, plan: RunPlan, stdout: (text: string) => void): Promise<boolean> {
   const files: ReportPaths = {};
-  for (const format of ['junit', 'json', 'html'] as const) {
+  const render: Record<(typeof FORMATS)[number], (run: RunResult, options: { strict: boolean }) => string> = {
+    junit: renderJUnit,
+    json: (run) => renderJson(run),
+    html: renderHtml,
+    markdown: renderMarkdown,
+  };
+  for (const format of FORMATS) {
     const path = plan.reports[format];
     if (path === undefined) continue;
     if (path !== STDOUT) files[format] = path;
-    else stdout(format === 'junit' ? renderJUnit(result, { strict: plan.strict }) : format === 'json' ? renderJson(result) : renderHtml(result, { strict: plan.strict }));
+    else stdout(render[format](result, { strict: plan.strict }));
   }
   try {
     for (const written of await writeReports(result, files, { strict: plan.strict })) {
@@ -375,7 +386,8 @@ export function runOptions(describe: { workers: string; timeoutScale: string }):
     junit: { type: 'string', describe: 'write a JUnit XML report to this path ("-": standard output)' },
     json: { type: 'string', describe: 'write the JSON report (everything) to this path ("-": standard output); with --list, the case list' },
     html: { type: 'string', describe: 'write a self-contained HTML report to this path ("-": standard output)' },
-    reports: { type: 'string', describe: `write all three reports into this folder (${Object.values(REPORT_FILES).join(', ')})` },
+    markdown: { type: 'string', describe: 'write a Markdown summary (counts, failing cases with their rerun commands) for CI job summaries ("-": standard output)' },
+    reports: { type: 'string', describe: `write every report into this folder (${Object.values(REPORT_FILES).join(', ')})` },
     workers: { type: 'number', describe: describe.workers },
     'timeout-scale': { type: 'number', describe: describe.timeoutScale },
     seed: { type: 'number', describe: 'fast-check seed (from a failure report) to replay generated input' },
