@@ -186,10 +186,10 @@ describe('server --list', () => {
     }
   });
 
-  it('splits comma-separated suites and reads --reports as three paths, explicit paths winning', () => {
+  it('splits comma-separated suites and reads --reports as a path per format, explicit paths winning', () => {
     const plan = parseServerArgs({ url: 'http://a/mcp', suite: ['a,b', 'c'], reports: 'out', json: 'elsewhere.json' });
     expect(plan.filters.suites).toEqual(['a', 'b', 'c']);
-    expect(plan.reports).toEqual({ junit: join('out', 'junit.xml'), json: 'elsewhere.json', html: join('out', 'report.html') });
+    expect(plan.reports).toEqual({ junit: join('out', 'junit.xml'), json: 'elsewhere.json', html: join('out', 'report.html'), markdown: join('out', 'summary.md') });
     expect(plan.target).toMatchObject({ transport: 'http', rerunArgs: ['--url', 'http://a/mcp'] });
     expect(parseServerArgs({ url: 'https://a/mcp', transport: 'http', header: ['Authorization: Bearer t'] }).target).toMatchObject({
       transport: 'http',
