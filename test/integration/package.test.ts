@@ -55,7 +55,7 @@ describe('the packed package, installed into a new project', () => {
     ensureDist();
     const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT);
     expect(pack.status, pack.stderr).toBe(0);
-    const [{ filename }] = JSON.parse(pack.stdout) as { filename: string }[];
+    const { filename } = (JSON.parse(pack.stdout) as { filename: string }[])[0]!;
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
     // The optional HTTP/3 package is left out: its install step downloads a binary from outside the registry.
