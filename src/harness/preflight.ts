@@ -54,13 +54,13 @@ function statusHint(status: number | undefined): string {
 }
 
 /** An HTTP fault that shows the endpoint is not an MCP endpoint (a status or a body no MCP answer has). */
-function definiteHttpFault(fault: ConnectionFault): string | undefined {
+function definiteHttpFault(fault: ConnectionFault, url: string): string | undefined {
   const channel = fault.channel;
   if (channel.kind !== 'http' || channel.method !== 'POST') return undefined;
   if (channel.status === undefined) return fault.code === 'HTTP_EXCHANGE_FAILED' ? fault.message : undefined;
   const type = mediaType(channel.headers);
   const json = type === 'application/json' || type === 'text/event-stream' || (type !== undefined && type.endsWith('+json'));
-  if (channel.status >= 400 || !json) return `POST ${channel.url ?? ''} ${httpAnswer(channel)}${statusHint(channel.status)}`.replace('POST  ', 'POST ');
+  if (channel.status >= 400 || !json) return `POST ${channel.url ?? url} ${httpAnswer(channel)}${statusHint(channel.status)}`;
   return undefined;
 }
 
@@ -79,8 +79,8 @@ async function whyClosed(connection: Connection, description: string): Promise<s
     const line = tellingLine(stdio.stderrLines());
     return `the command ${JSON.stringify(description)} ${how} before answering initialize${line === undefined ? ' (nothing on stderr)' : `; stderr: ${line}`}`;
   }
-  const code = info.code === undefined ? '' : ` code ${info.code}`;
-  return `${description} closed the ${connection.kind === 'webtransport' ? 'session' : 'connection'} before answering initialize${code || info.reason ? ` (${`${code.trim()}${code && info.reason ? ', ' : ''}${info.reason ?? ''}`})` : ''}`;
+  const details = [info.code === undefined ? undefined : `code ${info.code}`, info.reason].filter((part) => part !== undefined && part !== '').join(', ');
+  return `${description} closed the ${connection.kind === 'webtransport' ? 'session' : 'connection'} before answering initialize${details === '' ? '' : ` (${details})`}`;
 }
 
 /**
@@ -192,7 +192,7 @@ export async function preflight(target: Target, options: PreflightOptions): Prom
       new Promise<Step>((resolve) => {
         poll = setInterval(() => {
           for (const fault of connection.faults()) {
-            const text = transport === 'http' ? definiteHttpFault(fault) : undefined;
+            const text = transport === 'http' ? definiteHttpFault(fault, description) : undefined;
             resolve(text !== undefined ? { kind: 'fault', text } : { kind: 'replied' });
           }
         }, FAULT_POLL_MS);
