@@ -419,6 +419,7 @@ export {
   renderHtml,
   renderJUnit,
   renderJson,
+  renderMarkdown,
   parseJsonReport,
   writeReports,
   ReportError,
