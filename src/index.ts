@@ -19,10 +19,14 @@ import {
   parseShard,
   readBaseline,
   runConformance,
+  PreflightFailedError,
+  stoppedRunResult,
+  TargetUnreachableError,
   type Baseline,
   type CaseFilters,
   type CaseRegistry,
   type RunEvent,
+  type RunOptions,
   type RunResult,
   type Shard,
   type Target,
@@ -49,6 +53,8 @@ export interface ConformanceRunOptions {
   baseline?: Baseline | string;
   /** A broken SHOULD (WARN) fails (`--strict`). */
   strict?: boolean;
+  /** A baseline entry whose case now passes (stale) fails the run (`--fail-on-stale`). */
+  failOnStale?: boolean;
   /** Multiplies every time limit (`--timeout-scale`). Default 1. */
   timeoutScale?: number;
   /** Cases run at the same time (`--workers`). Default 4. */
@@ -107,6 +113,7 @@ export const RUN_OPTION_KEYS = [
   'shard',
   'baseline',
   'strict',
+  'failOnStale',
   'timeoutScale',
   'workers',
   'seed',
@@ -256,7 +263,7 @@ export async function runWithOptions(registry: CaseRegistry, target: Target, opt
   const filters = conformanceFilters(options);
   const baseline = conformanceBaseline(options.baseline, registry);
   const listeners = (options.reporters ?? []).map(listener);
-  const result = await runConformance({
+  const runOptions: RunOptions = {
     registry,
     target,
     filters,
@@ -264,11 +271,24 @@ export async function runWithOptions(registry: CaseRegistry, target: Target, opt
     ...(options.timeoutScale !== undefined ? { timeoutScale: options.timeoutScale } : {}),
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
     ...(baseline !== undefined ? { baseline } : {}),
+    ...(options.failOnStale !== undefined ? { failOnStale: options.failOnStale } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.path !== undefined ? { path: options.path } : {}),
     command,
     ...(listeners.length > 0 ? { onEvent: (event: RunEvent) => listeners.forEach((handle) => handle(event)) } : {}),
-  });
+  };
+  const startedAt = Date.now();
+  let result: RunResult;
+  try {
+    result = await runConformance(runOptions);
+  } catch (error) {
+    // A run that stopped (target unreachable, pre-flight failed) still writes the reports asked
+    // for, with the error at run level, then rejects as documented.
+    if (options.reports !== undefined && (error instanceof TargetUnreachableError || error instanceof PreflightFailedError)) {
+      await writeReports(stoppedRunResult(runOptions, error, startedAt), options.reports, { strict: options.strict ?? false });
+    }
+    throw error;
+  }
   if (options.reports !== undefined) await writeReports(result, options.reports, { strict: options.strict ?? false });
   return result;
 }
@@ -379,6 +399,7 @@ export {
   BaselineError,
   InvalidFilterError,
   NoCasesSelectedError,
+  PreflightFailedError,
   RunOptionsError,
   TargetUnreachableError,
 } from './harness/errors.js';
@@ -398,6 +419,7 @@ export {
   renderHtml,
   renderJUnit,
   renderJson,
+  renderMarkdown,
   parseJsonReport,
   writeReports,
   ReportError,

@@ -79,12 +79,16 @@ function runBoundMs(cases: readonly RegisteredCase[], timeoutScale: number): num
 const formatter = new ConsoleFormatter({ colour: false, transcriptEntries: 20 });
 
 /** What a finished case means for its vitest test. */
-function judge(result: CaseResult, strict: boolean, context: TestContext): void {
+function judge(result: CaseResult, strict: boolean, failOnStale: boolean, context: TestContext): void {
   switch (result.verdict) {
     case 'PASS':
     case 'INFO':
     case 'NOT_APPLICABLE':
-      if (result.baseline === 'stale') console.warn(`${result.id} is listed in the baseline but now ${result.verdict === 'PASS' ? 'passes' : `gives ${result.verdict}`}: remove it from the baseline`);
+      if (result.baseline === 'stale') {
+        const stale = `${result.id} is listed in the baseline but now ${result.verdict === 'PASS' ? 'passes' : `gives ${result.verdict}`}: remove it from the baseline`;
+        if (failOnStale) throw new ConformanceCaseError(result, `${stale} (failOnStale)`);
+        console.warn(stale);
+      }
       return;
     case 'SKIPPED':
       context.skip(result.reason);
@@ -159,7 +163,7 @@ export function defineConformanceTests(options: ConformanceTestsOptions): void {
             const result = run?.cases.find((r) => r.id === c.id);
             // Only reached when beforeAll failed without vitest failing the test for it.
             if (result === undefined) throw new HarnessError('CONFORMANCE_RUN_MISSING', `case ${c.id} has no result: the conformance run did not finish`);
-            judge(result, strict, context);
+            judge(result, strict, options.failOnStale ?? false, context);
           });
         }
       });

@@ -12,12 +12,34 @@ export interface CliIo {
    * status line redrawn in place. Absent in tests: live output then goes through `out` line by line.
    */
   terminal?: ConsoleOutput;
+  /** The working directory (where mcp-flow-conformance.json is looked for). Default process.cwd(). */
+  cwd?: string;
+  /** The environment read for FORCE_COLOR and NO_COLOR (default process.env). */
+  env?: Record<string, string | undefined>;
+  /**
+   * Calls `handler` on Ctrl-C (SIGINT) or SIGTERM until the returned function is called; a second
+   * signal quits at once (exit 130). Absent in tests that do not interrupt.
+   */
+  onInterrupt?(handler: () => void): () => void;
 }
 
 export const processIo: CliIo = {
   out: (text) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   err: (text) => void process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
   terminal: process.stdout,
+  onInterrupt: (handler) => {
+    let signals = 0;
+    const onSignal = () => {
+      if (++signals > 1) process.exit(ExitCode.interrupted);
+      handler();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    return () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
+  },
   readStdin: async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -32,6 +54,8 @@ export const ExitCode = {
   failure: 1,
   /** Bad usage, unreadable input, or a harness error. */
   usage: 2,
+  /** Stopped by Ctrl-C (128 + SIGINT), after writing what finished. */
+  interrupted: 130,
 } as const;
 
 /** A command as main.ts registers it: a yargs module whose handler returns an exit code. */

@@ -52,11 +52,27 @@ export function readBaseline(path: string, knownCases?: (id: string) => boolean)
   return parseBaseline(data, path, knownCases);
 }
 
-/** Marks each listed case that ran: `expected-failure` when it still fails, `stale` when it now passes. */
+/**
+ * Marks each listed case that ran: `expected-failure` when it still fails, `stale` when it now
+ * passes; either way the baseline's reason is kept with it (`baselineReason`).
+ */
 export function applyBaseline(result: CaseResult, baseline: Baseline | undefined): void {
   if (!baseline || !Object.hasOwn(baseline.expectedFailures, result.id)) return;
   if (EXPECTED_FAILURE_VERDICTS.has(result.verdict)) result.baseline = 'expected-failure';
   else if (STALE_VERDICTS.has(result.verdict)) result.baseline = 'stale';
+  else return;
+  result.baselineReason = baseline.expectedFailures[result.id]!;
+}
+
+/** How the baseline fared in a run: listed cases that still fail, and listed cases that now pass. */
+export function baselineCounts(cases: readonly Pick<CaseResult, 'baseline'>[]): { expectedFailures: number; stale: number } {
+  let expectedFailures = 0;
+  let stale = 0;
+  for (const c of cases) {
+    if (c.baseline === 'expected-failure') expectedFailures++;
+    else if (c.baseline === 'stale') stale++;
+  }
+  return { expectedFailures, stale };
 }
 
 /** A baseline listing every failing case of a run (to start one from the current state). */
@@ -68,9 +84,20 @@ export function baselineFromResults(cases: readonly CaseResult[]): Baseline {
   return { version: 1, expectedFailures };
 }
 
-/** 0 all required cases pass; 1 a conformance failure not covered by the baseline; 2 a harness error. */
-export function exitCodeFor(cases: readonly CaseResult[]): 0 | 1 | 2 {
-  if (cases.some((c) => c.verdict === 'ERROR')) return 2;
+export interface ExitCodeOptions {
+  /** A stale baseline entry (a listed case that now passes) fails the run (`--fail-on-stale`). */
+  failOnStale?: boolean;
+  /** The run was stopped before every selected case ran (Ctrl-C): no verdict, so never 0. */
+  interrupted?: boolean;
+}
+
+/**
+ * 0 all required cases pass; 1 a conformance failure not covered by the baseline (or, with
+ * `failOnStale`, a stale baseline entry); 2 a harness error or an interrupted run.
+ */
+export function exitCodeFor(cases: readonly CaseResult[], options: ExitCodeOptions = {}): 0 | 1 | 2 {
+  if (options.interrupted || cases.some((c) => c.verdict === 'ERROR')) return 2;
   const failing = cases.some((c) => (c.verdict === 'FAIL' || c.verdict === 'TIMEOUT') && c.baseline !== 'expected-failure');
-  return failing ? 1 : 0;
+  const stale = options.failOnStale === true && cases.some((c) => c.baseline === 'stale');
+  return failing || stale ? 1 : 0;
 }

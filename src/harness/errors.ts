@@ -104,9 +104,22 @@ export class CaseTimeoutError extends HarnessError {
 
 /** Discovery could not reach the target at all (the CLI exits 2: nothing can be tested). */
 export class TargetUnreachableError extends HarnessError {
-  constructor(description: string, options?: { cause?: unknown }) {
+  /** `hint`: what to try, added to the message (e.g. pass the certificate hash). */
+  constructor(description: string, options?: { cause?: unknown; hint?: string }) {
     const detail = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
-    super('TARGET_UNREACHABLE', `cannot connect to ${description}${detail}`, options);
+    const hint = options?.hint ? `; ${options.hint}` : '';
+    super('TARGET_UNREACHABLE', `cannot connect to ${description}${hint ? detail.replace(/\.$/, '') : detail}${hint}`, options);
+  }
+}
+
+/**
+ * The pre-flight initialize showed that the target cannot be tested: it answered what no MCP
+ * endpoint answers (an HTML 404, say), or it stopped before answering (a stdio command that exited
+ * at once). The message says what came back; the CLI exits 2.
+ */
+export class PreflightFailedError extends HarnessError {
+  constructor(message: string) {
+    super('PREFLIGHT_FAILED', message);
   }
 }
 
@@ -122,5 +135,12 @@ export class TargetPreconditionError extends HarnessError {
     super('PRECONDITION_FAILED', message);
     this.requirement = options.requirement;
     this.actual = options.actual;
+  }
+}
+
+/** The run was interrupted (its `signal` aborted, Ctrl-C in the CLI): running cases are aborted with this. */
+export class RunInterruptedError extends HarnessError {
+  constructor() {
+    super('RUN_INTERRUPTED', 'the run was interrupted');
   }
 }

@@ -9,7 +9,7 @@ export type { RequirementLevel };
  * PASS: every check held. FAIL: a MUST broken. WARN: a SHOULD broken (FAIL under --strict).
  * INFO: behaviour the documents leave open, reported (e.g. which accepted reading the target chose).
  * NOT_APPLICABLE: the target declared nothing this case needs (the reason says what).
- * SKIPPED: filtered out (--case/--exclude/--suite/--shard). TIMEOUT: the case ran past its limit.
+ * SKIPPED: selected but not run (the run was interrupted first). TIMEOUT: the case ran past its limit.
  * ERROR: the harness itself broke (a bug here, not in the target).
  */
 export const VERDICTS = ['PASS', 'FAIL', 'WARN', 'INFO', 'NOT_APPLICABLE', 'SKIPPED', 'TIMEOUT', 'ERROR'] as const;
@@ -55,6 +55,8 @@ export interface CaseResult {
   path?: string;
   /** Set when a baseline file lists this case: expected to fail, or listed but now passing. */
   baseline?: 'expected-failure' | 'stale';
+  /** The baseline's reason for listing this case (with `baseline`). */
+  baselineReason?: string;
 }
 
 export type VerdictCounts = Record<Verdict, number> & { total: number };
@@ -77,9 +79,16 @@ export interface RunResult {
   options: Record<string, unknown>;
   startedAt: number;
   durationMs: number;
+  /** The selected cases (--suite/--case/--exclude/--shard), in registry order. */
   cases: CaseResult[];
   summary: VerdictCounts;
-  /** 0 all required cases pass; 1 a conformance failure; 2 bad usage or harness error. */
+  /** Registered cases the filters left out: not in `cases`, so merged shard reports count each case once. */
+  notSelected?: number;
+  /** Set when the run was interrupted (Ctrl-C): the cases it did not finish are SKIPPED "interrupted". */
+  interrupted?: boolean;
+  /** Set when the run stopped before its cases ran (target unreachable, pre-flight failed): why. */
+  error?: { code: string; message: string };
+  /** 0 all required cases pass; 1 a conformance failure; 2 bad usage, a harness error or an interrupted run. */
   exitCode: 0 | 1 | 2;
 }
 

@@ -11,17 +11,19 @@ import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
 import { applyBaseline, exitCodeFor, type Baseline } from './baseline.js';
 import type { CaseSession, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
 import { CaseRun } from './context.js';
-import { CaseMisuseError, CaseTimeoutError, RunOptionsError, TargetPreconditionError, TargetUnreachableError } from './errors.js';
+import { CaseMisuseError, CaseTimeoutError, RunInterruptedError, RunOptionsError, TargetPreconditionError, TargetUnreachableError } from './errors.js';
 import type { CaseRegistry } from './registry.js';
 import { countVerdicts, type CaseResult, type CheckResult, type RunResult, type Verdict } from './result.js';
+import { describeValue, failureReason } from './reason.js';
+import { preflight } from './preflight.js';
 import { rerunCommand } from './rerun.js';
 import { validateTranscript, type TranscriptFinding } from './schema-check.js';
 import { selectCases, type CaseFilters, type Selection } from './selection.js';
 
 /**
  * Progress events, in the shape src/report/events.ts's ReportEvent expects (so a reporter's
- * `handle` can be passed as `onEvent`). Cases left out by filters get no events; they appear in
- * the run result as SKIPPED.
+ * `handle` can be passed as `onEvent`). Cases left out by filters get no events and are not in
+ * the run result (only their number, `notSelected`).
  */
 export type RunEvent =
   | { type: 'run-start'; planned: { suite: string; caseId: string }[] }
@@ -42,6 +44,8 @@ export interface RunOptions {
   /** WARN becomes FAIL. */
   strict?: boolean;
   baseline?: Baseline;
+  /** A stale baseline entry (a listed case that now passes) fails the run. */
+  failOnStale?: boolean;
   /** fast-check seed for every property in the run. Default: random, reported per case. */
   seed?: number;
   /** fast-check path to replay (only with one selected case and `seed`). */
@@ -52,12 +56,23 @@ export interface RunOptions {
   discoveryTimeoutMs?: number;
   /** Validate every message against the schemas. Default true. */
   validateSchemas?: boolean;
+  /**
+   * One initialize on its own connection before discovery (server targets): a target that cannot be
+   * tested (refused, an HTML 404, a command that exits at once) ends the run with one
+   * TargetUnreachableError or PreflightFailedError instead of a failure per case. Default true.
+   */
+  preflight?: boolean;
   /** The schema registry (loaded from schemas/ when omitted). */
   schemas?: SchemaRegistry;
   /** Transcript entries kept on failing, timed-out and erroring cases. Default 40. */
   excerptEntries?: number;
   /** The CLI command rerun commands start with. Default 'server'. */
   command?: string;
+  /**
+   * Interrupts the run (Ctrl-C in the CLI): no further case starts, running cases are aborted, and
+   * the run resolves with what finished; the rest is SKIPPED "interrupted" and `interrupted` is set.
+   */
+  signal?: AbortSignal;
   tool?: { name: string; version: string };
   onEvent?: (event: RunEvent) => void;
 }
@@ -65,6 +80,9 @@ export interface RunOptions {
 const VERDICT_RANK: Partial<Record<Verdict, number>> = { PASS: 0, INFO: 1, WARN: 2, FAIL: 3, ERROR: 4 };
 /** Waits a case may have pending on its signal at once before Node warns of a listener leak. */
 const CASE_SIGNAL_LISTENERS = 1000;
+/** Reasons of the cases an interrupted run did not finish. */
+export const INTERRUPTED_WHILE_RUNNING = 'interrupted: the run was stopped while this case ran (no verdict)';
+export const INTERRUPTED_BEFORE_START = 'interrupted: the run was stopped before this case started';
 
 let sharedSchemas: SchemaRegistry | undefined;
 
@@ -95,10 +113,13 @@ function checkOptions(options: RunOptions): void {
 }
 
 /** Runs discovery with a deadline; unreachable targets end the run, other failures are recorded. */
-async function discover(target: Target, limitMs: number, graceMs: number, timeoutScale: number): Promise<Discovery> {
+async function discover(target: Target, limitMs: number, graceMs: number, timeoutScale: number, interrupt?: AbortSignal): Promise<Discovery> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new CaseTimeoutError(limitMs)), limitMs);
+  const onInterrupt = () => controller.abort(new RunInterruptedError());
+  interrupt?.addEventListener('abort', onInterrupt, { once: true });
   try {
+    if (interrupt?.aborted) return { error: { code: 'RUN_INTERRUPTED', message: 'the run was interrupted before discovery' } };
     const outcome = await within(
       target.discover(controller.signal, { timeoutScale }).then(
         (discovery) => ({ discovery }),
@@ -112,10 +133,12 @@ async function discover(target: Target, limitMs: number, graceMs: number, timeou
     if (error instanceof TargetUnreachableError) throw error;
     if (error instanceof ConnectFailedError) throw new TargetUnreachableError(target.describe().description, { cause: error });
     if (error instanceof CaseTimeoutError) return { error: { code: 'DISCOVERY_TIMEOUT', message: `discovery did not finish within ${limitMs} ms` } };
+    if (interrupt?.aborted) return { error: { code: 'RUN_INTERRUPTED', message: 'the run was interrupted during discovery' } };
     if (error instanceof ConnectionError) return { error: { code: error.code, message: error.message } };
     throw error;
   } finally {
     clearTimeout(timer);
+    interrupt?.removeEventListener('abort', onInterrupt);
   }
 }
 
@@ -152,10 +175,10 @@ function baseResult(c: RegisteredCase, env: Env, startedAt: number): CaseResult 
 }
 
 /** A failed check of the case's first requirement, at that requirement's level. */
-function primaryFailure(c: RegisteredCase, env: Env, message: string, actual?: unknown): CheckResult {
+function primaryFailure(c: RegisteredCase, env: Env, message: string, expected: unknown, actual: unknown): CheckResult {
   const requirement = c.requirements[0] as string;
   const level = env.options.registry.requirements.get(requirement).level;
-  return { requirement, level, verdict: failureVerdict(level), message, ...(actual !== undefined ? { actual } : {}) };
+  return { requirement, level, verdict: failureVerdict(level), message, expected, actual };
 }
 
 /**
@@ -245,7 +268,9 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   }
   if (c.applies) {
     if (env.discovery.error) {
-      result.checks.push(primaryFailure(c, env, `discovery failed (${env.discovery.error.message}), so what the target declares is unknown`));
+      result.checks.push(
+        primaryFailure(c, env, 'discovery failed, so what the target declares is unknown', 'initialize answered with a result', `${env.discovery.error.code}: ${env.discovery.error.message}`),
+      );
       return finish(result.checks[0]!.verdict, `discovery failed: ${env.discovery.error.message}`);
     }
     let applicable: true | string;
@@ -261,6 +286,15 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   const controller = new AbortController();
   // A case may wait on many things at once (many requests in flight, each with its own wait).
   setMaxListeners(CASE_SIGNAL_LISTENERS, controller.signal);
+  // An interrupted run aborts the cases still running; their results say so (SKIPPED), not a verdict.
+  const interrupt = env.options.signal;
+  let interrupted = false;
+  const onInterrupt = () => {
+    interrupted = true;
+    controller.abort(new RunInterruptedError());
+    if (connection) void connection.close('run interrupted').catch(() => undefined);
+  };
+  interrupt?.addEventListener('abort', onInterrupt, { once: true });
   let timedOut = false;
   let connection: Connection | undefined;
   let run: CaseRun | undefined;
@@ -308,6 +342,7 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   );
   const outcome = await Promise.race([settled, timeout.then((abandoned) => Promise.race([settled, abandoned]))]);
   clearTimeout(timer);
+  interrupt?.removeEventListener('abort', onInterrupt);
   grace?.cancel();
   if (connection) await within(connection.close(timedOut ? 'case time limit reached' : 'case finished').catch(() => undefined), env.graceMs);
   // What a client target started for the case (its listener, the client process) stops with it;
@@ -332,8 +367,12 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
     });
   }
 
+  if (interrupted && !timedOut) return finish('SKIPPED', INTERRUPTED_WHILE_RUNNING);
+
   let verdict: Verdict | undefined;
   let reason: string | undefined;
+  /** The runner's own check for a step the target broke: its message already says what failed. */
+  let preconditionCheck: CheckResult | undefined;
   if (timedOut) {
     verdict = 'TIMEOUT';
     reason = `the case ran past its time limit of ${limit} ms${outcome === 'abandoned' ? ` and had not returned ${env.graceMs} ms later` : ''}`;
@@ -343,11 +382,12 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
       const catalog = env.options.registry.requirements;
       const requirement = error.requirement !== undefined && catalog.has(error.requirement) ? error.requirement : (c.requirements[0] as string);
       const level = catalog.get(requirement).level;
-      checks.push({ requirement, level, verdict: failureVerdict(level), message: `precondition failed: ${error.message}`, ...(error.actual !== undefined ? { actual: error.actual } : {}) });
+      preconditionCheck = { requirement, level, verdict: failureVerdict(level), message: `precondition failed: ${error.message}`, ...(error.actual !== undefined ? { actual: error.actual } : {}) };
+      checks.push(preconditionCheck);
     } else if (error instanceof ConnectionError) {
       // The target's doing: the checks decide, and a case cut short fails its first requirement.
       if (!checks.some((check) => check.verdict === 'FAIL' || check.verdict === 'WARN')) {
-        checks.push(primaryFailure(c, env, `the case could not finish: ${error.message}`, { code: error.code }));
+        checks.push(primaryFailure(c, env, 'the case could not finish', 'the connection to stay usable until the case ended', { code: error.code, message: error.message }));
       }
     } else {
       verdict = 'ERROR';
@@ -371,7 +411,11 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
       if (worst === undefined || (VERDICT_RANK[check.verdict] ?? 0) > (VERDICT_RANK[worst.verdict] ?? 0)) worst = check;
     }
     verdict = worst?.verdict ?? 'PASS';
-    if (worst && verdict !== 'PASS') reason = worst.message + (env.options.strict && worst.level === 'SHOULD' ? ' (a SHOULD, failed under --strict)' : '');
+    // A check that did not hold says what it expected and what came; an INFO names the reading taken.
+    if (worst && verdict !== 'PASS') {
+      const said = worst === preconditionCheck ? `${worst.message}${'actual' in worst ? `: got ${describeValue(worst.actual)}` : ''}` : failureReason(worst);
+      reason = (verdict === 'INFO' ? worst.message : said) + (env.options.strict && worst.level === 'SHOULD' ? ' (a SHOULD, failed under --strict)' : '');
+    }
   }
   const firstFailed = checks.find((check) => check.verdict === 'FAIL' || check.verdict === 'WARN' || check.verdict === 'ERROR');
   if (firstFailed && env.options.registry.requirements.has(firstFailed.requirement)) {
@@ -413,6 +457,51 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   }
 }
 
+/** The options a run used, as its result records them for the reports. */
+function runOptionsRecord(options: RunOptions): Record<string, unknown> {
+  return {
+    workers: options.workers ?? 4,
+    timeoutScale: options.timeoutScale ?? 1,
+    strict: options.strict ?? false,
+    ...(options.path !== undefined ? { path: options.path } : {}),
+    ...(options.filters?.suites?.length ? { suites: [...options.filters.suites] } : {}),
+    ...(options.filters?.cases?.length ? { cases: [...options.filters.cases] } : {}),
+    ...(options.filters?.exclude?.length ? { exclude: [...options.filters.exclude] } : {}),
+    ...(options.filters?.shard ? { shard: `${options.filters.shard.index}/${options.filters.shard.count}` } : {}),
+    ...(options.baseline ? { baselineEntries: Object.keys(options.baseline.expectedFailures).length } : {}),
+    ...(options.failOnStale ? { failOnStale: true } : {}),
+  };
+}
+
+/**
+ * The result of a run that stopped before its cases ran (the target unreachable, the pre-flight
+ * failed): no case, the error at run level, exit code 2. Written as the reports of such a run, so
+ * a CI step that uploads them finds them and shows why.
+ */
+export function stoppedRunResult(options: RunOptions, error: unknown, startedAt: number): RunResult {
+  const target = options.target.describe();
+  const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'HARNESS_ERROR';
+  const registered = options.registry.size;
+  let selected = registered;
+  try {
+    selected = selectCases(options.registry.list(), options.filters).selected.length;
+  } catch {
+    // filters that select nothing stop the run before it starts; the count is then moot
+  }
+  return {
+    tool: options.tool ?? { name: 'mcp-flow-conformance', version: '0.1.0' },
+    target: { description: target.description, transport: target.transport, ...(target.role !== undefined ? { role: target.role } : {}) },
+    options: runOptionsRecord(options),
+    startedAt,
+    durationMs: Date.now() - startedAt,
+    cases: [],
+    summary: countVerdicts([]),
+    notSelected: registered - selected,
+    error: { code, message: error instanceof Error ? error.message : String(error) },
+    exitCode: 2,
+  };
+}
+
 /** Discovery, then the selected cases on `workers` workers, then the run result (run-end). */
 async function runSelected(
   options: RunOptions,
@@ -422,21 +511,20 @@ async function runSelected(
   scale: number,
   graceMs: number,
 ): Promise<RunResult> {
-  const all = options.registry.list();
   const schemas = options.validateSchemas === false ? undefined : (options.schemas ?? (sharedSchemas ??= SchemaRegistry.load()));
-  const discovery = await discover(options.target, (options.discoveryTimeoutMs ?? 15_000) * scale, graceMs, scale);
+  const discoveryLimitMs = (options.discoveryTimeoutMs ?? 15_000) * scale;
+  const interrupt = options.signal;
+  if (options.preflight !== false && target.role !== 'client' && !interrupt?.aborted) {
+    await preflight(options.target, { limitMs: discoveryLimitMs, ...(interrupt ? { signal: interrupt } : {}) });
+  }
+  const discovery = await discover(options.target, discoveryLimitMs, graceMs, scale, interrupt);
   const env: Env = { options, target, discovery, scale, graceMs, seed: options.seed ?? randomInt(0, 2 ** 31 - 1), schemas };
 
   const results = new Map<string, CaseResult>();
-  for (const { case: c, reason } of selection.skipped) {
-    const skipped = baseResult(c, env, Date.now());
-    skipped.verdict = 'SKIPPED';
-    skipped.reason = reason;
-    results.set(c.id, skipped);
-  }
   const queue = [...selection.selected];
   const worker = async (): Promise<void> => {
-    for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
+    // Once the run is interrupted no further case starts.
+    for (let c = interrupt?.aborted ? undefined : queue.shift(); c !== undefined; c = interrupt?.aborted ? undefined : queue.shift()) {
       options.onEvent?.({ type: 'case-start', caseId: c.id, suite: c.suite });
       let result: CaseResult;
       try {
@@ -458,7 +546,16 @@ async function runSelected(
   const failedWorker = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failedWorker) throw failedWorker.reason;
 
-  const cases = all.map((c) => results.get(c.id) as CaseResult);
+  for (const c of queue) {
+    const skipped = baseResult(c, env, Date.now());
+    skipped.verdict = 'SKIPPED';
+    skipped.reason = INTERRUPTED_BEFORE_START;
+    results.set(c.id, skipped);
+  }
+  // Only the selected cases: a shard's or a filtered run's reports list what ran, so merged shard
+  // reports count each case once; the rest is a count (`notSelected`).
+  const cases = selection.selected.map((c) => results.get(c.id) as CaseResult);
+  const wasInterrupted = interrupt?.aborted === true;
   const runResult: RunResult = {
     tool: options.tool ?? { name: 'mcp-flow-conformance', version: '0.1.0' },
     target: {
@@ -471,23 +568,17 @@ async function runSelected(
       ...(discovery.capabilities !== undefined ? { capabilities: discovery.capabilities } : {}),
     },
     options: {
-      workers: options.workers ?? 4,
-      timeoutScale: scale,
-      strict: options.strict ?? false,
+      ...runOptionsRecord(options),
       seed: env.seed,
-      ...(options.path !== undefined ? { path: options.path } : {}),
-      ...(options.filters?.suites?.length ? { suites: [...options.filters.suites] } : {}),
-      ...(options.filters?.cases?.length ? { cases: [...options.filters.cases] } : {}),
-      ...(options.filters?.exclude?.length ? { exclude: [...options.filters.exclude] } : {}),
-      ...(options.filters?.shard ? { shard: `${options.filters.shard.index}/${options.filters.shard.count}` } : {}),
-      ...(options.baseline ? { baselineEntries: Object.keys(options.baseline.expectedFailures).length } : {}),
       ...(discovery.error ? { discoveryError: discovery.error } : {}),
     },
     startedAt: runStarted,
     durationMs: Date.now() - runStarted,
     cases,
     summary: countVerdicts(cases),
-    exitCode: exitCodeFor(cases),
+    notSelected: selection.skipped.length,
+    ...(wasInterrupted ? { interrupted: true } : {}),
+    exitCode: exitCodeFor(cases, { failOnStale: options.failOnStale ?? false, interrupted: wasInterrupted }),
   };
   options.onEvent?.({ type: 'run-end', result: runResult });
   return runResult;

@@ -4,16 +4,18 @@ import type { CaseResult, CheckResult, RunResult, Verdict } from '../harness/res
 import type { ReportEvent, ReportListener } from './events.js';
 import {
   arrow,
-  countsLine,
   describeChannel,
   describeEntry,
   displayJson,
+  failsOnStale,
+  failsRun,
   formatDuration,
   groupBySuite,
-  isFailing,
   isStrict,
   needsExplanation,
+  notSelectedText,
   printable as p,
+  runCountsLine,
   truncate,
 } from './format.js';
 
@@ -26,9 +28,9 @@ export interface ConsoleOutput {
 
 export interface ConsoleReporterOptions {
   out?: ConsoleOutput;
-  /** Force colour on or off. Default: on when `out` is a TTY and NO_COLOR is unset or empty. */
+  /** Force colour on or off. Default: FORCE_COLOR, else on when `out` is a TTY and NO_COLOR is unset or empty. */
   color?: boolean;
-  /** Environment read for NO_COLOR (default process.env). */
+  /** Environment read for FORCE_COLOR and NO_COLOR (default process.env). */
   env?: Record<string, string | undefined>;
   /** WARN fails the run. Default: the run's `options.strict` once known, else false. */
   strict?: boolean;
@@ -36,6 +38,11 @@ export interface ConsoleReporterOptions {
   transcriptEntries?: number;
   /** Characters of a value or decoded message shown before it is cut. Default 240. */
   maxChars?: number;
+  /**
+   * Print the error of a run that stopped (`run-error`). Default true; the CLI prints it once
+   * itself, as its error line.
+   */
+  printRunError?: boolean;
 }
 
 type Colour = 'red' | 'green' | 'yellow' | 'cyan' | 'magenta' | 'dim' | 'bold';
@@ -60,10 +67,16 @@ const MARKS: Record<Verdict, [string, Colour]> = {
   ERROR: ['✗', 'magenta'],
 };
 
-/** Colour decision: explicit option, else TTY and no NO_COLOR (https://no-color.org). */
+/**
+ * Colour decision: the explicit option; else FORCE_COLOR (set and not "0" or "false": colour even
+ * without a terminal, as in GitHub Actions logs; "0"/"false": none); else NO_COLOR set and not
+ * empty (https://no-color.org): none; else colour on a TTY.
+ */
 export function useColour(out: ConsoleOutput, options: Pick<ConsoleReporterOptions, 'color' | 'env'>): boolean {
   if (options.color !== undefined) return options.color;
   const env = options.env ?? process.env;
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   const noColor = env['NO_COLOR'];
   return out.isTTY === true && (noColor === undefined || noColor === '');
 }
@@ -109,7 +122,7 @@ export class ConsoleFormatter {
       ...this.detailLines(result, '    '),
       ...this.transcriptLines(result, '    '),
       ...(result.seed === undefined ? [] : [`    seed: ${result.seed}${result.path === undefined ? '' : `   path: ${p(result.path)}`}`]),
-      ...(result.baseline === 'expected-failure' ? ['    baseline: expected failure'] : []),
+      ...(result.baseline === 'expected-failure' ? [`    baseline: expected failure${result.baselineReason === undefined ? '' : ` (${p(result.baselineReason)})`}`] : []),
       `    rerun: ${p(result.rerun)}`,
     ].join('\n');
   }
@@ -148,11 +161,17 @@ export class ConsoleFormatter {
     return lines;
   }
 
-  /** Everything printed once the run ended: explanations, target and time, the counts line last. */
+  /**
+   * Everything printed once the run ended: the failures explained, warnings, the baseline's
+   * expected failures and stale entries, target and time, the counts line last.
+   */
   runEnd(run: RunResult, strict: boolean): string {
     const lines: string[] = [];
-    const failing = run.cases.filter((result) => isFailing(result.verdict, strict));
-    const warned = run.cases.filter((result) => !isFailing(result.verdict, strict) && needsExplanation(result, strict));
+    const failOnStale = failsOnStale(run);
+    const failing = run.cases.filter((result) => result.baseline !== 'stale' && failsRun(result, strict, failOnStale));
+    const expected = run.cases.filter((result) => result.baseline === 'expected-failure' && !failsRun(result, strict, failOnStale));
+    const stale = run.cases.filter((result) => result.baseline === 'stale');
+    const warned = run.cases.filter((result) => !failing.includes(result) && !expected.includes(result) && needsExplanation(result, strict));
     if (failing.length > 0) {
       lines.push('', this.paint('bold', `Failures (${failing.length})`));
       for (const result of failing) lines.push('', this.explain(result));
@@ -161,11 +180,30 @@ export class ConsoleFormatter {
       lines.push('', this.paint('bold', `Warnings (${warned.length}; they fail the run under --strict)`));
       for (const result of warned) lines.push('', this.explain(result));
     }
+    if (expected.length > 0) {
+      lines.push('', this.paint('bold', `Expected failures (${expected.length}; listed in the baseline, they do not fail the run)`));
+      for (const result of expected) {
+        const [mark, colour] = MARKS[result.verdict];
+        lines.push(`  ${this.paint(colour, `${mark} ${result.verdict}`)} ${p(result.id)} — ${p(truncate(result.reason ?? result.verdict, this.maxChars))}`);
+        if (result.baselineReason !== undefined) lines.push(`      baseline: ${p(result.baselineReason)}`);
+      }
+    }
+    if (stale.length > 0) {
+      const effect = failOnStale ? 'they fail the run (--fail-on-stale)' : 'remove them, or use --fail-on-stale to fail on them';
+      lines.push('', this.paint(failOnStale ? 'red' : 'yellow', `Stale baseline entries (${stale.length}; these cases now pass: ${effect})`));
+      for (const result of stale) lines.push(`  ${p(result.id)} (${result.verdict})${result.baselineReason === undefined ? '' : ` — baseline: ${p(result.baselineReason)}`}`);
+    }
+    if (run.error !== undefined) lines.push('', this.paint('red', `run stopped before its cases ran: ${p(run.error.message)} [${p(run.error.code)}]`));
+    if (run.interrupted) {
+      const left = run.cases.filter((result) => result.verdict === 'SKIPPED').length;
+      lines.push('', this.paint('yellow', `interrupted: ${left} case${left === 1 ? '' : 's'} not finished (SKIPPED)`));
+    }
     lines.push('');
     lines.push(`target: ${p(run.target.description)} (${p(run.target.transport)})${run.target.protocolVersion ? `, protocol ${p(run.target.protocolVersion)}` : ''}`);
-    lines.push(`${run.summary.total} cases in ${formatDuration(run.durationMs)}${strict ? ', strict' : ''}, exit code ${run.exitCode}`);
-    const counts = countsLine(run.summary);
-    lines.push(failing.length > 0 ? this.paint('red', counts) : this.paint('green', counts));
+    const left = notSelectedText(run);
+    lines.push(`${run.summary.total} cases in ${formatDuration(run.durationMs)}${left === undefined ? '' : `, ${p(left)}`}${strict ? ', strict' : ''}, exit code ${run.exitCode}`);
+    const counts = runCountsLine(run);
+    lines.push(failing.length > 0 || (failOnStale && stale.length > 0) ? this.paint('red', counts) : this.paint('green', counts));
     return lines.join('\n') + '\n';
   }
 }
@@ -188,6 +226,7 @@ export class ConsoleReporter implements ReportListener {
   readonly #format: ConsoleFormatter;
   readonly #strict: boolean | undefined;
   readonly #live: boolean;
+  readonly #printRunError: boolean;
   /** Planned cases per suite (from `run-start`) and finished ones so far. */
   readonly #planned = new Map<string, number>();
   readonly #done = new Map<string, number>();
@@ -204,6 +243,7 @@ export class ConsoleReporter implements ReportListener {
     });
     this.#strict = options.strict;
     this.#live = this.#out.isTTY === true;
+    this.#printRunError = options.printRunError ?? true;
   }
 
   /** Bound, so it can be handed to the runner as `onEvent: reporter.handle`. */
@@ -226,7 +266,7 @@ export class ConsoleReporter implements ReportListener {
       case 'run-error':
         this.#clearStatus();
         this.#running.clear();
-        this.#out.write(`${this.#lastSuite === undefined ? '' : '\n'}${this.#format.paint('red', `run stopped: ${p(event.error.message)} [${p(event.error.code)}]`)}\n`);
+        if (this.#printRunError) this.#out.write(`${this.#lastSuite === undefined ? '' : '\n'}${this.#format.paint('red', `run stopped: ${p(event.error.message)} [${p(event.error.code)}]`)}\n`);
         break;
     }
   };

@@ -1,5 +1,6 @@
 // Text pieces every reporter shares: the counts line, verdict groups, readable values and
 // transcript entries. Display only; the JSON report has its own lossless serialiser.
+import { baselineCounts } from '../harness/baseline.js';
 import type { CaseResult, RunResult, Verdict, VerdictCounts } from '../harness/result.js';
 import type { Direction, TranscriptChannel, TranscriptEntry } from '../transport/transcript.js';
 
@@ -18,6 +19,44 @@ export const COUNT_WORDS: readonly (readonly [Verdict, string])[] = [
 /** `12 passed, 1 failed, 3 skipped, 2 warned, 1 not applicable, 0 timed out, 0 errors, 0 info` */
 export function countsLine(counts: VerdictCounts): string {
   return COUNT_WORDS.map(([verdict, word]) => `${counts[verdict]} ${word}`).join(', ');
+}
+
+/**
+ * The closing line of a run: the counts line, and when the run used a baseline how it fared:
+ * `..., 0 info, 2 expected failures, 1 stale` (expected failures are among the failed, warned or
+ * timed-out cases; stale entries are listed cases that now pass).
+ */
+export function runCountsLine(run: Pick<RunResult, 'summary' | 'cases' | 'options'>): string {
+  const line = countsLine(run.summary);
+  if (run.options['baselineEntries'] === undefined) return line;
+  const { expectedFailures, stale } = baselineCounts(run.cases);
+  return `${line}, ${expectedFailures} expected failure${expectedFailures === 1 ? '' : 's'}, ${stale} stale`;
+}
+
+/** Whether a stale baseline entry fails the run (--fail-on-stale). */
+export function failsOnStale(run: Pick<RunResult, 'options'>): boolean {
+  return run.options['failOnStale'] === true;
+}
+
+/**
+ * Whether a case fails the run: a failing verdict the baseline does not expect, or a stale
+ * baseline entry under --fail-on-stale.
+ */
+export function failsRun(result: CaseResult, strict: boolean, failOnStale: boolean): boolean {
+  if (result.baseline === 'stale') return failOnStale;
+  return isFailing(result.verdict, strict) && !(result.baseline === 'expected-failure' && result.verdict !== 'ERROR');
+}
+
+/** What the filters left out, for a report header: `103 not selected (--shard 1/2)`, or undefined. */
+export function notSelectedText(run: Pick<RunResult, 'notSelected' | 'options'>): string | undefined {
+  if (!run.notSelected) return undefined;
+  const filters = [
+    ...(Array.isArray(run.options['suites']) ? [`--suite ${(run.options['suites'] as string[]).join(',')}`] : []),
+    ...(Array.isArray(run.options['cases']) ? [`--case ${(run.options['cases'] as string[]).join(',')}`] : []),
+    ...(Array.isArray(run.options['exclude']) ? [`--exclude ${(run.options['exclude'] as string[]).join(',')}`] : []),
+    ...(typeof run.options['shard'] === 'string' ? [`--shard ${run.options['shard']}`] : []),
+  ];
+  return `${run.notSelected} not selected${filters.length > 0 ? ` (${filters.join(' ')})` : ''}`;
 }
 
 /** Whether the run asked for --strict (WARN counts as a failure). */

@@ -4,7 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { VERDICTS, type CaseResult, type CheckResult, type RunResult, type Verdict } from '../harness/result.js';
 import type { TranscriptEntry } from '../transport/transcript.js';
-import { COUNT_WORDS, arrow, countsLine, describeChannel, displayJson, formatDuration, groupBySuite, isFailing, isStrict } from './format.js';
+import { baselineCounts } from '../harness/baseline.js';
+import { COUNT_WORDS, arrow, describeChannel, displayJson, failsOnStale, failsRun, formatDuration, groupBySuite, isStrict, notSelectedText, runCountsLine } from './format.js';
 import { SafeHtml, html } from './html-escape.js';
 
 export interface HtmlOptions {
@@ -21,8 +22,13 @@ export function renderHtml(run: RunResult, options: HtmlOptions = {}): string {
   const strict = options.strict ?? isStrict(run);
   const maxHexBytes = options.maxHexBytes ?? 1024;
   const nonce = randomBytes(16).toString('base64');
+  const failOnStale = failsOnStale(run);
   const suites = groupBySuite(run.cases);
-  const failing = run.cases.filter((result) => isFailing(result.verdict, strict)).length;
+  const failing = run.cases.filter((result) => failsRun(result, strict, failOnStale)).length;
+  const withBaseline = run.options['baselineEntries'] !== undefined;
+  const { expectedFailures, stale } = baselineCounts(run.cases);
+  const notSelected = notSelectedText(run);
+  const status = run.error !== undefined ? 'not run' : run.interrupted ? 'interrupted' : failing > 0 ? `${failing} failing` : run.exitCode !== 0 ? `exit code ${run.exitCode}` : expectedFailures > 0 ? `passing, ${expectedFailures} expected failure${expectedFailures === 1 ? '' : 's'}` : 'conformant';
   const title = `MCP Flow conformance: ${run.target.description}`;
 
   const page = html`<!doctype html>
@@ -36,7 +42,7 @@ export function renderHtml(run: RunResult, options: HtmlOptions = {}): string {
 </head>
 <body>
 <header>
-<h1>${run.tool.name} ${run.tool.version} <span class="${failing > 0 ? 'status bad' : 'status good'}">${failing > 0 ? `${failing} failing` : 'conformant'}</span></h1>
+<h1>${run.tool.name} ${run.tool.version} <span class="${failing > 0 || run.exitCode !== 0 ? 'status bad' : 'status good'}">${status}</span></h1>
 <dl class="meta">
 <dt>${run.target.role === 'client' ? 'Client under test' : 'Target'}</dt><dd><code>${run.target.description}</code> over ${run.target.transport}</dd>
 ${run.target.protocolVersion === undefined ? '' : html`<dt>Protocol version</dt><dd><code>${run.target.protocolVersion}</code></dd>`}
@@ -45,13 +51,17 @@ ${run.target.clientInfo === undefined ? '' : html`<dt>Client info</dt><dd><pre>$
 ${run.target.capabilities === undefined ? '' : html`<dt>Capabilities</dt><dd><details><summary>declared capabilities</summary><pre>${displayJson(run.target.capabilities, 2)}</pre></details></dd>`}
 <dt>Started</dt><dd>${new Date(run.startedAt).toISOString()} (${formatDuration(run.durationMs)})</dd>
 <dt>Options</dt><dd><code>${displayJson(run.options)}</code></dd>
+${notSelected === undefined ? '' : html`<dt>Not selected</dt><dd>${notSelected}: left out by the filters, not in this report</dd>`}
 <dt>Exit code</dt><dd>${run.exitCode}${strict ? ' (strict: WARN fails)' : ''}</dd>
 </dl>
 <div class="summary">
 ${VERDICTS.map((verdict) => html`<button type="button" class="tile v-${verdict}" data-only="${verdict}" title="show only ${verdict}"><span class="n">${run.summary[verdict]}</span> ${WORDS.get(verdict)}</button>`)}
 <span class="tile total"><span class="n">${run.summary.total}</span> total</span>
+${withBaseline ? html`<span class="tile baseline" title="listed in the baseline and still failing: they do not fail the run"><span class="n">${expectedFailures}</span> expected failures</span>
+<span class="tile baseline${stale > 0 ? ' stale' : ''}" title="listed in the baseline but now passing: remove them${failOnStale ? ' (they fail the run: --fail-on-stale)' : ''}"><span class="n">${stale}</span> stale</span>` : ''}
 </div>
-<p class="counts" id="counts-line">${countsLine(run.summary)}</p>
+<p class="counts" id="counts-line">${runCountsLine(run)}</p>
+${run.error === undefined ? '' : html`<p class="run-error">The run stopped before its cases ran: ${run.error.message} <code>${run.error.code}</code></p>`}
 </header>
 <nav class="filters">
 <fieldset><legend>Verdict</legend>
@@ -64,7 +74,7 @@ ${VERDICTS.map((verdict) => html`<label class="v-${verdict}"><input type="checkb
 <span id="shown"></span>
 </nav>
 <main>
-${[...suites].map(([suite, cases]) => renderSuite(suite, cases, strict, maxHexBytes))}
+${[...suites].map(([suite, cases]) => renderSuite(suite, cases, strict, failOnStale, maxHexBytes))}
 </main>
 <script nonce="${nonce}">${new SafeHtml(SCRIPT)}</script>
 </body>
@@ -73,17 +83,17 @@ ${[...suites].map(([suite, cases]) => renderSuite(suite, cases, strict, maxHexBy
   return page.text;
 }
 
-function renderSuite(suite: string, cases: CaseResult[], strict: boolean, maxHexBytes: number): SafeHtml {
+function renderSuite(suite: string, cases: CaseResult[], strict: boolean, failOnStale: boolean, maxHexBytes: number): SafeHtml {
   const counts = VERDICTS.map((verdict) => [verdict, cases.filter((result) => result.verdict === verdict).length] as const).filter(([, n]) => n > 0);
   return html`<section class="suite" data-suite="${suite}">
 <h2>${suite} <small>${counts.map(([verdict, n]) => html`<span class="badge v-${verdict}">${n} ${verdict}</span> `)}</small></h2>
-${cases.map((result) => renderCase(result, strict, maxHexBytes))}
+${cases.map((result) => renderCase(result, strict, failOnStale, maxHexBytes))}
 </section>
 `;
 }
 
-function renderCase(result: CaseResult, strict: boolean, maxHexBytes: number): SafeHtml {
-  const failing = isFailing(result.verdict, strict);
+function renderCase(result: CaseResult, strict: boolean, failOnStale: boolean, maxHexBytes: number): SafeHtml {
+  const failing = failsRun(result, strict, failOnStale);
   const search = [result.id, result.title, ...result.requirements].join(' ').toLowerCase();
   return html`<details class="case${failing ? ' failing' : ''}" data-verdict="${result.verdict}" data-suite="${result.suite}" data-search="${search}"${failing ? html` open` : ''}>
 <summary><span class="badge v-${result.verdict}">${result.verdict}</span> <code>${result.id}</code> ${result.title} <span class="dim">${formatDuration(result.durationMs)}</span>${result.baseline === 'expected-failure' ? html` <span class="tag">expected failure</span>` : ''}${result.baseline === 'stale' ? html` <span class="tag warn">baseline stale</span>` : ''}</summary>
@@ -91,6 +101,7 @@ function renderCase(result: CaseResult, strict: boolean, maxHexBytes: number): S
 <dl>
 <dt>Requirements</dt><dd>${result.requirements.map((id) => html`<code>${id}</code> `)}(${result.level})</dd>
 ${result.reason === undefined ? '' : html`<dt>Reason</dt><dd>${result.reason}</dd>`}
+${result.baseline === undefined ? '' : html`<dt>Baseline</dt><dd>${result.baseline === 'stale' ? 'listed as an expected failure, but now passes: remove the entry' : 'an expected failure: it does not fail the run'}${result.baselineReason === undefined ? '' : html` (<q>${result.baselineReason}</q>)`}</dd>`}
 ${result.requirementText === undefined ? '' : html`<dt>Requirement</dt><dd><blockquote>${result.requirementText}</blockquote></dd>`}
 ${result.seed === undefined ? '' : html`<dt>Seed</dt><dd><code>${result.seed}</code>${result.path === undefined ? '' : html` path <code>${result.path}</code>`}</dd>`}
 <dt>Time limit</dt><dd>${formatDuration(result.timeLimitMs)}</dd>
@@ -171,8 +182,10 @@ dt { color: var(--muted); } dd { margin: 0; min-width: 0; }
 .summary { display: flex; flex-wrap: wrap; gap: .5rem; margin: 1rem 0 .25rem; }
 .tile { border: 1px solid var(--line); background: var(--panel); color: var(--fg); border-radius: .5rem; padding: .4rem .8rem; font: inherit; cursor: pointer; border-left-width: 6px; }
 .tile .n { font-weight: 700; font-size: 1.2rem; margin-right: .25rem; }
-.tile.total { cursor: default; }
+.tile.total, .tile.baseline { cursor: default; }
+.tile.baseline { border-left-color: var(--muted); } .tile.baseline.stale { border-left-color: #9a6700; }
 .counts { color: var(--muted); margin: .25rem 0 1rem; }
+.run-error { color: #cf222e; font-weight: 600; }
 .filters { position: sticky; top: 0; background: var(--bg); border-bottom: 1px solid var(--line); padding: .5rem 0; display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; z-index: 1; }
 .filters fieldset { border: 0; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .25rem .75rem; }
 .filters legend { float: left; margin-right: .5rem; color: var(--muted); }

@@ -7,6 +7,8 @@ export type { JUnitOptions } from './junit.js';
 export { renderJson, parseJsonReport, JSON_REPORT_FORMAT, JSON_REPORT_VERSION } from './json.js';
 export { renderHtml } from './html.js';
 export type { HtmlOptions } from './html.js';
+export { renderMarkdown, escapeMarkdown } from './markdown.js';
+export type { MarkdownOptions } from './markdown.js';
 export { writeReports } from './write.js';
 export type { ReportPaths, WriteReportsOptions, WrittenReport } from './write.js';
 export { countsLine, isFailing, isStrict } from './format.js';

@@ -24,11 +24,11 @@ const ENTRY: Shape = {
   children: { channel: { keys: ['kind'] }, error: { keys: ['code', 'message'] } },
 };
 const CASE: Shape = {
-  keys: ['id', 'suite', 'title', 'requirements', 'level', 'verdict', 'reason', 'requirementText', 'checks', 'startedAt', 'durationMs', 'timeLimitMs', 'transcript', 'rerun', 'seed', 'path', 'baseline'],
+  keys: ['id', 'suite', 'title', 'requirements', 'level', 'verdict', 'reason', 'requirementText', 'checks', 'startedAt', 'durationMs', 'timeLimitMs', 'transcript', 'rerun', 'seed', 'path', 'baseline', 'baselineReason'],
   children: { checks: { each: CHECK }, transcript: { each: ENTRY } },
 };
 const RUN: Shape = {
-  keys: ['tool', 'target', 'options', 'startedAt', 'durationMs', 'cases', 'summary', 'exitCode'],
+  keys: ['tool', 'target', 'options', 'startedAt', 'durationMs', 'error', 'cases', 'summary', 'notSelected', 'interrupted', 'exitCode'],
   children: {
     tool: { keys: ['name', 'version'] },
     target: { keys: ['description', 'transport', 'role', 'serverInfo', 'clientInfo', 'protocolVersion', 'capabilities'] },

@@ -6,11 +6,14 @@ import { ReportWriteError } from './errors.js';
 import { renderHtml, type HtmlOptions } from './html.js';
 import { renderJson } from './json.js';
 import { renderJUnit, type JUnitOptions } from './junit.js';
+import { renderMarkdown, type MarkdownOptions } from './markdown.js';
 
 export interface ReportPaths {
   junit?: string;
   json?: string;
   html?: string;
+  /** The Markdown summary (for CI job summaries). */
+  markdown?: string;
 }
 
 export interface WriteReportsOptions {
@@ -19,7 +22,7 @@ export interface WriteReportsOptions {
 }
 
 export interface WrittenReport {
-  format: 'junit' | 'json' | 'html';
+  format: 'junit' | 'json' | 'html' | 'markdown';
   /** Absolute path written. */
   path: string;
   bytes: number;
@@ -36,6 +39,7 @@ export async function writeReports(run: RunResult, paths: ReportPaths, options: 
   if (paths.junit !== undefined) jobs.push({ format: 'junit', path: paths.junit, text: renderJUnit(run, strict satisfies JUnitOptions) });
   if (paths.json !== undefined) jobs.push({ format: 'json', path: paths.json, text: renderJson(run) });
   if (paths.html !== undefined) jobs.push({ format: 'html', path: paths.html, text: renderHtml(run, strict satisfies HtmlOptions) });
+  if (paths.markdown !== undefined) jobs.push({ format: 'markdown', path: paths.markdown, text: renderMarkdown(run, strict satisfies MarkdownOptions) });
 
   const written: WrittenReport[] = [];
   for (const job of jobs) {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { CliIo } from '../../src/cli/io.js';
@@ -39,5 +40,26 @@ describe('mcp-flow-conformance front door', () => {
     expect(await main(['decode', '--hex', '00', '--kind', 'bogus'], io)).toBe(2);
     expect(io.stdout.join('')).toBe('');
     expect(io.stderr.join('\n')).toMatch(/bogus|Invalid values/);
+  });
+});
+
+describe('--version and one line per mistake', () => {
+  it('--version prints the version of package.json and exits 0, before or after a command', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const argv of [['--version'], ['server', '--version']]) {
+      const io = capture();
+      expect(await main(argv, io)).toBe(0);
+      expect(io.stdout.join('\n').trim()).toBe(version);
+      expect(io.stderr).toEqual([]);
+    }
+  });
+
+  it('a mistake yargs reports twice is printed once, the most specific report', async () => {
+    const io = capture();
+    expect(await main(['validate'], io)).toBe(2);
+    expect(io.stderr).toEqual(['error: Missing required argument: file\nRun with --help for usage.']);
+    const unknown = capture();
+    expect(await main(['--no-such-option'], unknown)).toBe(2);
+    expect(unknown.stderr).toHaveLength(1);
   });
 });

@@ -44,6 +44,7 @@ describe('proxy usage errors exit 2 naming the problem', () => {
     [['--listen', 'http', '--upstream', 'http://a/mcp', '--cert-hash', 'ab'], /--cert-hash: pins a WebTransport certificate/],
     [['--listen', 'http', '--upstream', 'https://a/mcp', '--cert-hash', 'xyz'], /--cert-hash: /],
     [['--listen', 'http', '--upstream-stdio', 'node x.js', '--ca', 'ca.pem'], /--ca: has no meaning for --upstream-stdio/],
+    [['--listen', 'http', '--upstream', 'http://a/mcp', '--json', '-'], /^error: --json: the proxy writes its reports to files \(standard output is its log\)/],
   ])('%j', async (args, message) => {
     const { code, io } = await usage(...args);
     expect(code).toBe(2);

@@ -2,6 +2,8 @@
 // exit codes 0/1/2 from small registries against the mock server on each transport, --strict,
 // --baseline, the reports it writes, and the counts line last.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,10 +162,34 @@ describe('server --list', () => {
     expect(() => listCases(registry, parseServerArgs({ list: true, case: ['zzz/*'] }).filters)).toThrow(/no case matches/);
   });
 
-  it('splits comma-separated suites and reads --reports as three paths, explicit paths winning', () => {
+  it('--list --json FILE writes the selected cases as JSON; --list --json - prints only that JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'server-list-'));
+    try {
+      const file = join(dir, 'nested', 'cases.json');
+      const written = await cli('--list', '--suite', 'mcp-core', '--json', file);
+      expect(written.code).toBe(0);
+      expect(written.stdout).toBe(`case list: ${file}\n`);
+      const list = JSON.parse(readFileSync(file, 'utf8')) as { format: string; registered: number; cases: { id: string; suite: string; requirements: string[]; level: string }[] };
+      const registry = serverRegistry();
+      expect(list.format).toBe('mcp-flow-conformance/case-list');
+      expect(list.registered).toBe(registry.size);
+      expect(list.cases.map((c) => c.id)).toEqual(registry.list().filter((c) => c.suite === 'mcp-core').map((c) => c.id));
+      expect(list.cases[0]).toMatchObject({ suite: 'mcp-core', requirements: expect.any(Array), level: expect.stringMatching(/^(MUST|SHOULD|MAY|INFO)$/) });
+      const printed = await cli('--list', '--suite', 'mcp-core', '--json', '-');
+      expect(printed.code).toBe(0);
+      expect(JSON.parse(printed.stdout)).toEqual(list);
+      const refused = await cli('--list', '--junit', join(dir, 'x.xml'));
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe('error: --junit: has no meaning with --list (the list is written as JSON with --json FILE or --json -)\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('splits comma-separated suites and reads --reports as a path per format, explicit paths winning', () => {
     const plan = parseServerArgs({ url: 'http://a/mcp', suite: ['a,b', 'c'], reports: 'out', json: 'elsewhere.json' });
     expect(plan.filters.suites).toEqual(['a', 'b', 'c']);
-    expect(plan.reports).toEqual({ junit: join('out', 'junit.xml'), json: 'elsewhere.json', html: join('out', 'report.html') });
+    expect(plan.reports).toEqual({ junit: join('out', 'junit.xml'), json: 'elsewhere.json', html: join('out', 'report.html'), markdown: join('out', 'summary.md') });
     expect(plan.target).toMatchObject({ transport: 'http', rerunArgs: ['--url', 'http://a/mcp'] });
     expect(parseServerArgs({ url: 'https://a/mcp', transport: 'http', header: ['Authorization: Bearer t'] }).target).toMatchObject({
       transport: 'http',
@@ -225,10 +251,42 @@ describe('server against the mock server over Streamable HTTP', () => {
     expect(stdout).toContain('[expected failure]');
   });
 
-  it('--suite, --case and --exclude select; cases left out are SKIPPED', async () => {
+  it('--suite, --case and --exclude select; cases left out are counted, not reported', async () => {
     const { code, stdout } = await runWith(registryOf(ping, warns, fails), '--url', server.url, '--suite', 'cli', '--exclude', 'cli/warns');
     expect(code).toBe(0);
-    expect(lastLine(stdout)).toBe('1 passed, 0 failed, 2 skipped, 0 warned, 0 not applicable, 0 timed out, 0 errors, 0 info');
+    expect(stdout).toMatch(/\n1 cases in .*, 2 not selected \(--suite cli --exclude cli\/warns\), exit code 0\n/);
+    expect(lastLine(stdout)).toBe('1 passed, 0 failed, 0 skipped, 0 warned, 0 not applicable, 0 timed out, 0 errors, 0 info');
+  });
+
+  it('sharded JUnit reports list only their own cases, so the merged shards count each case once', async () => {
+    const registry = registryOf(ping, { ...ping, id: 'cli/ping-2' }, { ...ping, id: 'cli/ping-3' }, { ...ping, id: 'cli/ping-4' }, fails);
+    const names: string[] = [];
+    for (const shard of ['1/2', '2/2']) {
+      const junit = join(dir, `shard-${shard.replace('/', '-')}.xml`);
+      const json = join(dir, `shard-${shard.replace('/', '-')}.json`);
+      await runWith(registry, '--url', server.url, '--shard', shard, '--junit', junit, '--json', json);
+      const xml = readFileSync(junit, 'utf8');
+      names.push(...[...xml.matchAll(/<testcase classname="[^"]*" name="([^"]*)"/g)].map((match) => match[1]!));
+      const report = parseJsonReport(readFileSync(json, 'utf8'));
+      expect(report.cases.length + report.notSelected!).toBe(registry.size);
+      expect(xml).toContain(`<property name="notSelected" value="${report.notSelected} not selected (--shard ${shard})"/>`);
+    }
+    expect(names.sort()).toEqual(registry.list().map((c) => c.id).sort());
+  });
+
+  it('--fail-on-stale: a baseline entry whose case now passes fails the run; without it, the run passes and says so', async () => {
+    const baseline = join(dir, 'stale-baseline.json');
+    writeFileSync(baseline, JSON.stringify({ version: 1, expectedFailures: { 'cli/ping': 'was broken', 'cli/fails': 'known bug #12' } }));
+    const relaxed = await runWith(registryOf(ping, fails), '--url', server.url, '--baseline', baseline);
+    expect(relaxed.code).toBe(0);
+    expect(lastLine(relaxed.stdout)).toBe('1 passed, 1 failed, 0 skipped, 0 warned, 0 not applicable, 0 timed out, 0 errors, 0 info, 1 expected failure, 1 stale');
+    expect(relaxed.stdout).toContain('Stale baseline entries (1; these cases now pass: remove them, or use --fail-on-stale to fail on them)');
+    const strict = await runWith(registryOf(ping, fails), '--url', server.url, '--baseline', baseline, '--fail-on-stale');
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('they fail the run (--fail-on-stale)');
+    const usage = await cli('--url', server.url, '--fail-on-stale');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toBe('error: --fail-on-stale: needs --baseline (it fails the run on the stale entries of a baseline)\n');
   });
 
   it('runs the real server suites through main (filtered), ending with the counts line', async () => {
@@ -236,6 +294,27 @@ describe('server against the mock server over Streamable HTTP', () => {
     const { code, stdout } = await cli('--url', server.url, '--suite', suite, '--shard', '1/4');
     expect([0, 1]).toContain(code);
     expect(lastLine(stdout)).toMatch(COUNTS_LINE);
+  });
+
+  it('--json - writes the JSON report to standard output and everything else to standard error', async () => {
+    const { code, stdout, stderr } = await runWith(registryOf(ping, fails), '--url', server.url, '--json', '-', '--junit', join(dir, 'with-stdout.xml'));
+    expect(code).toBe(1);
+    const report = parseJsonReport(stdout);
+    expect(report.cases.map((c) => [c.id, c.verdict])).toEqual([['cli/ping', 'PASS'], ['cli/fails', 'FAIL']]);
+    expect(stderr).toContain(`testing ${server.url} over http`);
+    expect(stderr).toContain(`junit report: ${join(dir, 'with-stdout.xml')}`);
+    expect(lastLine(stderr)).toBe('1 passed, 1 failed, 0 skipped, 0 warned, 0 not applicable, 0 timed out, 0 errors, 0 info');
+    const two = await cli('--url', server.url, '--json', '-', '--html', '-');
+    expect(two.code).toBe(2);
+    expect(two.stderr).toBe('error: --html: only one report can go to standard output ("-"); --json already does\n');
+  });
+
+  it('FORCE_COLOR colours the console output even without a terminal (CI logs); NO_COLOR and FORCE_COLOR=0 keep it plain', async () => {
+    for (const [env, coloured] of [[{ FORCE_COLOR: '1' }, true], [{ FORCE_COLOR: '1', NO_COLOR: '1' }, true], [{ NO_COLOR: '1' }, false], [{ FORCE_COLOR: '0' }, false], [{}, false]] as const) {
+      const io = Object.assign(recordingIo(), { env });
+      await runServer(parseArgv(['--url', server.url]), io, { registry: registryOf(ping) });
+      expect(/\u001b\[\d+m/.test(io.stdout), JSON.stringify(env)).toBe(coloured);
+    }
   });
 
   it('a report path that cannot be written exits 2 naming it, after the run is shown', async () => {
@@ -261,29 +340,92 @@ describe('server against the mock server over WebTransport and stdio', () => {
     }
   });
 
-  it('WebTransport without the hash or a CA: the target is unreachable, exit 2, every listener finished', async () => {
+  it('WebTransport without the hash or a CA: exit 2, one line that says the certificate is not trusted and what to pass', async () => {
     const server = await startMockServer({ transport: 'wt', host: '127.0.0.1', port: 0 });
     try {
       const { code, stdout, stderr } = await runWith(registryOf(ping), '--url', server.url);
       expect(code).toBe(2);
-      expect(stderr).toMatch(/^error: cannot connect to https:\/\/127\.0\.0\.1:\d+\/mcp/);
-      expect(lastLine(stdout)).toMatch(/^run stopped: cannot connect to .* \[TARGET_UNREACHABLE\]$/);
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(stderr.trimEnd()).toMatch(/^error: cannot connect to https:\/\/127\.0\.0\.1:\d+\/mcp: .*[^.]; the server's certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT: .*\); for a self-signed certificate pass --certificate-hash <its SHA-256 hex>, for one signed by your own CA pass --ca <file.pem>$/);
+      // Printed once: the console does not repeat it.
+      expect(stdout).not.toContain('cannot connect');
     } finally {
       await server.close();
     }
   });
 
-  it('a Streamable HTTP endpoint nobody listens on is unreachable: exit 2, not a failure per case', async () => {
+  it('a Streamable HTTP endpoint nobody listens on is unreachable: exit 2, one line, not a failure per case', async () => {
     const { code, stdout, stderr } = await runWith(registryOf(ping, fails), '--url', 'http://127.0.0.1:9/mcp');
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^error: cannot connect to http:\/\/127\.0\.0\.1:9\/mcp: cannot reach POST/);
+    expect(stderr).toMatch(/^error: cannot connect to http:\/\/127\.0\.0\.1:9\/mcp: cannot reach POST [^\n]*\n$/);
     expect(stdout).not.toContain('FAIL');
-    expect(lastLine(stdout)).toMatch(/\[TARGET_UNREACHABLE\]$/);
+    expect(stdout).not.toContain('cannot connect');
   });
 
   it('stdio: the command is spawned per case', async () => {
     const { code, stdout } = await runWith(registryOf(ping), '--stdio', stdioMockCommand(), '--timeout-scale', '3');
     expect(code).toBe(0);
     expect(lastLine(stdout)).toMatch(/^1 passed, 0 failed/);
+  });
+});
+
+describe('server: the pre-flight initialize', () => {
+  let dir: string;
+  let web: Server;
+  let webUrl: string;
+  /** What the plain web server answers: a status and a content type, an HTML body. */
+  let answer = { status: 404, type: 'text/html; charset=utf-8' };
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'server-preflight-'));
+    web = createServer((request, response) => {
+      request.resume();
+      response.writeHead(answer.status, { 'content-type': answer.type }).end('<!doctype html><title>Not Found</title><h1>Not Found</h1>');
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}/mcp`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => web.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('an HTTP server answering 404 text/html: exit 2 with one line giving the status and content type, no case run, reports written', async () => {
+    answer = { status: 404, type: 'text/html; charset=utf-8' };
+    const reports = join(dir, 'not-found');
+    const { code, stdout, stderr } = await runWith(registryOf(ping, fails), '--url', webUrl, '--reports', reports);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`error: POST ${webUrl} answered 404 (text/html): is this the URL of the MCP endpoint?\n`);
+    expect(stdout).not.toMatch(/FAIL|PASS/);
+    // The reports a CI upload step expects are there, with the error at run level.
+    const json = parseJsonReport(readFileSync(join(reports, 'report.json'), 'utf8'));
+    expect(json).toMatchObject({ exitCode: 2, cases: [], error: { code: 'PREFLIGHT_FAILED', message: expect.stringContaining('answered 404') } });
+    expect(readFileSync(join(reports, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="run" name="run"[^>]*>\s*<error message="POST [^"]* answered 404 \(text\/html\): is this the URL of the MCP endpoint\?" type="PREFLIGHT_FAILED"/);
+    expect(readFileSync(join(reports, 'report.html'), 'utf8')).toContain('<p class="run-error">The run stopped before its cases ran: POST');
+    expect(stdout).toContain(`junit report: ${join(reports, 'junit.xml')}`);
+  });
+
+  it('a web page (200 text/html) is not an answer to initialize either', async () => {
+    answer = { status: 200, type: 'text/html' };
+    const { code, stderr } = await runWith(registryOf(ping), '--url', webUrl);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`error: POST ${webUrl} answered 200 (text/html), not a JSON-RPC answer to initialize\n`);
+  });
+
+  it('a stdio command that exits at once: exit 2 with its exit status and the line of stderr that says why', async () => {
+    const script = join(dir, 'exits.cjs');
+    writeFileSync(script, "console.error('node:internal/modules/cjs/loader:1228'); console.error('Error: Cannot find module \\'/srv/typo.js\\''); process.exit(3);\n");
+    const command = `${process.execPath} ${script}`;
+    const { code, stdout, stderr } = await runWith(registryOf(ping, fails), '--stdio', command);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`error: the command ${JSON.stringify(command)} exited with code 3 before answering initialize; stderr: Error: Cannot find module '/srv/typo.js'\n`);
+    expect(stdout).not.toContain('FAIL');
+  });
+
+  it('a refused connection still writes the reports asked for', async () => {
+    const reports = join(dir, 'refused');
+    const { code, stderr } = await runWith(registryOf(ping), '--url', 'http://127.0.0.1:9/mcp', '--json', join(reports, 'report.json'));
+    expect(code).toBe(2);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(parseJsonReport(readFileSync(join(reports, 'report.json'), 'utf8')).error).toMatchObject({ code: 'TARGET_UNREACHABLE' });
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyBaseline, baselineFromResults, exitCodeFor, parseBaseline, readBaseline } from '../../src/harness/baseline.js';
+import { applyBaseline, baselineCounts, baselineFromResults, exitCodeFor, parseBaseline, readBaseline } from '../../src/harness/baseline.js';
 import { defineCase, type ConformanceCase } from '../../src/harness/case.js';
 import {
   BaselineError,
@@ -192,6 +192,18 @@ describe('baseline', () => {
     applyBaseline(errored, baseline);
     expect(errored.baseline).toBeUndefined();
     expect(exitCodeFor([errored])).toBe(2);
+  });
+
+  it('keeps the baseline\'s reason, counts expected and stale entries, and fails on stale ones with failOnStale', () => {
+    const baseline = parseBaseline({ version: 1, expectedFailures: { 'a/fails': 'known bug #12', 'a/passes': 'fixed since?' } });
+    const cases = [resultOf('a/fails', 'FAIL'), resultOf('a/passes', 'PASS'), resultOf('a/other', 'PASS')];
+    for (const c of cases) applyBaseline(c, baseline);
+    expect(cases.map((c) => c.baselineReason)).toEqual(['known bug #12', 'fixed since?', undefined]);
+    expect(baselineCounts(cases)).toEqual({ expectedFailures: 1, stale: 1 });
+    expect(exitCodeFor(cases)).toBe(0);
+    expect(exitCodeFor(cases, { failOnStale: true })).toBe(1);
+    expect(exitCodeFor([cases[0]!], { failOnStale: true })).toBe(0);
+    expect(exitCodeFor([cases[2]!], { interrupted: true })).toBe(2);
   });
 
   it('builds a baseline from a run', () => {

@@ -95,7 +95,7 @@ describe('verdicts against the mock server core', () => {
     });
     const unnamed = defineCase({ ...needsSession, id: 'lifecycle/needs-something', run: async () => { throw new TargetPreconditionError('no tool to call'); } });
     const { get } = await run([needsSession, unnamed], mockServerTarget());
-    expect(get(needsSession.id)).toMatchObject({ verdict: 'FAIL', reason: 'precondition failed: initialize was answered with an error' });
+    expect(get(needsSession.id)).toMatchObject({ verdict: 'FAIL', reason: 'precondition failed: initialize was answered with an error: got error -32603' });
     expect(get(needsSession.id).checks[0]).toMatchObject({ requirement: 'CORE-LIFE-3', actual: { code: -32603 } });
     expect(get(unnamed.id).checks[0]).toMatchObject({ requirement: 'CORE-LIFE-12', verdict: 'FAIL' });
   });
@@ -113,7 +113,7 @@ describe('verdicts against the mock server core', () => {
     expect(strict.result.exitCode).toBe(1);
   });
 
-  it('INFO records the reading a target chose; NOT_APPLICABLE says why; SKIPPED says which filter', async () => {
+  it('INFO records the reading a target chose; NOT_APPLICABLE says why; a case the filters leave out is only counted', async () => {
     const infoCase = defineCase({
       id: 'lifecycle/reading',
       suite: 'lifecycle',
@@ -133,9 +133,10 @@ describe('verdicts against the mock server core', () => {
     expect(get(needsNothing.id)).toMatchObject({ verdict: 'NOT_APPLICABLE', reason: 'the target did not declare the "no-such-capability" capability' });
     expect(get(needsWt.id).verdict).toBe('NOT_APPLICABLE');
     expect(get(needsWt.id).reason).toMatch(/webtransport.*stdio/);
-    expect(get(serverInfoCase.id).verdict).toBe('SKIPPED');
-    expect(get(serverInfoCase.id).reason).toMatch(/--exclude/);
-    expect(result.summary).toMatchObject({ INFO: 1, NOT_APPLICABLE: 2, SKIPPED: 1, total: 4 });
+    // Left out by --exclude: not in the result (merged shard reports count each case once), only counted.
+    expect(result.cases.map((c) => c.id)).not.toContain(serverInfoCase.id);
+    expect(result.notSelected).toBe(1);
+    expect(result.summary).toMatchObject({ INFO: 1, NOT_APPLICABLE: 2, SKIPPED: 0, total: 3 });
     expect(result.exitCode).toBe(0);
   });
 
@@ -497,7 +498,8 @@ describe('parallel workers', () => {
       expect(ids.length).toBe(10);
       expect(ids.every((id) => (id as string).startsWith(`case-${i}-`))).toBe(true);
     }
-    expect(target.opened.length).toBe(size * 2 + 1);
+    // A connection per case, one for the pre-flight initialize and one for discovery.
+    expect(target.opened.length).toBe(size * 2 + 2);
     expect(target.opened.every((c) => c.isClosed)).toBe(true);
   });
 });
@@ -524,7 +526,7 @@ describe('filters, baseline and events in a run', () => {
     expect(result.exitCode).toBe(0);
   });
 
-  it('selecting no case rejects with NoCasesSelectedError; shards and suites skip the rest', async () => {
+  it('selecting no case rejects with NoCasesSelectedError; shards and suites leave out the rest', async () => {
     await expect(run([failing, passing], mockServerTarget(), { filters: { cases: ['tools/*'] } })).rejects.toBeInstanceOf(NoCasesSelectedError);
     const { result } = await run([failing, passing], mockServerTarget(), { filters: { suites: ['lifecycle'], shard: { index: 1, count: 1 } } });
     expect(result.summary.SKIPPED).toBe(0);
@@ -537,6 +539,7 @@ describe('filters, baseline and events in a run', () => {
     expect(events.map((e) => e.type)).toEqual(['run-start', 'case-start', 'case-end', 'run-end']);
     expect(events[0]).toEqual({ type: 'run-start', planned: [{ suite: 'lifecycle', caseId: 'lifecycle/missing-info' }] });
     const end = events[3] as Extract<RunEvent, { type: 'run-end' }>;
-    expect(end.result.cases.map((c) => c.verdict)).toEqual(['FAIL', 'SKIPPED']);
+    expect(end.result.cases.map((c) => [c.id, c.verdict])).toEqual([['lifecycle/missing-info', 'FAIL']]);
+    expect(end.result.notSelected).toBe(1);
   });
 });

@@ -1,137 +1,123 @@
-// examples/github-actions.yml: well-formed (the YAML subset a workflow uses: spaces only, the
-// top-level keys, every step a `uses` or a `run`), its conformance command names only options the
-// `server` command has, and the flow the README describes works as written: the command against a
-// faulty mock server fails and writes the reports the upload step names; examples/write-baseline.mjs
-// turns report.json into a baseline; the same command with --baseline passes.
+// examples/github-actions.yml, the usage example of the Action: read as YAML, its steps executed
+// as a runner would (test/support/github-actions.ts), with the user's own steps (install, start the
+// server) standing in for a mock server the test starts, and the Action step running action.yml of
+// this repository with the example's inputs. The README flow works as written: the first run
+// (no baseline yet) fails on the mock's fault and still writes the job summary and the reports the
+// upload steps name; examples/write-baseline.mjs turns report.json into a baseline; the same job
+// with it passes.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { baselineFromResults, parseJsonReport, startMockServer, type RunningMockServer } from '../../src/index.js';
-import { splitCommandLine } from '../../src/transport/stdio/index.js';
-import { recordingIo } from '../support/cli.js';
+import { ensureDist, ROOT } from '../support/build.js';
+import { parseYaml, runCompositeAction, runSteps, type ExpressionContext, type RunnerEnvironment } from '../support/github-actions.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const WORKFLOW = readFileSync(join(ROOT, 'examples/github-actions.yml'), 'utf8');
+const WORKFLOW = parseYaml(readFileSync(join(ROOT, 'examples/github-actions.yml'), 'utf8')) as Record<string, unknown>;
+const ACTION = parseYaml(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as Record<string, unknown>;
 const WRITE_BASELINE = join(ROOT, 'examples/write-baseline.mjs');
-const CASES = ['mcp-core/results-are-objects', 'mcp-core/unknown-method-error-shape', 'mcp-core/tools-list'];
-
-/** Lines of the workflow without comments and blank lines, with their indentation. */
-const lines = WORKFLOW.split('\n')
-  .map((text, index) => ({ number: index + 1, text, indent: /^ */.exec(text)![0].length }))
-  .filter((line) => line.text.trim() !== '' && !line.text.trim().startsWith('#'));
-
-/** Each `run:` script of the workflow (block scalars `|` read line by line, backslash continuations joined). */
-function runScripts(): string[][] {
-  const scripts: string[][] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const match = /^(\s*)(?:- )?run:\s*(.*)$/.exec(lines[i]!.text);
-    if (!match) continue;
-    const indent = match[1]!.length;
-    if (match[2] !== '|') {
-      scripts.push([match[2]!]);
-      continue;
-    }
-    const body: string[] = [];
-    for (i++; i < lines.length && lines[i]!.indent > indent; i++) body.push(lines[i]!.text.trim());
-    i--;
-    scripts.push(body.join('\n').replace(/\\\n/g, ' ').split('\n'));
-  }
-  return scripts;
-}
-
-/** The arguments of every `npx mcp-flow-conformance ...` command line, up to a pipe. */
-function conformanceCommands(): string[][] {
-  return runScripts()
-    .flat()
-    .filter((line) => line.startsWith('npx mcp-flow-conformance '))
-    .map((line) => splitCommandLine(line.split(' | ')[0]!).slice(2));
-}
+const CASES = 'mcp-core/results-are-objects,mcp-core/unknown-method-error-shape,mcp-core/tools-list';
+const STEPS = (WORKFLOW['jobs'] as Record<string, { steps: Record<string, unknown>[] }>)['conformance']!.steps;
+/** The step that uses the Action. */
+const ACTION_STEP = STEPS.find((step) => typeof step['uses'] === 'string' && /\/mcp-flow-conformance@/.test(step['uses']))!;
 
 describe('examples/github-actions.yml', () => {
-  it('is YAML a workflow runner reads: spaces only, even indentation, name/on/jobs, every step a uses or a run', () => {
-    expect(WORKFLOW).not.toContain('\t');
-    for (const line of lines) expect(line.indent % 2, `line ${line.number}`).toBe(0);
-    expect(lines.filter((line) => line.indent === 0).map((line) => line.text)).toEqual(['name: MCP Flow conformance', 'on:', 'jobs:']);
-    const steps = lines.findIndex((line) => line.text.trim() === 'steps:');
-    expect(steps).toBeGreaterThan(-1);
-    const itemIndent = lines[steps]!.indent + 2;
-    const items: string[][] = [];
-    for (const line of lines.slice(steps + 1)) {
-      if (line.indent < itemIndent) break;
-      if (line.indent === itemIndent && line.text.trimStart().startsWith('- ')) items.push([]);
-      items.at(-1)?.push(line.text.trim().replace(/^- /, ''));
-    }
-    expect(items.length).toBeGreaterThanOrEqual(5);
-    for (const item of items) expect(item.some((entry) => /^(uses|run): /.test(entry)), item.join(' | ')).toBe(true);
-    // The reports are uploaded whether the suite passed or not.
-    expect(WORKFLOW).toMatch(/if: \$\{\{ !cancelled\(\) \}\}\n\s+uses: actions\/upload-artifact@v4/);
+  it('is a workflow: name, on, one job whose steps each use an action or run a script, the Action among them', () => {
+    expect(Object.keys(WORKFLOW)).toEqual(['name', 'on', 'jobs']);
+    for (const step of STEPS) expect(typeof step['uses'] === 'string' || typeof step['run'] === 'string', JSON.stringify(step)).toBe(true);
+    expect(ACTION_STEP).toBeDefined();
+    // Every input it gives is one the Action declares.
+    for (const input of Object.keys(ACTION_STEP['with'] as object)) expect(Object.keys(ACTION['inputs'] as object)).toContain(input);
   });
 
-  it('runs the server command with options that command has', async () => {
-    const commands = conformanceCommands();
-    expect(commands).toHaveLength(1);
-    const [command, ...args] = commands[0]!;
-    expect(command).toBe('server');
-    const io = recordingIo();
-    expect(await main(['server', '--help'], io)).toBe(0);
-    const options = args.filter((arg) => arg.startsWith('--'));
-    expect(options).toEqual(['--url', '--baseline', '--reports', '--timeout-scale']);
-    for (const option of options) expect(io.stdout).toMatch(new RegExp(`^\\s+${option}\\b`, 'm'));
-  });
-
-  describe('the README flow: run, write a baseline from report.json, run again with --baseline', () => {
+  describe('the README flow: run, write a baseline from report.json, run again with the baseline', () => {
     let server: RunningMockServer;
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-flow-github-actions-'));
+    const dirs: string[] = [];
     beforeAll(async () => {
+      ensureDist();
       server = await startMockServer({ transport: 'http', faults: ['ping-non-empty-result'] });
-    });
+    }, 180_000);
     afterAll(async () => {
       await server?.close();
-      rmSync(dir, { recursive: true, force: true });
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     });
 
-    /** The workflow's command with the mock server's URL, the files in `dir`, and a few quick cases. */
-    function workflowArgs(withBaseline: boolean): string[] {
-      const [, ...args] = conformanceCommands()[0]!;
-      const out: string[] = [];
-      for (let i = 0; i < args.length; i += 2) {
-        const [option, value] = [args[i]!, args[i + 1]!];
-        if (option === '--url') out.push(option, server.url);
-        else if (option === '--baseline') {
-          if (withBaseline) out.push(option, join(dir, value));
-        } else if (option === '--reports') out.push(option, join(dir, value));
-        else out.push(option, value);
-      }
-      return [...out, '--case', CASES.join(',')];
+    /** The job in `workspace`: the user's own steps are stood in for, the Action runs for real. */
+    async function job(workspace: string, withBaseline: boolean) {
+      const summaryFile = join(workspace, '.job-summary.md');
+      writeFileSync(summaryFile, '');
+      const uploads: { name: string; path: string; exists: boolean }[] = [];
+      const runnerTemp = mkdtempSync(join(tmpdir(), 'runner-temp-'));
+      dirs.push(runnerTemp);
+      let actionExit: string | undefined;
+      const environment: RunnerEnvironment = {
+        workspace,
+        summaryFile,
+        env: { RUNNER_TEMP: runnerTemp },
+        uses: {
+          'actions/checkout': async () => undefined,
+          'actions/setup-node': async () => undefined,
+          'actions/upload-artifact': async (withInputs) => {
+            uploads.push({ name: withInputs['name']!, path: withInputs['path']!, exists: existsSync(resolve(workspace, withInputs['path']!)) });
+          },
+          [String(ACTION_STEP['uses']).replace(/@.*$/, '')]: async (withInputs) => {
+            // The example's inputs, pointed at the mock server and a few quick cases.
+            const inputs: Record<string, string> = { ...withInputs, url: server.url, cases: CASES };
+            if (!withBaseline) delete inputs['baseline'];
+            const result = await runCompositeAction(ACTION, inputs, { ...environment, actionPath: ROOT });
+            actionExit = result.outputs['exit-code'];
+            if (result.failed) throw new Error(`the Action failed with exit code ${actionExit}`);
+            return result.outputs;
+          },
+        },
+      };
+      // The user's steps: installing their project and starting their server (the test started the mock).
+      const steps = STEPS.map((step) => (step['name'] === 'Install your project' || step['name'] === 'Start the server under test' ? { ...step, run: 'true' } : step));
+      expect(steps.filter((step) => step['run'] === 'true')).toHaveLength(2);
+      const context: ExpressionContext = { inputs: {}, github: { workspace }, runner: { temp: runnerTemp }, steps: {}, failed: false };
+      const result = await runSteps(steps, context, environment);
+      return { ...result, actionExit, uploads, summary: readFileSync(summaryFile, 'utf8') };
     }
 
-    it('fails on the fault, writes every report the upload step names, and passes once the baseline lists the failure', async () => {
-      const first = recordingIo();
-      expect(await main(['server', ...workflowArgs(false)], first), first.stdout + first.stderr).toBe(1);
-      const uploads = [...WORKFLOW.matchAll(/^\s+(conformance-reports\/\S+)$/gm)].map((match) => match[1]!);
-      expect(uploads).toEqual(['conformance-reports/junit.xml', 'conformance-reports/report.html', 'conformance-reports/report.json']);
-      for (const file of uploads) expect(existsSync(join(dir, file)), file).toBe(true);
-      // The step summary takes the last line: the counts line.
-      expect(first.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 1 failed, \d+ skipped, /);
+    it('fails on the fault with the summary and every report still there; passes once the baseline lists the failure', async () => {
+      const workspace = mkdtempSync(join(tmpdir(), 'example-workflow-'));
+      dirs.push(workspace);
+      writeFileSync(join(workspace, 'server.log'), 'the server under test logged here\n');
 
-      const report = join(dir, 'conformance-reports/report.json');
-      const baseline = join(dir, 'conformance-baseline.json');
+      const first = await job(workspace, false);
+      expect(first.actionExit).toBe('1');
+      expect(first.failed).toBe(true);
+      // The summary survives the failure (the old `| tee` under pipefail lost it).
+      expect(first.summary).toContain('### MCP Flow conformance: ❌ failed');
+      expect(first.summary).toContain('- **FAIL** `mcp-core/results-are-objects`');
+      expect(first.summary).toMatch(/\n\d+ passed, 1 failed, /);
+      // Both uploads ran on the failed job, and found what they upload.
+      expect(first.uploads).toEqual([
+        { name: 'mcp-flow-conformance-reports', path: 'conformance-reports', exists: true },
+        { name: 'server-log', path: 'server.log', exists: true },
+      ]);
+      for (const file of ['junit.xml', 'report.json', 'report.html', 'summary.md']) expect(existsSync(join(workspace, 'conformance-reports', file)), file).toBe(true);
+
+      const report = join(workspace, 'conformance-reports', 'report.json');
+      const baseline = join(workspace, String((ACTION_STEP['with'] as Record<string, string>)['baseline']));
       const written = spawnSync(process.execPath, [WRITE_BASELINE, report, baseline], { encoding: 'utf8' });
       expect(written.status, written.stderr).toBe(0);
       expect(written.stdout).toContain('1 expected failure(s)');
       // The script agrees with the library's own baselineFromResults.
       expect(JSON.parse(readFileSync(baseline, 'utf8'))).toEqual(baselineFromResults(parseJsonReport(readFileSync(report, 'utf8')).cases));
 
-      const second = recordingIo();
-      expect(await main(['server', ...workflowArgs(true)], second), second.stdout + second.stderr).toBe(0);
-      expect(second.stdout).toContain('[expected failure]');
+      writeFileSync(join(workspace, '.job-summary.md'), '');
+      const second = await job(workspace, true);
+      expect(second.actionExit).toBe('0');
+      expect(second.failed).toBe(false);
+      expect(second.summary).toContain('### MCP Flow conformance: ✅ passed');
+      expect(second.summary).toContain('1 expected failure, 0 stale');
     });
 
     it('write-baseline.mjs refuses a file that is not a JSON report, exit 2', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'write-baseline-'));
+      dirs.push(dir);
       const notReport = spawnSync(process.execPath, [WRITE_BASELINE, join(ROOT, 'package.json'), join(dir, 'x.json')], { encoding: 'utf8' });
       expect(notReport.status).toBe(2);
       expect(notReport.stderr).toMatch(/is not an mcp-flow-conformance JSON report/);

@@ -117,4 +117,16 @@ describe('defineConformanceTests in a vitest run of its own', () => {
     expect(run.byStatus('passed')).toEqual([BROKEN]);
     expect(run.output).toContain(`${BROKEN}: FAIL, an expected failure (listed in the baseline)`);
   });
+
+  it('a baseline entry whose case passes: a warning, and a failed test with failOnStale', { timeout: RUN_LIMIT_MS }, async () => {
+    const baseline = join(dir, 'stale-baseline.json');
+    writeFileSync(baseline, JSON.stringify({ version: 1, expectedFailures: { [BROKEN]: 'was broken' } }));
+    const env = { FIXTURE_CASES: BROKEN, FIXTURE_BASELINE: baseline };
+    const lenient = await vitest(FIXTURE, env);
+    expect(lenient.code, lenient.output).toBe(0);
+    expect(lenient.output).toContain(`${BROKEN} is listed in the baseline but now`);
+    const failing = await vitest(FIXTURE, { ...env, FIXTURE_FAIL_ON_STALE: '1' });
+    expect(failing.code, failing.output).toBe(1);
+    expect(failing.tests.find((t) => t.title === BROKEN)!.failureMessages.join('\n')).toContain('remove it from the baseline (failOnStale)');
+  });
 });

@@ -191,3 +191,45 @@ describe('live progress', () => {
     expect(text.endsWith('\r\u001b[2Krun stopped: cannot connect to https://127.0.0.1:9/mcp [TARGET_UNREACHABLE]\n')).toBe(true);
   });
 });
+
+describe('console: the baseline', () => {
+  function baselineRun(options: Record<string, unknown> = {}): RunResult {
+    const expected = makeCase('FAIL', 1, { id: 'flow/expected', baseline: 'expected-failure', baselineReason: 'known bug #12' });
+    const stale = makeCase('PASS', 0, { id: 'negotiation/stale', baseline: 'stale', baselineReason: 'was broken' });
+    const cases = [expected, stale];
+    return { ...sampleRun(), cases, summary: countVerdicts(cases), exitCode: 0, notSelected: 7, options: { strict: false, baselineEntries: 2, exclude: ['x/*'], ...options } };
+  }
+
+  it('counts expected failures and stale entries on the closing line and lists them, apart from the failures', () => {
+    const text = renderConsoleReport(baselineRun());
+    expect(lastLine(text)).toBe('1 passed, 1 failed, 0 skipped, 0 warned, 0 not applicable, 0 timed out, 0 errors, 0 info, 1 expected failure, 1 stale');
+    expect(text).not.toContain('Failures (');
+    expect(text).toContain('Expected failures (1; listed in the baseline, they do not fail the run)');
+    expect(text).toContain('  ✗ FAIL flow/expected — initialize answered in CBOR\n      baseline: known bug #12');
+    expect(text).toContain('Stale baseline entries (1; these cases now pass: remove them, or use --fail-on-stale to fail on them)\n  negotiation/stale (PASS) — baseline: was broken');
+    expect(text).toContain('2 cases in 1.23 s, 7 not selected (--exclude x/*), exit code 0');
+  });
+
+  it('says a stale entry fails the run under --fail-on-stale', () => {
+    const text = renderConsoleReport({ ...baselineRun({ failOnStale: true }), exitCode: 1 });
+    expect(text).toContain('Stale baseline entries (1; these cases now pass: they fail the run (--fail-on-stale))');
+  });
+
+  it('leaves the closing line as it was when the run had no baseline', () => {
+    expect(lastLine(renderConsoleReport(sampleRun()))).toMatch(/ 1 info$/);
+  });
+});
+
+describe('colour from the environment', () => {
+  it('FORCE_COLOR colours output that is not a terminal (CI logs) and wins over NO_COLOR; FORCE_COLOR=0 or false turns it off', () => {
+    const pipe = { write() {}, isTTY: false };
+    const tty = { write() {}, isTTY: true };
+    expect(useColour(pipe, { env: { FORCE_COLOR: '1' } })).toBe(true);
+    expect(useColour(pipe, { env: { FORCE_COLOR: '' } })).toBe(true);
+    expect(useColour(pipe, { env: { FORCE_COLOR: '3', NO_COLOR: '1' } })).toBe(true);
+    expect(useColour(tty, { env: { FORCE_COLOR: '0' } })).toBe(false);
+    expect(useColour(tty, { env: { FORCE_COLOR: 'false' } })).toBe(false);
+    expect(useColour(tty, { env: { NO_COLOR: '1' } })).toBe(false);
+    expect(useColour(pipe, { env: { FORCE_COLOR: '1' }, color: false })).toBe(false);
+  });
+});

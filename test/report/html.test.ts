@@ -107,3 +107,28 @@ describe('html template tag', () => {
     );
   });
 });
+
+describe('HTML report: the baseline and the selection', () => {
+  const expected = makeCase('FAIL', 1, { id: 'flow/expected', baseline: 'expected-failure', baselineReason: 'known bug #12' });
+  const stale = makeCase('PASS', 0, { id: 'negotiation/stale', baseline: 'stale', baselineReason: 'was broken' });
+  const cases = [expected, stale];
+  const run = { ...sampleRun(), cases, summary: countVerdicts(cases), exitCode: 0 as const, notSelected: 4, options: { strict: false, baselineEntries: 2, shard: '2/3' } };
+
+  it('shows expected and stale counts beside the verdicts, and does not call a run with expected failures failing', () => {
+    const page = renderHtml(run);
+    const top = page.slice(0, page.indexOf('<main>'));
+    expect(top).toContain('<span class="n">1</span> expected failures</span>');
+    expect(top).toContain('<span class="n">1</span> stale</span>');
+    expect(top).toContain('1 passed, 1 failed, 0 skipped, 0 warned, 0 not applicable, 0 timed out, 0 errors, 0 info, 1 expected failure, 1 stale');
+    expect(top).toContain('<span class="status good">passing, 1 expected failure</span>');
+    expect(top).toContain('<dt>Not selected</dt><dd>4 not selected (--shard 2/3): left out by the filters, not in this report</dd>');
+    expect(caseBlock(page, 'flow/expected')).toMatch(/^<details class="case" data-verdict="FAIL"/);
+    expect(caseBlock(page, 'flow/expected')).toContain('an expected failure: it does not fail the run (<q>known bug #12</q>)');
+  });
+
+  it('marks a stale entry failing under --fail-on-stale', () => {
+    const page = renderHtml({ ...run, exitCode: 1, options: { ...run.options, failOnStale: true } });
+    expect(page).toContain('<span class="status bad">1 failing</span>');
+    expect(caseBlock(page, 'negotiation/stale')).toMatch(/^<details class="case failing" data-verdict="PASS"/);
+  });
+});

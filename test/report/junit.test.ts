@@ -119,3 +119,43 @@ describe('JUnit XML', () => {
     expect(attribute(again, 'testsuites', 'tests')).toBe('8');
   });
 });
+
+describe('JUnit: the baseline and the selection', () => {
+  /** A run with a baseline: one expected failure, one stale entry, one failure the baseline does not list. */
+  function baselineRun(options: Record<string, unknown> = {}) {
+    const expected = makeCase('FAIL', 1, { id: 'flow/expected', baseline: 'expected-failure', baselineReason: 'known bug #12' });
+    const stale = makeCase('PASS', 0, { id: 'negotiation/stale', baseline: 'stale', baselineReason: 'was broken' });
+    const regression = makeCase('FAIL', 3, { id: 'flow/regression' });
+    const cases = [expected, stale, regression];
+    return { ...sampleRun({ baselineEntries: 2, ...options }), cases, summary: countVerdicts(cases), notSelected: 5, options: { strict: false, baselineEntries: 2, shard: '1/2', ...options } };
+  }
+
+  it('an expected failure is <skipped type="expected-failure"> with the reason and the baseline\'s reason, never a <failure>', async () => {
+    const xml = renderJUnit(baselineRun());
+    expect(await validate(xml)).toEqual([]);
+    const expected = testcase(xml, 'flow/expected');
+    expect(expected).not.toContain('<failure');
+    expect(expected).toContain('<skipped type="expected-failure" message="expected failure: FAIL initialize answered in CBOR (baseline: known bug #12)"/>');
+    expect(expected).toContain('<property name="baselineReason" value="known bug #12"/>');
+    // Consumers count one failure: the regression.
+    expect(attribute(xml, 'testsuites', 'failures')).toBe('1');
+    expect(attribute(xml, 'testsuites', 'skipped')).toBe('1');
+  });
+
+  it('a stale entry passes with a note, and is a <failure type="stale-baseline"> under --fail-on-stale', async () => {
+    const relaxed = renderJUnit(baselineRun());
+    expect(testcase(relaxed, 'negotiation/stale')).not.toContain('<failure');
+    expect(testcase(relaxed, 'negotiation/stale')).toContain('stale baseline entry: listed in the baseline as an expected failure (was broken), but now PASS: remove the entry');
+    const failing = renderJUnit(baselineRun({ failOnStale: true }));
+    expect(await validate(failing)).toEqual([]);
+    expect(testcase(failing, 'negotiation/stale')).toMatch(/<failure message="listed in the baseline as an expected failure \(was broken\), but now PASS: remove the entry" type="stale-baseline"/);
+    expect(attribute(failing, 'testsuites', 'failures')).toBe('2');
+  });
+
+  it('cases the filters left out are a count, not testcases', () => {
+    const xml = renderJUnit(baselineRun());
+    expect(xml.match(/<testcase\b/g)).toHaveLength(3);
+    expect(xml).toContain('<property name="notSelected" value="5 not selected (--shard 1/2)"/>');
+    expect(xml).toContain('<property name="counts" value="1 passed, 2 failed, 0 skipped, 0 warned, 0 not applicable, 0 timed out, 0 errors, 0 info, 1 expected failure, 1 stale"/>');
+  });
+});

@@ -17,6 +17,8 @@ export function recordingIo(stdin = ''): CliIo & { stdout: string; stderr: strin
       io.stderr += text.endsWith('\n') ? text : `${text}\n`;
     },
     readStdin: async () => stdin,
+    // Plain text whatever FORCE_COLOR or NO_COLOR the test run has.
+    env: {},
   };
   return io;
 }

@@ -154,6 +154,8 @@ export function parseProxyArgs(args: Record<string, unknown>): ProxyPlan {
   const reportsDir = single('--reports', args['reports']);
   const reports: ReportPaths = reportsDir !== undefined ? { junit: join(reportsDir, REPORT_FILES.junit), json: join(reportsDir, REPORT_FILES.json), html: join(reportsDir, REPORT_FILES.html) } : {};
   for (const format of ['junit', 'json', 'html'] as const) {
+    // The proxy's standard output is its live log: its reports go to files only.
+    if (args[format] === '-' || args[format] === '' || args[format] === true) throw new CliUsageError(`--${format}`, 'the proxy writes its reports to files (standard output is its log)');
     const path = single(`--${format}`, args[format]);
     if (path !== undefined) reports[format] = path;
   }

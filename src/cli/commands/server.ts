@@ -2,7 +2,8 @@
 // acts as its client) and prints a verdict per case, live per suite, ending with `N passed, N
 // failed`. Exit 0 when every required case passes, 1 on a conformance failure, 2 on bad usage, a
 // harness error, or filters that select nothing.
-import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import {
   CaseRegistry,
   HarnessError,
@@ -10,20 +11,26 @@ import {
   readBaseline,
   runConformance,
   selectCases,
+  stoppedRunResult,
   type Baseline,
   type CaseFilters,
+  type RunOptions,
   type RunResult,
   type Target,
 } from '../../harness/index.js';
-import { ConsoleReporter, ReportError, writeReports, type ReportPaths } from '../../report/index.js';
+import { ConsoleReporter, ReportError, ReportWriteError, renderHtml, renderJUnit, renderJson, renderMarkdown, writeReports, type ReportPaths } from '../../report/index.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import { ConnectionError } from '../../transport/errors.js';
+import { CONFIG_FILE, loadConfig, mergeConfig, type LoadedConfig } from '../config.js';
 import { CliUsageError } from '../errors.js';
 import { consoleOutput, ExitCode, type CliCommand, type CliIo } from '../io.js';
 import { parseServerTarget, serverTarget, type ServerTargetSpec } from '../server-target.js';
 
 /** Report file names inside a --reports folder. */
-export const REPORT_FILES = { junit: 'junit.xml', json: 'report.json', html: 'report.html' } as const;
+export const REPORT_FILES = { junit: 'junit.xml', json: 'report.json', html: 'report.html', markdown: 'summary.md' } as const;
+
+/** The report formats, each an option of its own (`--junit`, `--json`, `--html`, `--markdown`). */
+const FORMATS = ['junit', 'json', 'html', 'markdown'] as const;
 
 /** Everything the `server` command needs, checked. */
 export interface ServerPlan {
@@ -33,6 +40,8 @@ export interface ServerPlan {
   filters: CaseFilters;
   strict: boolean;
   baselineFile?: string;
+  /** A stale baseline entry fails the run. */
+  failOnStale: boolean;
   reports: ReportPaths;
   workers: number;
   timeoutScale: number;
@@ -113,11 +122,23 @@ export function parseRunArgs(args: Record<string, unknown>): RunPlan {
   };
   const reportsDir = oneString(args['reports'], '--reports');
   const reports: ReportPaths = {
-    ...(reportsDir !== undefined ? { junit: join(reportsDir, REPORT_FILES.junit), json: join(reportsDir, REPORT_FILES.json), html: join(reportsDir, REPORT_FILES.html) } : {}),
+    ...(reportsDir !== undefined
+      ? { junit: join(reportsDir, REPORT_FILES.junit), json: join(reportsDir, REPORT_FILES.json), html: join(reportsDir, REPORT_FILES.html), markdown: join(reportsDir, REPORT_FILES.markdown) }
+      : {}),
   };
-  for (const format of ['junit', 'json', 'html'] as const) {
-    const path = oneString(args[format], `--${format}`);
+  for (const format of FORMATS) {
+    // yargs-parser reads a lone "-" as "" (or true): that is standard output.
+    const given = args[format] === '' || args[format] === true ? STDOUT : args[format];
+    const path = oneString(given, `--${format}`);
     if (path !== undefined) reports[format] = path;
+  }
+  const toStdout = FORMATS.filter((format) => reports[format] === STDOUT);
+  if (toStdout.length > 1) throw new CliUsageError(`--${toStdout[1]}`, `only one report can go to standard output ("-"); --${toStdout[0]} already does`);
+  if (list) {
+    for (const format of ['junit', 'html', 'markdown'] as const) {
+      if (args[format] !== undefined) throw new CliUsageError(`--${format}`, 'has no meaning with --list (the list is written as JSON with --json FILE or --json -)');
+    }
+    if (reportsDir !== undefined) throw new CliUsageError('--reports', 'has no meaning with --list (the list is written as JSON with --json FILE or --json -)');
   }
   const workers = oneNumber(args['workers'], '--workers', (n) => Number.isInteger(n) && n >= 1 && n <= 256, 'an integer from 1 to 256') ?? 4;
   const timeoutScale = oneNumber(args['timeout-scale'], '--timeout-scale', (n) => Number.isFinite(n) && n > 0 && n <= 1000, 'a positive number (e.g. 2.5)') ?? 1;
@@ -125,17 +146,30 @@ export function parseRunArgs(args: Record<string, unknown>): RunPlan {
   const path = oneString(args['path'], '--path');
   if (path !== undefined && seed === undefined) throw new CliUsageError('--path', 'replays a fast-check counterexample and needs --seed');
   const baselineFile = oneString(args['baseline'], '--baseline');
+  const failOnStale = args['fail-on-stale'] === true;
+  if (failOnStale && baselineFile === undefined) throw new CliUsageError('--fail-on-stale', 'needs --baseline (it fails the run on the stale entries of a baseline)');
   return {
     list,
     filters,
     strict: args['strict'] === true,
     ...(baselineFile !== undefined ? { baselineFile } : {}),
+    failOnStale,
     reports,
     workers,
     timeoutScale,
     ...(seed !== undefined ? { seed } : {}),
     ...(path !== undefined ? { path } : {}),
   };
+}
+
+/** The `format` of `--list --json`. */
+export const CASE_LIST_FORMAT = 'mcp-flow-conformance/case-list';
+
+/** `--list --json`: the selected cases as JSON (ID, suite, title, requirement IDs, level, time limit). */
+export function listCasesJson(registry: CaseRegistry, filters: CaseFilters): string {
+  const { selected } = selectCases(registry.list(), filters);
+  const cases = selected.map((c) => ({ id: c.id, suite: c.suite, title: c.title, requirements: [...c.requirements], level: c.level, timeLimitMs: c.timeLimitMs }));
+  return `${JSON.stringify({ format: CASE_LIST_FORMAT, version: 1, registered: registry.size, cases }, null, 2)}\n`;
 }
 
 /** `--list`: one line per selected case (ID, suite, requirement IDs, title), then the count. */
@@ -171,7 +205,12 @@ export interface ServerRunHooks {
 
 /** Runs the command; `hooks` let other commands reuse it with their own registry or result handling. */
 export async function runServer(args: Record<string, unknown>, io: CliIo, hooks: ServerRunHooks = {}): Promise<number> {
-  const prepared = await prepareRun(io, () => parseServerArgs(args), async () => hooks.registry ?? (await loadServerRegistry()));
+  let config: LoadedConfig | undefined;
+  const parse = () => {
+    config = loadConfig(oneString(args['config'], '--config'), io.cwd ?? process.cwd());
+    return parseServerArgs(mergeConfig(args, config));
+  };
+  const prepared = await prepareRun(io, parse, async () => hooks.registry ?? (await loadServerRegistry()));
   if (typeof prepared === 'number') return prepared;
   const { plan, registry, baseline } = prepared;
   const spec = plan.target!;
@@ -179,7 +218,7 @@ export async function runServer(args: Record<string, unknown>, io: CliIo, hooks:
     plan,
     registry,
     target: serverTarget(spec),
-    banner: `testing ${spec.location} over ${spec.transport}`,
+    banner: `testing ${spec.location} over ${spec.transport}${config === undefined ? '' : ` (settings from ${config.file})`}`,
     command: 'server',
     ...(baseline !== undefined ? { baseline } : {}),
     ...(hooks.onResult !== undefined ? { onResult: hooks.onResult } : {}),
@@ -200,7 +239,13 @@ export async function prepareRun<P extends RunPlan>(
     const plan = parse();
     const registry = await loadRegistry();
     if (plan.list) {
-      io.out(listCases(registry, plan.filters));
+      const json = plan.reports.json;
+      if (json === undefined) io.out(listCases(registry, plan.filters));
+      else if (json === STDOUT) io.out(listCasesJson(registry, plan.filters));
+      else {
+        await writeTextFile(json, listCasesJson(registry, plan.filters), 'case list');
+        io.out(`case list: ${resolve(json)}`);
+      }
       return ExitCode.ok;
     }
     selectCases(registry.list(), plan.filters);
@@ -210,6 +255,18 @@ export async function prepareRun<P extends RunPlan>(
     if (!isUsageOrHarnessError(error)) throw error;
     io.err(`error: ${error.message}`);
     return ExitCode.usage;
+  }
+}
+
+/** The report path that means standard output (`--json -`). */
+export const STDOUT = '-';
+
+async function writeTextFile(path: string, text: string, what: string): Promise<void> {
+  try {
+    await mkdir(dirname(resolve(path)), { recursive: true });
+    await writeFile(path, text, 'utf8');
+  } catch (error) {
+    throw new ReportWriteError(what, path, error);
   }
 }
 
@@ -226,49 +283,94 @@ export interface PlannedRun {
 }
 
 /** Runs a checked plan: live console output, the reports, the counts line last; returns the exit code. */
-export async function executeRun(io: CliIo, run: PlannedRun): Promise<number> {
+export async function executeRun(givenIo: CliIo, run: PlannedRun): Promise<number> {
   const { plan } = run;
+  // A report written to standard output (`--json -`) is all that goes there: the console output
+  // moves to standard error, so the report can be piped.
+  const stdoutReport = FORMATS.find((format) => plan.reports[format] === STDOUT);
+  const io: CliIo = stdoutReport === undefined ? givenIo : { ...givenIo, out: givenIo.err, terminal: undefined };
   const out = consoleOutput(io);
-  const reporter = new ConsoleReporter({ out, strict: plan.strict });
+  // The error of a run that stops is printed once, as the error line below.
+  const reporter = new ConsoleReporter({ out, strict: plan.strict, printRunError: false, ...(io.env !== undefined ? { env: io.env } : {}) });
+  const options: RunOptions = {
+    registry: run.registry,
+    target: run.target,
+    filters: plan.filters,
+    workers: plan.workers,
+    timeoutScale: plan.timeoutScale,
+    strict: plan.strict,
+    ...(run.baseline !== undefined ? { baseline: run.baseline } : {}),
+    ...(plan.failOnStale ? { failOnStale: true } : {}),
+    ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
+    ...(plan.path !== undefined ? { path: plan.path } : {}),
+    command: run.command,
+    // run-end is shown after the reports are written, so the counts line stays the last line.
+    onEvent: (event) => {
+      if (event.type !== 'run-end') reporter.handle(event);
+    },
+  };
+  const startedAt = Date.now();
+  // Ctrl-C stops the run: no case starts, the running ones are aborted, the reports hold what
+  // finished (the rest SKIPPED "interrupted"), exit 130. A second Ctrl-C quits at once.
+  const interruption = new AbortController();
+  const stopListening = io.onInterrupt?.(() => {
+    if (interruption.signal.aborted) return;
+    io.err('interrupted: stopping the run; the reports will hold what finished (Ctrl-C again quits at once)');
+    interruption.abort();
+  });
+  options.signal = interruption.signal;
   let result: RunResult;
   try {
     io.out(`${run.banner}${plan.strict ? ' (strict: warnings fail)' : ''}`);
-    result = await runConformance({
-      registry: run.registry,
-      target: run.target,
-      filters: plan.filters,
-      workers: plan.workers,
-      timeoutScale: plan.timeoutScale,
-      strict: plan.strict,
-      ...(run.baseline !== undefined ? { baseline: run.baseline } : {}),
-      ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
-      ...(plan.path !== undefined ? { path: plan.path } : {}),
-      command: run.command,
-      // run-end is shown after the reports are written, so the counts line stays the last line.
-      onEvent: (event) => {
-        if (event.type !== 'run-end') reporter.handle(event);
-      },
-    });
+    result = await runConformance(options);
   } catch (error) {
+    stopListening?.();
     out.flush();
     if (!isUsageOrHarnessError(error)) throw error;
     io.err(`error: ${error.message}`);
+    // The reports asked for are still written (a run-level error, no case), so a CI step that
+    // uploads them finds them and shows why the run stopped.
+    await writeRunReports(io, out, stoppedRunResult(options, error, startedAt), plan, givenIo.out);
+    out.flush();
     return ExitCode.usage;
   }
   run.onResult?.(result);
-  let exitCode: number = result.exitCode;
-  try {
-    for (const written of await writeReports(result, plan.reports, { strict: plan.strict })) {
-      out.write(`${written.format} report: ${written.path}\n`);
-    }
-  } catch (error) {
-    if (!(error instanceof ReportError)) throw error;
-    io.err(`error: ${error.message}`);
-    exitCode = ExitCode.usage;
-  }
+  let exitCode: number = result.interrupted ? ExitCode.interrupted : result.exitCode;
+  if (!(await writeRunReports(io, out, result, plan, givenIo.out))) exitCode = ExitCode.usage;
+  stopListening?.();
   reporter.handle({ type: 'run-end', result });
   out.flush();
   return exitCode;
+}
+
+/**
+ * Writes the reports a plan asks for, a line each, and the one asked for on standard output
+ * (`-`) to `stdout`; false (after an error line) when one cannot be written.
+ */
+async function writeRunReports(io: CliIo, out: ReturnType<typeof consoleOutput>, result: RunResult, plan: RunPlan, stdout: (text: string) => void): Promise<boolean> {
+  const files: ReportPaths = {};
+  const render: Record<(typeof FORMATS)[number], (run: RunResult, options: { strict: boolean }) => string> = {
+    junit: renderJUnit,
+    json: (run) => renderJson(run),
+    html: renderHtml,
+    markdown: renderMarkdown,
+  };
+  for (const format of FORMATS) {
+    const path = plan.reports[format];
+    if (path === undefined) continue;
+    if (path !== STDOUT) files[format] = path;
+    else stdout(render[format](result, { strict: plan.strict }));
+  }
+  try {
+    for (const written of await writeReports(result, files, { strict: plan.strict })) {
+      out.write(`${written.format} report: ${written.path}\n`);
+    }
+    return true;
+  } catch (error) {
+    if (!(error instanceof ReportError)) throw error;
+    io.err(`error: ${error.message}`);
+    return false;
+  }
 }
 
 /** The yargs options every conformance run has (parsed by parseRunArgs); `describe` words the two that differ per command. */
@@ -280,10 +382,12 @@ export function runOptions(describe: { workers: string; timeoutScale: string }):
     shard: { type: 'string', describe: 'run shard i of n (e.g. 2/4) for CI matrices' },
     strict: { type: 'boolean', describe: 'a broken SHOULD (WARN) fails the run' },
     baseline: { type: 'string', describe: 'JSON file of expected failures {"version":1,"expectedFailures":{caseId: reason}}' },
-    junit: { type: 'string', describe: 'write a JUnit XML report to this path' },
-    json: { type: 'string', describe: 'write the JSON report (everything) to this path' },
-    html: { type: 'string', describe: 'write a self-contained HTML report to this path' },
-    reports: { type: 'string', describe: `write all three reports into this folder (${Object.values(REPORT_FILES).join(', ')})` },
+    'fail-on-stale': { type: 'boolean', describe: 'a baseline entry whose case now passes (stale) fails the run' },
+    junit: { type: 'string', describe: 'write a JUnit XML report to this path ("-": standard output)' },
+    json: { type: 'string', describe: 'write the JSON report (everything) to this path ("-": standard output); with --list, the case list' },
+    html: { type: 'string', describe: 'write a self-contained HTML report to this path ("-": standard output)' },
+    markdown: { type: 'string', describe: 'write a Markdown summary (counts, failing cases with their rerun commands) for CI job summaries ("-": standard output)' },
+    reports: { type: 'string', describe: `write every report into this folder (${Object.values(REPORT_FILES).join(', ')})` },
     workers: { type: 'number', describe: describe.workers },
     'timeout-scale': { type: 'number', describe: describe.timeoutScale },
     seed: { type: 'number', describe: 'fast-check seed (from a failure report) to replay generated input' },
@@ -311,6 +415,7 @@ export const serverCommand: CliCommand = {
       .option('http', { type: 'number', describe: 'HTTP version under WebTransport: 2 (default) or 3' })
       .option('protocol-version', { type: 'string', describe: 'MCP protocol version to ask for in initialize (default: the latest)' })
       .option('interactive-tool', { type: 'string', array: true, describe: 'an MCP Flow tool to test (repeatable); default: tools that accept interaction.start' })
+      .option('config', { type: 'string', describe: `JSON file of settings (url, headers, suites, exclude, baseline, reports...); default ./${CONFIG_FILE} when present; the command line wins` })
       .options(runOptions({ workers: 'cases run at the same time (default 4)', timeoutScale: 'multiply every time limit (slow CI machines), e.g. 3' })),
   run: (args, io) => runServer(args, io),
 };

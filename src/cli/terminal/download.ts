@@ -6,7 +6,7 @@ import { closeSync, createWriteStream, openSync, rmSync, statSync, type WriteStr
 import type { ConsoleOutput } from '../../report/console.js';
 import type { StreamInfo, StreamOutcome } from '../../peer/client/streams.js';
 import { CliUsageError } from '../errors.js';
-import { byteProgress, DEFAULT_COLUMNS, redrawLine } from './progress-bar.js';
+import { byteProgress, redrawLine } from './progress-bar.js';
 
 export interface DownloadOptions {
   /** Where the progress bar is drawn; drawn only when it is a TTY. */
@@ -179,7 +179,7 @@ export class DownloadFile {
   #draw(): void {
     const out = this.#options.progress;
     if (out?.isTTY !== true) return;
-    out.write(redrawLine(byteProgress(this.#written, this.#total, out.columns ?? DEFAULT_COLUMNS)));
+    out.write(redrawLine(byteProgress(this.#written, this.#total, out.columns)));
     this.#progressDrawn = true;
   }
 

@@ -12,6 +12,14 @@ export interface ProgressState {
 /** Columns assumed when the terminal does not say. */
 export const DEFAULT_COLUMNS = 80;
 
+/**
+ * The width to draw in: what the terminal reports, or DEFAULT_COLUMNS when it reports none or 0
+ * (a pseudo-terminal without a size, a CI log) or a width no line fits in.
+ */
+export function usableColumns(columns: number | undefined): number {
+  return columns !== undefined && Number.isFinite(columns) && columns >= 20 ? Math.floor(columns) : DEFAULT_COLUMNS;
+}
+
 function fit(text: string, columns: number): string {
   const chars = [...text];
   return chars.length <= columns ? text : `${chars.slice(0, Math.max(0, columns - 3)).join('')}...`;
@@ -32,7 +40,8 @@ function number(value: number): string {
 }
 
 /** `[#####-----] 2/5 Step 2 of 5`, at most `columns` characters. */
-export function progressBar(state: ProgressState, columns = DEFAULT_COLUMNS): string {
+export function progressBar(state: ProgressState, terminalColumns?: number): string {
+  const columns = usableColumns(terminalColumns);
   const message = state.message !== undefined && state.message !== '' ? ` ${state.message}` : '';
   if (state.total === undefined || !(state.total > 0)) return fit(`[${number(state.current)}]${message}`, columns);
   const width = barWidth(columns);
@@ -53,7 +62,8 @@ export function formatBytes(bytes: number): string {
 }
 
 /** `[#####-----]  50% 1.0 MiB / 2.0 MiB`, or the bytes so far when the length is not known. */
-export function byteProgress(received: number, total: number | undefined, columns = DEFAULT_COLUMNS): string {
+export function byteProgress(received: number, total: number | undefined, terminalColumns?: number): string {
+  const columns = usableColumns(terminalColumns);
   if (total === undefined || !(total > 0)) return fit(`${formatBytes(received)} received`, columns);
   const percent = `${Math.floor((Math.min(received, total) / total) * 100)}%`.padStart(4);
   return fit(`${bar(received / total, barWidth(columns))} ${percent} ${formatBytes(received)} / ${formatBytes(total)}`, columns);
@@ -86,7 +96,7 @@ export class ProgressLine {
   }
 
   show(state: ProgressState): void {
-    const line = progressBar(state, this.#output.columns ?? DEFAULT_COLUMNS);
+    const line = progressBar(state, this.#output.columns);
     if (this.#terminal) {
       this.#output.write(redrawLine(line));
       this.#drawn = true;

@@ -113,6 +113,15 @@ describe('progress bars', () => {
     );
   });
 
+  it('a terminal that reports 0 columns (or none) gets the 80-column bar, not "..."', () => {
+    const wide = progressBar({ current: 2, total: 5, message: 'Step 2 of 5' }, 80);
+    expect(wide).toBe('[##########----------------] 2/5 Step 2 of 5');
+    expect(progressBar({ current: 2, total: 5, message: 'Step 2 of 5' }, 0)).toBe(wide);
+    expect(progressBar({ current: 2, total: 5, message: 'Step 2 of 5' })).toBe(wide);
+    expect(byteProgress(512, 1024, 0)).toBe(byteProgress(512, 1024, 80));
+    expect(byteProgress(512, 1024, 0)).toMatch(/^\[#+-+\]  50% /);
+  });
+
   it('download bytes: percentage and sizes; unknown length shows what arrived', () => {
     expect(byteProgress(512 * 1024, 1024 * 1024, 60)).toBe('[##########----------]  50% 512.0 KiB / 1.0 MiB');
     expect(byteProgress(100, undefined)).toBe('100 B received');

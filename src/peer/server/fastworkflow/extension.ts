@@ -8,7 +8,7 @@ import type { MockReadings } from '../readings.js';
 import { ConversationStore, deriveSummary, type Summarizer } from './conversation-store.js';
 import { FastWorkflowOptionsError } from './errors.js';
 import { FASTWORKFLOW_FAULTS, FW_FAULT as F } from './faults.js';
-import { getPrompt, listPrompts } from './prompts.js';
+import { completePrompt, getPrompt, listPrompts } from './prompts.js';
 import { resolveReadings, type FastWorkflowReadings } from './readings.js';
 import { listResources, readResource } from './resources.js';
 import { FastWorkflowProfile, type FastWorkflowTool } from './tools.js';
@@ -99,6 +99,7 @@ export function fastWorkflowExtension(options: FastWorkflowOptions): FastWorkflo
     requests: {
       'prompts/list': listPrompts,
       'prompts/get': (params, ctx) => getPrompt(params, ctx, afterPrompt(ctx)),
+      'completion/complete': completePrompt,
       'resources/list': listResources,
       'resources/read': (params, ctx) =>
         readResource(params, ctx, () => (profile.runtimeOf(ctx)?.actionLog ?? []).map((t) => JSON.stringify(t)).join('\n')),

@@ -77,3 +77,26 @@ export async function getPrompt(params: unknown, ctx: RequestContext, onGet?: ()
   await onGet?.();
   return { description: prompt.description, messages: [{ role: 'user', content: { type: 'text', text } }] };
 }
+
+/**
+ * completion/complete (the core declares `completions`, and prompts/list lists these prompts): the
+ * arguments of format-command and clarify-params are free text with nothing to suggest, so they
+ * complete to no values; a ref to an unknown prompt is -32602, and so is a resource template (this
+ * profile declares none: its prompts and tools replace the core's resources).
+ */
+export async function completePrompt(params: unknown): Promise<unknown> {
+  const p = isRecord(params) ? params : {};
+  const ref = isRecord(p['ref']) ? p['ref'] : undefined;
+  if (ref?.['type'] === 'ref/resource') throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown resource template ${JSON.stringify(ref['uri'])}`);
+  if (ref?.['type'] !== 'ref/prompt') throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown ref type ${JSON.stringify(ref?.['type'])}`);
+  const argument = isRecord(p['argument']) ? p['argument'] : undefined;
+  if (!argument || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string') {
+    throw new RpcError(JSONRPC_ERROR.InvalidParams, 'Invalid params: completion/complete needs ref {type} and argument {name, value}');
+  }
+  const prompt = PROMPTS.find((candidate) => candidate.name === ref['name']);
+  if (!prompt) throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(ref['name'])}`);
+  if (!prompt.arguments.some((a) => a.name === argument['name'])) {
+    throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: prompt ${prompt.name} has no argument ${JSON.stringify(argument['name'])}`);
+  }
+  return { completion: { values: [], total: 0, hasMore: false } };
+}
