@@ -191,6 +191,12 @@ export async function preflight(target: Target, options: PreflightOptions): Prom
     steps.push(
       new Promise<Step>((resolve) => {
         poll = setInterval(() => {
+          // An HTTP error status whose body carried no JSON-RPC message (an HTML 404 page, a bare 405).
+          for (const refusal of connection.http?.refusals() ?? []) {
+            if (refusal.carriedMessage) continue;
+            const type = refusal.contentType === '' ? ' without a content type' : ` (${refusal.contentType})`;
+            resolve({ kind: 'fault', text: `POST ${description} answered ${refusal.status}${type}${statusHint(refusal.status)}` });
+          }
           for (const fault of connection.faults()) {
             const text = transport === 'http' ? definiteHttpFault(fault, description) : undefined;
             resolve(text !== undefined ? { kind: 'fault', text } : { kind: 'replied' });

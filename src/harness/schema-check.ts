@@ -51,7 +51,8 @@ export function validateTranscript(
   const targetIsServer = (options.targetRole ?? 'server') === 'server';
   const flow = (direction: 'sent' | 'received'): MessageDirection =>
     (direction === 'received') === targetIsServer ? 'server-to-client' : 'client-to-server';
-  const requested = { sent: new Map<string, string>(), received: new Map<string, string>() };
+  /** Requests by id, per direction: the method, and whether the request asked for a task (2025-11-25). */
+  const requested = { sent: new Map<string, { method: string; task: boolean }>(), received: new Map<string, { method: string; task: boolean }>() };
   let protocolVersion = options.protocolVersion;
   /** The version the latest initialize request asked for (judges an initialize result that names none). */
   let askedVersion: string | undefined;
@@ -60,9 +61,10 @@ export function validateTranscript(
     const direction = entry.direction as 'sent' | 'received';
     for (const message of messagesOf(entry)) {
       let requestMethod: string | undefined;
+      let taskRequested: boolean | undefined;
       let versionForMessage = protocolVersion;
       if (typeof message.method === 'string') {
-        if ('id' in message) requested[direction].set(idKey(message.id), message.method);
+        if ('id' in message) requested[direction].set(idKey(message.id), { method: message.method, task: isRecord(message.params) && 'task' in message.params });
         if (message.method === 'initialize' && versionForMessage === undefined) {
           const asked = isRecord(message.params) ? message.params.protocolVersion : undefined;
           if (isProtocolVersion(asked)) versionForMessage = askedVersion = asked;
@@ -70,7 +72,9 @@ export function validateTranscript(
       } else if ('id' in message) {
         // A response answers a request that went the other way.
         const other = direction === 'sent' ? 'received' : 'sent';
-        requestMethod = requested[other].get(idKey(message.id));
+        const request = requested[other].get(idKey(message.id));
+        requestMethod = request?.method;
+        taskRequested = request?.task;
         if (requestMethod === 'initialize' && isRecord(message.result)) {
           if (isProtocolVersion(message.result.protocolVersion)) protocolVersion = message.result.protocolVersion;
           versionForMessage = protocolVersion ?? askedVersion;
@@ -81,6 +85,7 @@ export function validateTranscript(
         direction: flow(direction),
         ...(versionForMessage !== undefined ? { protocolVersion: versionForMessage } : {}),
         ...(requestMethod !== undefined ? { requestMethod } : {}),
+        ...(taskRequested !== undefined ? { taskRequested } : {}),
         // The harness's own initialize may leave the binding's transport member out on purpose.
         ...(options.webTransport ? { webTransport: true, bindingExtensions: direction === 'received' } : {}),
       });

@@ -14,6 +14,8 @@ export interface MessageContext {
   protocolVersion?: string;
   /** For a response: the method of the request it answers. */
   requestMethod?: string;
+  /** For a response: whether that request asked for a task (`params.task`, 2025-11-25). */
+  taskRequested?: boolean;
   /** The message went over the WebTransport binding: its `ref/stream` content items are judged by the binding's schema. */
   webTransport?: boolean;
   /**
@@ -86,6 +88,7 @@ export function judgeMessage(registry: SchemaRegistry, catalog: RequirementLooku
       direction: context.direction,
       ...(context.protocolVersion !== undefined ? { protocolVersion: context.protocolVersion } : {}),
       ...(context.requestMethod !== undefined ? { requestMethod: context.requestMethod } : {}),
+      ...(context.taskRequested !== undefined ? { taskRequested: context.taskRequested } : {}),
     })
     .find((candidate) => !EXTENSION_FILES.has(candidate.schema.file));
   if (best) judge(best.schema, judged, '');

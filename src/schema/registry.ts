@@ -110,7 +110,15 @@ export interface IdentifyContext {
    * server's message is judged by a server-to-client schema.
    */
   direction?: 'client-to-server' | 'server-to-client';
+  /**
+   * For a result: whether the request asked for a task (2025-11-25 `params.task`). When known,
+   * the task-result schemas (`*-task.result`) are candidates only for a request that asked.
+   */
+  taskRequested?: boolean;
 }
+
+/** The result schemas of task-augmented requests (2025-11-25): `tools-call-task.result` and the like. */
+const TASK_RESULT_FILE = /-task\.result\.schema\.json$/;
 
 export interface IdentifyCandidate {
   schema: LoadedSchema;
@@ -341,7 +349,8 @@ export class SchemaRegistry {
         (s) =>
           inScope(s) &&
           s.meta.kind === 'result' &&
-          (context.requestMethod === undefined || s.meta.method === context.requestMethod),
+          (context.requestMethod === undefined || s.meta.method === context.requestMethod) &&
+          (context.taskRequested === undefined || context.taskRequested || !TASK_RESULT_FILE.test(s.file)),
       );
     } else {
       candidates = this.#schemas.filter((s) => inScope(s) && s.meta.kind === 'payload');

@@ -451,7 +451,7 @@ export class SessionValidator {
     if (request.method === 'initialize' && direction === 'server-to-client' && !refusal) this.#onInitializeAnswer(message, add);
     if (request.method === 'resources/subscribe' && 'result' in message && typeof request.params?.['uri'] === 'string') this.#subscriptions.add(request.params['uri']);
     if ('result' in message) this.#flowResult(request, message['result'] as Record<string, unknown>, add);
-    this.#schema(direction, message, request.method, add);
+    this.#schema(direction, message, request.method, add, isRecord(request.params) && 'task' in request.params);
   }
 
   #onInitializeAnswer(message: Record<string, unknown>, add: (r: string, t: string) => void): void {
@@ -573,7 +573,7 @@ export class SessionValidator {
    * shape is a violation of the requirement its place belongs to; members the documents do not
    * name, and places no catalog requirement owns, are never violations.
    */
-  #schema(direction: Flow, message: Record<string, unknown>, requestMethod: string | undefined, add: (r: string, t: string) => void): void {
+  #schema(direction: Flow, message: Record<string, unknown>, requestMethod: string | undefined, add: (r: string, t: string) => void, taskRequested?: boolean): void {
     const { registry, requirements } = this.#options;
     const version = this.#version ?? (isProtocolVersion(this.#requestedVersion) ? this.#requestedVersion : undefined);
     const leg = direction === 'client-to-server' ? this.#options.downstream : this.#options.upstream;
@@ -581,6 +581,7 @@ export class SessionValidator {
       direction,
       ...(version !== undefined ? { protocolVersion: version } : {}),
       ...(requestMethod !== undefined ? { requestMethod } : {}),
+      ...(taskRequested !== undefined ? { taskRequested } : {}),
       ...(leg === 'webtransport' ? { webTransport: true } : {}),
     });
     for (const schema of schemas) for (const id of registry.requirementsOf(schema.id)) this.#checked.add(id);
