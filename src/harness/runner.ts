@@ -6,14 +6,15 @@ import { randomInt } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { failureVerdict } from '../protocol/requirements.js';
 import { SchemaRegistry } from '../schema/registry.js';
-import type { Connection } from '../transport/connection.js';
+import type { CloseInfo, Connection } from '../transport/connection.js';
 import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
 import { applyBaseline, exitCodeFor, type Baseline } from './baseline.js';
-import type { CaseSession, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
+import type { CaseSession, ClientProcess, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
 import { CaseRun } from './context.js';
 import { CaseMisuseError, CaseTimeoutError, RunOptionsError, TargetPreconditionError, TargetUnreachableError } from './errors.js';
 import type { CaseRegistry } from './registry.js';
 import { countVerdicts, type CaseResult, type CheckResult, type RunResult, type Verdict } from './result.js';
+import { peerEvidence } from './peer-evidence.js';
 import { rerunCommand } from './rerun.js';
 import { validateTranscript } from './schema-check.js';
 import { selectCases, type CaseFilters, type Selection } from './selection.js';
@@ -65,6 +66,12 @@ export interface RunOptions {
 const VERDICT_RANK: Partial<Record<Verdict, number>> = { PASS: 0, INFO: 1, WARN: 2, FAIL: 3, ERROR: 4 };
 /** Waits a case may have pending on its signal at once before Node warns of a listener leak. */
 const CASE_SIGNAL_LISTENERS = 1000;
+/**
+ * How long the runner waits for a case session's disposal (which settles within its own bound,
+ * CaseSession.dispose) before going on without it, so that a target breaking that contract cannot
+ * stall the run.
+ */
+const DISPOSE_LIMIT_MS = 30_000;
 /** Requirement cited by schema violations of a schema that names none. */
 export const SCHEMA_FALLBACK_REQUIREMENT = 'CORE-RPC-1';
 
@@ -234,6 +241,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   setMaxListeners(CASE_SIGNAL_LISTENERS, controller.signal);
   let timedOut = false;
   let connection: Connection | undefined;
+  let closedInfo: CloseInfo | undefined;
+  let client: ClientProcess | undefined;
   let run: CaseRun | undefined;
   // The grace period starts when the limit is reached, not with the case.
   let grace: ReturnType<typeof delay> | undefined;
@@ -255,6 +264,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
       : target.connect(controller.signal).then((opened): CaseSession => ({ connection: opened, dispose: async () => undefined }));
     const session = await opening;
     connection = session.connection;
+    client = session.client;
+    void connection.closed.then((info) => (closedInfo = info));
     if (timedOut) {
       await connection.close('case time limit reached');
       throw controller.signal.reason;
@@ -284,7 +295,7 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   // What a client target started for the case (its listener, the client process) stops with it;
   // a session still opening when the case was abandoned is disposed whenever it opens.
   const opened = opening as Promise<CaseSession> | undefined;
-  if (opened) await within(opened.then((session) => session.dispose(), () => undefined), env.graceMs);
+  if (opened) await within(opened.then((session) => session.dispose(), () => undefined), env.graceMs + DISPOSE_LIMIT_MS);
 
   // A copy: a case abandoned past its grace may still record checks, and must not change the result.
   const checks: CheckResult[] = run ? [...run.checks] : [];
@@ -318,15 +329,27 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
     } else if (error instanceof ConnectionError) {
       // The target's doing: the checks decide, and a case cut short fails its first requirement.
       if (!checks.some((check) => check.verdict === 'FAIL' || check.verdict === 'WARN')) {
-        checks.push(primaryFailure(c, env, `the case could not finish: ${error.message}`, { code: error.code }));
+        const evidence = connection ? peerEvidence(connection, closedInfo, client, env.target.role === 'client' ? 'client' : 'server') : undefined;
+        checks.push(primaryFailure(c, env, `the case could not finish: ${error.message}${evidence ? ` (${evidence.text})` : ''}`, { code: error.code }));
       }
     } else {
       verdict = 'ERROR';
       reason = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : `the case threw ${String(error)}`;
     }
   } else if (checks.length === 0) {
-    verdict = 'ERROR';
-    reason = new CaseMisuseError(`case ${c.id} returned without recording any check`).message;
+    // The peer may have taken the case off its path before anything could be judged (frames the
+    // harness refused, a session it closed, a client that ended): that is the case's failed
+    // precondition, charged to what the peer broke when a refusal says so. Otherwise the case is at fault.
+    const evidence = connection ? peerEvidence(connection, closedInfo, client, env.target.role === 'client' ? 'client' : 'server') : undefined;
+    if (evidence) {
+      const catalog = env.options.registry.requirements;
+      const requirement = evidence.requirement !== undefined && catalog.has(evidence.requirement) ? evidence.requirement : (c.requirements[0] as string);
+      const level = catalog.get(requirement).level;
+      checks.push({ requirement, level, verdict: failureVerdict(level), message: `precondition failed: the case ended before it could judge anything: ${evidence.text}` });
+    } else {
+      verdict = 'ERROR';
+      reason = new CaseMisuseError(`case ${c.id} returned without recording any check`).message;
+    }
   }
   const violations = connection && env.schemas && verdict !== 'ERROR' ? schemaChecks(c, env, connection) : [];
   checks.push(...violations.map((v) => v.check));
