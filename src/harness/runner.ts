@@ -291,6 +291,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   const outcome = await Promise.race([settled, timeout.then((abandoned) => Promise.race([settled, abandoned]))]);
   clearTimeout(timer);
   grace?.cancel();
+  // A client that ended on its own, before the runner stopped it below, is evidence about the case.
+  const endedFirst = client?.exitStatus !== undefined ? client : undefined;
   if (connection) await within(connection.close(timedOut ? 'case time limit reached' : 'case finished').catch(() => undefined), env.graceMs);
   // What a client target started for the case (its listener, the client process) stops with it;
   // a session still opening when the case was abandoned is disposed whenever it opens.
@@ -329,7 +331,7 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
     } else if (error instanceof ConnectionError) {
       // The target's doing: the checks decide, and a case cut short fails its first requirement.
       if (!checks.some((check) => check.verdict === 'FAIL' || check.verdict === 'WARN')) {
-        const evidence = connection ? peerEvidence(connection, closedInfo, client, env.target.role === 'client' ? 'client' : 'server') : undefined;
+        const evidence = connection ? peerEvidence(connection, closedInfo, endedFirst, env.target.role === 'client' ? 'client' : 'server') : undefined;
         checks.push(primaryFailure(c, env, `the case could not finish: ${error.message}${evidence ? ` (${evidence.text})` : ''}`, { code: error.code }));
       }
     } else {
@@ -340,7 +342,7 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
     // The peer may have taken the case off its path before anything could be judged (frames the
     // harness refused, a session it closed, a client that ended): that is the case's failed
     // precondition, charged to what the peer broke when a refusal says so. Otherwise the case is at fault.
-    const evidence = connection ? peerEvidence(connection, closedInfo, client, env.target.role === 'client' ? 'client' : 'server') : undefined;
+    const evidence = connection ? peerEvidence(connection, closedInfo, endedFirst, env.target.role === 'client' ? 'client' : 'server') : undefined;
     if (evidence) {
       const catalog = env.options.registry.requirements;
       const requirement = evidence.requirement !== undefined && catalog.has(evidence.requirement) ? evidence.requirement : (c.requirements[0] as string);
