@@ -91,7 +91,11 @@ export interface CaseSession {
   connection: Connection;
   /** Client runs: the client process the session belongs to. */
   client?: ClientProcess;
-  /** Stops what the target started for the case; the runner calls it after closing the connection. Never rejects. */
+  /**
+   * Stops what the target started for the case; the runner calls it after closing the connection.
+   * Never rejects, and settles within a bound of its own: afterwards nothing the case started
+   * (listener, session, timer, process) keeps the harness running.
+   */
   dispose(): Promise<void>;
 }
 

@@ -9,6 +9,10 @@ import { HarnessError } from './errors.js';
 const KEPT_LINES = 2000;
 /** Longest line kept whole; longer ones are cut with a note. */
 const MAX_LINE = 4000;
+/** How long after the client exited its output may still arrive (a process it left behind may hold the pipes). */
+const STDIO_DRAIN_MS = 500;
+/** How long after SIGKILL the harness still waits for the process before letting it go. */
+const KILL_WAIT_MS = 2000;
 
 /** The command of the client under test could not be started at all (not found, not executable). */
 export class ClientSpawnError extends HarnessError {
@@ -48,6 +52,9 @@ export class SpawnedClient implements RunningClient {
   readonly #stdout = new LineBuffer();
   readonly #stderr = new LineBuffer();
   #exitStatus: ClientExit | undefined;
+  #drainTimer: NodeJS.Timeout | undefined;
+  #resolveAbandoned!: (status: ClientExit) => void;
+  readonly #abandoned = new Promise<ClientExit>((resolve) => (this.#resolveAbandoned = resolve));
 
   private constructor(child: ChildProcess) {
     this.#child = child;
@@ -56,11 +63,23 @@ export class SpawnedClient implements RunningClient {
     // The client may close its stdin early; our writes never matter.
     child.stdin?.on('error', () => undefined);
     this.exited = new Promise<ClientExit>((resolve) => {
-      child.once('close', (code, signal) => {
+      const done = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (this.#exitStatus) return;
+        clearTimeout(this.#drainTimer);
         this.#stdout.end();
         this.#stderr.end();
         this.#exitStatus = { code, signal };
         resolve(this.#exitStatus);
+      };
+      child.once('close', done);
+      // A process the client started may live on holding its stdout and stderr, so 'close' may
+      // never come: once the client itself exited, what it wrote arrives within STDIO_DRAIN_MS, and
+      // then its pipes are let go (they must not keep the harness running).
+      child.once('exit', (code, signal) => {
+        this.#drainTimer = setTimeout(() => {
+          this.#releasePipes();
+          done(code, signal);
+        }, STDIO_DRAIN_MS);
       });
     });
   }
@@ -112,16 +131,36 @@ export class SpawnedClient implements RunningClient {
     return lines.length === 0 ? '(nothing on stderr)' : lines.join('\n');
   }
 
-  /** Ends the process (and its group): SIGTERM, then SIGKILL after `graceMs`. Resolves when it exited. */
+  /**
+   * Ends the process (and its group): SIGTERM, then SIGKILL after `graceMs`. Resolves when it
+   * exited, or, should even SIGKILL not end it, KILL_WAIT_MS later with the process let go (its
+   * pipes and handle no longer keep the harness running).
+   */
   async stop(graceMs: number): Promise<ClientExit> {
     if (this.#exitStatus) return this.#exitStatus;
     this.#signal('SIGTERM');
-    const timer = setTimeout(() => this.#signal('SIGKILL'), graceMs);
+    let abandon: NodeJS.Timeout | undefined;
+    const kill = setTimeout(() => {
+      this.#signal('SIGKILL');
+      abandon = setTimeout(() => this.#abandon(), KILL_WAIT_MS);
+    }, graceMs);
     try {
-      return await this.exited;
+      return await Promise.race([this.exited, this.#abandoned]);
     } finally {
-      clearTimeout(timer);
+      clearTimeout(kill);
+      clearTimeout(abandon);
     }
+  }
+
+  #abandon(): void {
+    this.#releasePipes();
+    this.#child.unref();
+    this.#resolveAbandoned({ code: null, signal: 'abandoned' });
+  }
+
+  /** Stops reading the client's output and lets its pipes go. */
+  #releasePipes(): void {
+    for (const stream of [this.#child.stdin, this.#child.stdout, this.#child.stderr]) stream?.destroy();
   }
 
   #signal(signal: NodeJS.Signals): void {

@@ -123,10 +123,15 @@ export function clientTarget(options: ClientTargetOptions): Target {
       await listener.close().catch(() => undefined);
       throw error;
     }
-    const dispose = async () => {
-      await client.stop(stopGraceMs).catch(() => undefined);
-      await listener.close().catch(() => undefined);
-    };
+    // Stops the client, then closes the listener (its sessions, its sockets). Each step settles
+    // within its own bound, so the disposal does too, and nothing of the case is left to keep the
+    // harness running afterwards.
+    let disposing: Promise<void> | undefined;
+    const dispose = () =>
+      (disposing ??= (async () => {
+        await client.stop(stopGraceMs).catch(() => undefined);
+        await listener.close().catch(() => undefined);
+      })());
     const waiting = new AbortController();
     const onAbort = () => waiting.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });

@@ -14,3 +14,4 @@ export * from './transport-targets.js';
 export * from './client-process.js';
 export * from './client-session.js';
 export * from './client-target.js';
+export * from './peer-evidence.js';

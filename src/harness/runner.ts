@@ -6,16 +6,17 @@ import { randomInt } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { failureVerdict, type Requirements } from '../protocol/requirements.js';
 import { SchemaRegistry } from '../schema/registry.js';
-import type { Connection } from '../transport/connection.js';
+import type { CloseInfo, Connection } from '../transport/connection.js';
 import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
 import { applyBaseline, exitCodeFor, type Baseline } from './baseline.js';
-import type { CaseSession, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
+import type { CaseSession, ClientProcess, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
 import { CaseRun } from './context.js';
 import { CaseMisuseError, CaseTimeoutError, RunInterruptedError, RunOptionsError, TargetPreconditionError, TargetUnreachableError } from './errors.js';
 import type { CaseRegistry } from './registry.js';
 import { countVerdicts, type CaseResult, type CheckResult, type RunResult, type Verdict } from './result.js';
 import { describeValue, failureReason } from './reason.js';
 import { preflight } from './preflight.js';
+import { peerEvidence } from './peer-evidence.js';
 import { rerunCommand } from './rerun.js';
 import { validateTranscript, type TranscriptFinding } from './schema-check.js';
 import { selectCases, type CaseFilters, type Selection } from './selection.js';
@@ -83,6 +84,12 @@ const CASE_SIGNAL_LISTENERS = 1000;
 /** Reasons of the cases an interrupted run did not finish. */
 export const INTERRUPTED_WHILE_RUNNING = 'interrupted: the run was stopped while this case ran (no verdict)';
 export const INTERRUPTED_BEFORE_START = 'interrupted: the run was stopped before this case started';
+/**
+ * How long the runner waits for a case session's disposal (which settles within its own bound,
+ * CaseSession.dispose) before going on without it, so that a target breaking that contract cannot
+ * stall the run.
+ */
+const DISPOSE_LIMIT_MS = 30_000;
 
 let sharedSchemas: SchemaRegistry | undefined;
 
@@ -297,6 +304,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   interrupt?.addEventListener('abort', onInterrupt, { once: true });
   let timedOut = false;
   let connection: Connection | undefined;
+  let closedInfo: CloseInfo | undefined;
+  let client: ClientProcess | undefined;
   let run: CaseRun | undefined;
   // The grace period starts when the limit is reached, not with the case.
   let grace: ReturnType<typeof delay> | undefined;
@@ -318,6 +327,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
       : target.connect(controller.signal).then((opened): CaseSession => ({ connection: opened, dispose: async () => undefined }));
     const session = await opening;
     connection = session.connection;
+    client = session.client;
+    void connection.closed.then((info) => (closedInfo = info));
     if (timedOut) {
       await connection.close('case time limit reached');
       throw controller.signal.reason;
@@ -344,11 +355,13 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   clearTimeout(timer);
   interrupt?.removeEventListener('abort', onInterrupt);
   grace?.cancel();
+  // A client that ended on its own, before the runner stopped it below, is evidence about the case.
+  const endedFirst = client?.exitStatus !== undefined ? client : undefined;
   if (connection) await within(connection.close(timedOut ? 'case time limit reached' : 'case finished').catch(() => undefined), env.graceMs);
   // What a client target started for the case (its listener, the client process) stops with it;
   // a session still opening when the case was abandoned is disposed whenever it opens.
   const opened = opening as Promise<CaseSession> | undefined;
-  if (opened) await within(opened.then((session) => session.dispose(), () => undefined), env.graceMs);
+  if (opened) await within(opened.then((session) => session.dispose(), () => undefined), env.graceMs + DISPOSE_LIMIT_MS);
 
   // A copy: a case abandoned past its grace may still record checks, and must not change the result.
   const checks: CheckResult[] = run ? [...run.checks] : [];
@@ -387,15 +400,32 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
     } else if (error instanceof ConnectionError) {
       // The target's doing: the checks decide, and a case cut short fails its first requirement.
       if (!checks.some((check) => check.verdict === 'FAIL' || check.verdict === 'WARN')) {
-        checks.push(primaryFailure(c, env, 'the case could not finish', 'the connection to stay usable until the case ended', { code: error.code, message: error.message }));
+        const evidence = connection ? peerEvidence(connection, closedInfo, endedFirst, env.target.role === 'client' ? 'client' : 'server') : undefined;
+        checks.push(
+          primaryFailure(c, env, `the case could not finish${evidence ? ` (${evidence.text})` : ''}`, 'the connection to stay usable until the case ended', {
+            code: error.code,
+            message: error.message,
+          }),
+        );
       }
     } else {
       verdict = 'ERROR';
       reason = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : `the case threw ${String(error)}`;
     }
   } else if (checks.length === 0) {
-    verdict = 'ERROR';
-    reason = new CaseMisuseError(`case ${c.id} returned without recording any check`).message;
+    // The peer may have taken the case off its path before anything could be judged (frames the
+    // harness refused, a session it closed, a client that ended): that is the case's failed
+    // precondition, charged to what the peer broke when a refusal says so. Otherwise the case is at fault.
+    const evidence = connection ? peerEvidence(connection, closedInfo, endedFirst, env.target.role === 'client' ? 'client' : 'server') : undefined;
+    if (evidence) {
+      const catalog = env.options.registry.requirements;
+      const requirement = evidence.requirement !== undefined && catalog.has(evidence.requirement) ? evidence.requirement : (c.requirements[0] as string);
+      const level = catalog.get(requirement).level;
+      checks.push({ requirement, level, verdict: failureVerdict(level), message: `precondition failed: the case ended before it could judge anything: ${evidence.text}` });
+    } else {
+      verdict = 'ERROR';
+      reason = new CaseMisuseError(`case ${c.id} returned without recording any check`).message;
+    }
   }
   const violations = connection && env.schemas && verdict !== 'ERROR' ? schemaChecks(c, env, connection) : [];
   checks.push(...violations.map((v) => v.check));

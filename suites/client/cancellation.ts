@@ -67,8 +67,10 @@ function checkEveryCancel(ctx: CaseContext, requirements: { cancel: boolean; can
 /** Runs the aborted call: returns the server, the call and the cancel that came for it (undefined when none). */
 async function abortedCall(ctx: CaseContext): Promise<{ server: ScriptedServer; callId: RequestId; cancel: Record<string, unknown> | undefined }> {
   const { server, call } = await callInFlight(ctx);
+  const mark = server.mark();
   // The call is never answered: the client gives up after abortAfterMs.
   const cancel = await server.serveUntil((r) => isCancel(r.message) && paramsOf(r.message).requestId === call.id, STEP_WAIT_MS + ABORT_AFTER_MS);
+  if (!cancel) server.absent('a cancel of the abandoned call', mark);
   if (cancel && isNotification(cancel.message, '$/cancel')) {
     // 001 §6: a $/cancel-led request is answered with an error (C-02).
     await server.send({ jsonrpc: '2.0', id: call.id, error: { code: CODE.cancelled, message: 'Cancelled' } });
@@ -88,7 +90,7 @@ const abortSendsCancel = defineCase({
     ctx.check('WT-CANCEL-7', cancel !== undefined, {
       message: `the call the client abandoned (id ${JSON.stringify(callId)}) is cancelled by a notification naming it`,
       expected: { method: '$/cancel', params: { requestId: callId } },
-      actual: 'no cancel',
+      actual: cancel ?? `no cancel within ${ctx.scaled(STEP_WAIT_MS + ABORT_AFTER_MS)} ms: ${server.observed()}`,
     });
     if (cancel) ctx.info('WT-CANCEL-7', `the client cancelled with ${String(cancel.method)} (C-02 accepts $/cancel and notifications/cancelled)`, cancel);
     await server.untilExit();

@@ -13,11 +13,13 @@ import {
   CODE,
   describe,
   errorOf,
+  EXIT_WAIT_MS,
+  ending,
   exitText,
   isResponse,
   QUIET_MS,
   ScriptedServer,
-  servedSession,
+  servedCall,
   stderrTail,
   type Message,
   type RequestId,
@@ -79,14 +81,27 @@ function unsolicitedErrors(server: ScriptedServer): Message[] {
     .filter((m) => isResponse(m) && 'error' in m && !server.sentRequestIds.has(m.id as RequestId));
 }
 
-/** WT-EXEC-7: the download finished (exit 0) and the client raised no stream error. */
-function checkCorrelated(ctx: CaseContext, { server, exit }: ServedSession, order: string, sent: () => boolean | undefined): void {
+/**
+ * WT-EXEC-7: the stream was read to its end, the client raised no stream error, and its scenario
+ * succeeded (exit status 0). A client still running at the deadline has not said: reported only.
+ */
+function checkCorrelated(ctx: CaseContext, { server, exit }: ServedSession, order: string, sent: boolean | undefined): void {
   const errors = unsolicitedErrors(server);
-  ctx.check('WT-EXEC-7', exit?.code === 0 && errors.length === 0 && sent() === true, {
-    message: `a stream sent ${order} the result naming it is read as that call's content (the scenario succeeds)`,
-    expected: 'the stream read to its end, exit status 0, no stream error reported',
-    actual: errors.length > 0 ? errors.map((e) => errorOf(e)) : { streamRead: sent() ?? 'no call came', exit: exitText(exit), stderr: stderrTail(ctx) },
-  });
+  const message = `a stream sent ${order} the result naming it is read as that call's content (the scenario succeeds)`;
+  const expected = 'the stream read to its end, exit status 0, no stream error reported';
+  if (errors.length > 0) {
+    ctx.check('WT-EXEC-7', false, { message, expected, actual: { reported: errors.map((e) => errorOf(e)) } });
+    return;
+  }
+  if (sent !== true) {
+    ctx.check('WT-EXEC-7', false, { message, expected, actual: `the client did not read the stream to its end within ${ctx.scaled(SEND_WAIT_MS)} ms: ${server.observed()}` });
+    return;
+  }
+  if (exit === undefined) {
+    ctx.info('WT-EXEC-7', `the client read the stream but was still running ${ctx.scaled(EXIT_WAIT_MS)} ms after the result: its scenario's outcome is not known`);
+    return;
+  }
+  ctx.check('WT-EXEC-7', exit.code === 0, { message, expected, actual: { exit: exitText(exit), stderr: stderrTail(ctx) } });
 }
 
 const streamBeforeResult = defineCase({
@@ -98,14 +113,12 @@ const streamBeforeResult = defineCase({
   scenario: DOWNLOAD_CALL,
   async run(ctx) {
     let sent: boolean | undefined;
-    const session = await servedSession(ctx, {}, {
-      async onCall(request, s) {
-        sent = await sendFile(ctx, headerId(request), 1);
-        await s.send(refStreamResult(request.id, 1));
-        return true;
-      },
+    const session = await servedCall(ctx, async (request, s) => {
+      sent = await sendFile(ctx, headerId(request), 1);
+      await s.send(refStreamResult(request.id, 1));
+      return true;
     });
-    checkCorrelated(ctx, session, 'before', () => sent);
+    checkCorrelated(ctx, session, 'before', sent);
   },
 });
 
@@ -118,16 +131,14 @@ const streamAfterResult = defineCase({
   scenario: DOWNLOAD_CALL,
   async run(ctx) {
     let sent: boolean | undefined;
-    const session = await servedSession(ctx, {}, {
-      async onCall(request, s) {
-        const id = headerId(request);
-        await s.send(refStreamResult(request.id, 1));
-        await new Promise((resolve) => setTimeout(resolve, ctx.scaled(QUIET_MS / 2)));
-        sent = await sendFile(ctx, id, 1);
-        return true;
-      },
+    const session = await servedCall(ctx, async (request, s) => {
+      const id = headerId(request);
+      await s.send(refStreamResult(request.id, 1));
+      await new Promise((resolve) => setTimeout(resolve, ctx.scaled(QUIET_MS / 2)));
+      sent = await sendFile(ctx, id, 1);
+      return true;
     });
-    checkCorrelated(ctx, session, 'after', () => sent);
+    checkCorrelated(ctx, session, 'after', sent);
   },
 });
 
@@ -146,6 +157,7 @@ const injectedStream = defineCase({
   scenario: { name: 'tools-call', context: { tool: 'echo', arguments: { text: 'injection' } } },
   async run(ctx) {
     const { server, call } = await callInFlight(ctx);
+    const mark = server.mark();
     const header = { requestId: NEVER_SENT_ID, streamTag: 1 };
     let stream: OutgoingExecutionStream | undefined;
     let stopped = false;
@@ -177,6 +189,9 @@ const injectedStream = defineCase({
       report = got?.message as Message | undefined;
     }
     await stream?.abort('conformance: injected stream done').catch(() => undefined);
+    // A session that ended meanwhile refused nothing in particular: the case could not judge.
+    if (report === undefined && ctx.connection.isClosed) throw server.precondition('the session ended while the injected stream was open, before the client refused or reported it');
+    if (report === undefined) server.absent('a report of the injected stream', mark);
     ctx.check('WT-EXEC-2', stopped || report !== undefined, {
       message: `the stream naming request ${header.requestId} (never sent by the client) is refused`,
       expected: 'STOP_SENDING on the stream, or an error -32002 naming it',
@@ -208,18 +223,22 @@ const danglingRef = defineCase({
   transports: WT_ONLY,
   scenario: DOWNLOAD_CALL,
   async run(ctx) {
-    const { server, exit } = await servedSession(ctx, {}, {
-      async onCall(request, s) {
-        headerId(request);
-        await s.send(refStreamResult(request.id, 7));
-        return true;
-      },
+    const { server, exit } = await servedCall(ctx, async (request, s) => {
+      headerId(request);
+      await s.send(refStreamResult(request.id, 7));
+      return true;
     });
-    ctx.check('WT-EXEC-3', exit !== undefined && exit.code !== 0, {
-      message: 'a ref/stream naming a stream that never came is an error the client reports (non-zero exit status)',
-      expected: 'a non-zero exit status',
-      actual: exitText(exit),
-    });
+    // Success claimed for a call whose stream never came breaks the rule; a client still waiting
+    // for the stream at the deadline has not claimed anything (001 sets no wait).
+    if (exit === undefined) {
+      ctx.info('WT-EXEC-3', `the client was still running ${ctx.scaled(EXIT_WAIT_MS)} ms after the result naming stream 7 (which never came): no outcome to judge`);
+    } else {
+      ctx.check('WT-EXEC-3', exit.code !== 0, {
+        message: 'a ref/stream naming a stream that never came is an error the client reports (non-zero exit status)',
+        expected: 'a non-zero exit status',
+        actual: exitText(exit),
+      });
+    }
     const reports = unsolicitedErrors(server).map((m) => ({ id: m.id, error: errorOf(m) }));
     ctx.info('WT-EXEC-3', reports.length > 0 ? `the client reported it on the control stream: ${JSON.stringify(reports)}` : 'the client sent no error about it on the control stream', reports);
   },
@@ -233,29 +252,30 @@ const streamError = defineCase({
   transports: WT_ONLY,
   scenario: DOWNLOAD_CALL,
   async run(ctx) {
-    const { exit } = await servedSession(ctx, {}, {
-      async onCall(request, s) {
-        const id = headerId(request);
-        // Unknown first: nothing may answer it, and the session goes on (ping).
-        await s.send({ jsonrpc: '2.0', method: '$/streamError', params: { requestId: NEVER_SENT_ID, streamTag: 3, error: 'a stream the client never had' } });
-        const answers = await s.collectUnsolicited(QUIET_MS);
-        const ping = await s.request('WT-STREAMERR-4', 'ping');
+    const { exit } = await servedCall(ctx, async (request, s) => {
+      const id = headerId(request);
+      // Unknown first: nothing may answer it, and the session goes on (ping).
+      await s.send({ jsonrpc: '2.0', method: '$/streamError', params: { requestId: NEVER_SENT_ID, streamTag: 3, error: 'a stream the client never had' } });
+      const answers = await s.collectUnsolicited(QUIET_MS);
+      // An unanswered ping is already a failed check (ScriptedServer.request).
+      const ping = await s.request('WT-STREAMERR-4', 'ping');
+      if (answers.length > 0 || ping) {
         ctx.check('WT-STREAMERR-4', answers.length === 0 && ping !== undefined && 'result' in ping, {
           message: 'a $/streamError naming an unknown request gets no response and the session goes on (ping answered)',
           expected: 'no response; ping answered',
-          actual: answers.length > 0 ? answers.map((r) => describe(r.message)) : ping ? describe(ping) : 'ping unanswered',
+          actual: answers.length > 0 ? answers.map((r) => describe(r.message)) : describe(ping),
         });
-        // Then the known one: the stream is reset mid-transfer and reported.
-        const stream = await wt(ctx).openExecutionStream({ requestId: id, streamTag: 1 });
-        await raceTimeout(ctx, stream.write(FILE.subarray(0, 4096)).catch(() => undefined), SEND_WAIT_MS, undefined);
-        await stream.abort('conformance: stream failed mid-transfer').catch(() => undefined);
-        await s.send({ jsonrpc: '2.0', method: '$/streamError', params: { requestId: id, streamTag: 1, error: 'Connection reset by peer' } });
-        await s.send(refStreamResult(request.id, 1));
-        return true;
-      },
+      }
+      // Then the known one: the stream is reset mid-transfer and reported.
+      const stream = await wt(ctx).openExecutionStream({ requestId: id, streamTag: 1 });
+      await raceTimeout(ctx, stream.write(FILE.subarray(0, 4096)).catch(() => undefined), SEND_WAIT_MS, undefined);
+      await stream.abort('conformance: stream failed mid-transfer').catch(() => undefined);
+      await s.send({ jsonrpc: '2.0', method: '$/streamError', params: { requestId: id, streamTag: 1, error: 'Connection reset by peer' } });
+      await s.send(refStreamResult(request.id, 1));
+      return true;
     });
     // WT-STREAMERR-3 (content of a failed stream not delivered as complete) is not visible on the wire: reported only.
-    ctx.info('WT-STREAMERR-4', `after a $/streamError for its download the client ended with ${exitText(exit)} (the driver contract asks for non-zero)`, exit);
+    ctx.info('WT-STREAMERR-4', `after a $/streamError for its download the client ${ending(exit)} (the driver contract asks for non-zero)`, exit);
   },
 });
 
@@ -269,18 +289,21 @@ const truncatedHeader = defineCase({
   sendsInvalid: true,
   async run(ctx) {
     const { server, call } = await callInFlight(ctx);
+    const mark = server.mark();
     const id = headerId(call);
     // The first 3 bytes of a header naming the call, then FIN.
     const header = new Uint8Array([(id >>> 24) & 0xff, (id >>> 16) & 0xff, (id >>> 8) & 0xff]);
     await raceTimeout(ctx, wt(ctx).openRawStream(header).then((stream) => stream.close()), SEND_WAIT_MS, undefined);
     const answer = await server.awaitNullIdResponse(REJECTION_WAIT_MS / 2);
+    if (!answer) server.absent('an answer to the truncated stream', mark);
     ctx.check('WT-EXEC-1', answer !== undefined && errorOf(answer)?.code === -32600, {
       message: 'a stream that ends inside its 8-byte header is answered -32600 Invalid Request, id null',
       expected: { id: null, error: { code: -32600 } },
-      actual: answer ?? 'no answer',
+      actual: answer ?? `no answer within ${ctx.scaled(REJECTION_WAIT_MS / 2)} ms: ${server.observed()}`,
     });
     const ping = await server.request('WT-EXEC-1', 'ping');
-    ctx.check('WT-EXEC-1', ping !== undefined && 'result' in ping, { message: 'the session goes on after the truncated stream (ping answered)', actual: ping ?? 'no answer' });
+    // No answer at all is already a failed check (ScriptedServer.request).
+    if (ping) ctx.check('WT-EXEC-1', 'result' in ping, { message: 'the session goes on after the truncated stream (ping answered with a result)', actual: ping });
     await server.finishCall(call);
   },
 });
@@ -293,22 +316,23 @@ const controlNotBlocked = defineCase({
   transports: WT_ONLY,
   scenario: DOWNLOAD_CALL,
   async run(ctx) {
-    await servedSession(ctx, {}, {
-      async onCall(request, s) {
-        const stream = await wt(ctx).openExecutionStream({ requestId: headerId(request), streamTag: 1 });
-        const half = FILE.byteLength >>> 1;
-        await raceTimeout(ctx, stream.write(FILE.subarray(0, half)), SEND_WAIT_MS, undefined);
-        // The stream is open (no FIN yet): the control stream must not wait for it.
-        const ping = await s.request('WT-EXEC-8', 'ping');
-        ctx.check('WT-EXEC-8', ping !== undefined && 'result' in ping, {
-          message: 'a ping is answered while an execution stream of the client\'s call is still open',
+    await servedCall(ctx, async (request, s) => {
+      const stream = await wt(ctx).openExecutionStream({ requestId: headerId(request), streamTag: 1 });
+      const half = FILE.byteLength >>> 1;
+      await raceTimeout(ctx, stream.write(FILE.subarray(0, half)), SEND_WAIT_MS, undefined);
+      // The stream is open (no FIN yet): the control stream must not wait for it. No answer at all
+      // is already a failed check of WT-EXEC-8 (ScriptedServer.request).
+      const ping = await s.request('WT-EXEC-8', 'ping');
+      if (ping) {
+        ctx.check('WT-EXEC-8', 'result' in ping, {
+          message: 'a ping is answered with a result while an execution stream of the client\'s call is still open',
           expected: { result: {} },
-          actual: ping ?? 'no answer',
+          actual: ping,
         });
-        await raceTimeout(ctx, stream.write(FILE.subarray(half)).then(() => stream.close()), SEND_WAIT_MS, undefined);
-        await s.send(refStreamResult(request.id, 1));
-        return true;
-      },
+      }
+      await raceTimeout(ctx, stream.write(FILE.subarray(half)).then(() => stream.close()), SEND_WAIT_MS, undefined);
+      await s.send(refStreamResult(request.id, 1));
+      return true;
     });
   },
 });

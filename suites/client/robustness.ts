@@ -4,7 +4,7 @@
 import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
 import { codecFor } from '../../src/wire/index.js';
 import { closesWithin, frame, frameOf, sendRawQuietly, wt } from '../server/support/webtransport.js';
-import { callInFlight, CODE, describe, ECHO_CALL, errorOf, EXIT_WAIT_MS, exitText, isResponseTo, offersCbor, QUIET_MS, type Message } from './support.js';
+import { callInFlight, CODE, describe, ECHO_CALL, errorOf, EXIT_WAIT_MS, ending, exitText, isResponse, isResponseTo, offersCbor, QUIET_MS, stderrTail, type Message } from './support.js';
 
 const SUITE = 'robustness';
 /** How long the -32700 answer may take (before --timeout-scale). */
@@ -34,19 +34,21 @@ const garbageFrames = defineCase({
   async run(ctx) {
     const { server, call } = await callInFlight(ctx);
     for (const garbage of GARBAGE[wt(ctx).encoding]) {
+      const mark = server.mark();
       if (!(await sendRawQuietly(ctx, frame(garbage.body)))) break;
       const answer = await server.awaitNullIdResponse(PARSE_ERROR_WAIT_MS);
+      if (!answer) server.absent('an answer to the undecodable frame', mark);
       ctx.check('WT-FRAME-4', answer !== undefined && errorOf(answer)?.code === CODE.parseError, {
         message: `a frame holding ${garbage.what} is answered with -32700 Parse error, id null`,
         expected: { id: null, error: { code: CODE.parseError } },
-        actual: answer ?? 'no answer',
+        actual: answer ?? `no answer within ${ctx.scaled(PARSE_ERROR_WAIT_MS)} ms: ${server.observed()}`,
       });
       const ping = await server.request('WT-FRAME-8', 'ping', undefined, PARSE_ERROR_WAIT_MS);
       if (!ping) break;
       ctx.check('WT-FRAME-8', 'result' in ping, { message: `after the frame holding ${garbage.what} the next frame (a ping) is still served`, expected: { result: {} }, actual: ping });
     }
     const exit = await server.finishCall(call);
-    ctx.info('WT-FRAME-8', `after the garbage the client finished its call with ${exitText(exit)}`, exit);
+    ctx.info('WT-FRAME-8', `after the garbage the client ${ending(exit)}`, exit);
   },
 });
 
@@ -64,13 +66,18 @@ const zeroLengthFrame = defineCase({
   sendsInvalid: true,
   async run(ctx) {
     const { server, call } = await callInFlight(ctx);
+    const mark = server.mark();
     if (await sendRawQuietly(ctx, new Uint8Array(4))) {
       const answer = await server.awaitNullIdResponse(PARSE_ERROR_WAIT_MS);
-      ctx.check('WT-FRAME-2', answer !== undefined && errorOf(answer)?.code === INVALID_REQUEST, {
-        message: 'a zero-length frame is answered with -32600, id null',
+      if (!answer) server.absent('an answer to the zero-length frame', mark);
+      const code = errorOf(answer)?.code;
+      // An empty body is also a body that does not parse: -32700 is a reading the seeds allow (issue 12).
+      ctx.check('WT-FRAME-2', answer !== undefined && (code === INVALID_REQUEST || code === CODE.parseError), {
+        message: 'a zero-length frame is answered with -32600 Invalid Request (or -32700 Parse error), id null',
         expected: { id: null, error: { code: INVALID_REQUEST } },
-        actual: answer ?? 'no answer',
+        actual: answer ?? `no answer within ${ctx.scaled(PARSE_ERROR_WAIT_MS)} ms: ${server.observed()}`,
       });
+      if (code === CODE.parseError) ctx.info('WT-FRAME-2', 'the zero-length frame was answered -32700 Parse error (an empty body does not decode), not -32600');
     }
     await server.finishCall(call);
   },
@@ -88,13 +95,18 @@ const wrongEncodingFrame = defineCase({
   async run(ctx) {
     const { server, call } = await callInFlight(ctx, { result: { transport: { encoding: 'cbor' } } });
     const pingId = server.reserveRequestId();
+    const mark = server.mark();
     if (await sendRawQuietly(ctx, frame(codecFor('json').encode({ jsonrpc: '2.0', id: pingId, method: 'ping' })))) {
-      const answer = await server.awaitNullIdResponse(PARSE_ERROR_WAIT_MS);
+      // The error may carry id null or echo the ping's id, readable in the JSON body (issue 12).
+      const received = await server.serveUntil((r) => isResponse(r.message) && (r.message.id === null || (r.message.id === pingId && 'error' in r.message)), PARSE_ERROR_WAIT_MS);
+      const answer = received?.message as Message | undefined;
+      if (!answer) server.absent('an answer to the JSON frame', mark);
       ctx.check('WT-ENC-5', answer !== undefined && errorOf(answer)?.code === ENCODING_MISMATCH, {
-        message: 'a JSON frame after CBOR was negotiated is answered with -32003, id null',
+        message: 'a JSON frame after CBOR was negotiated is answered with -32003 Encoding Mismatch',
         expected: { id: null, error: { code: ENCODING_MISMATCH } },
-        actual: answer ?? 'no answer',
+        actual: answer ?? `no answer within ${ctx.scaled(PARSE_ERROR_WAIT_MS)} ms: ${server.observed()}`,
       });
+      if (answer?.id === pingId) ctx.info('WT-ENC-5', `the -32003 error echoes the ping's id ${pingId} (readable in the JSON body) instead of id null`);
       const served = server.seen.some((s) => isResponseTo(s.received.message, pingId) && 'result' in (s.received.message as Message));
       ctx.check('WT-ENC-5', !served, { message: 'the ping in the wrong encoding is not processed (no result for it)', expected: 'no answer to the ping', actual: served ? 'the ping was answered' : 'not answered' });
     }
@@ -112,6 +124,7 @@ const splitFrames = defineCase({
   async run(ctx) {
     const { server, call } = await callInFlight(ctx);
     const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    const mark = server.mark();
     // One frame in three writes, cutting through the length prefix and the body.
     const splitId = server.reserveRequestId();
     const whole = frameOf(ctx, ping(splitId));
@@ -120,12 +133,14 @@ const splitFrames = defineCase({
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const split = await server.serveUntil((r) => isResponseTo(r.message, splitId), PARSE_ERROR_WAIT_MS);
-    ctx.check('WT-FRAME-6', split !== undefined, { message: 'a ping frame written in three pieces is answered', expected: `an answer to ${splitId}`, actual: split ? describe(split.message) : 'no answer' });
+    if (!split) server.absent('an answer to the split ping', mark);
+    ctx.check('WT-FRAME-6', split !== undefined, { message: 'a ping frame written in three pieces is answered', expected: `an answer to ${splitId}`, actual: split ? describe(split.message) : `no answer: ${server.observed()}` });
     // Two frames in one write.
     const [a, b] = [server.reserveRequestId(), server.reserveRequestId()];
     await sendRawQuietly(ctx, new Uint8Array([...frameOf(ctx, ping(a)), ...frameOf(ctx, ping(b))]));
     const first = await server.serveUntil((r) => isResponseTo(r.message, a), PARSE_ERROR_WAIT_MS);
     const second = await server.serveUntil((r) => isResponseTo(r.message, b), PARSE_ERROR_WAIT_MS);
+    if (!first || !second) server.absent('answers to the two coalesced pings', mark);
     ctx.check('WT-FRAME-6', first !== undefined && second !== undefined, {
       message: 'two ping frames written at once are both answered',
       expected: `answers to ${a} and ${b}`,
@@ -145,15 +160,17 @@ const endInsideFrame = defineCase({
   sendsInvalid: true,
   async run(ctx) {
     const { server } = await callInFlight(ctx);
+    const mark = server.mark();
     const pingId = ctx.nextId();
     const whole = frameOf(ctx, { jsonrpc: '2.0', id: pingId, method: 'ping' });
     if (await sendRawQuietly(ctx, whole.subarray(0, whole.byteLength - 3))) await wt(ctx).endControlStream();
     const answer = await server.awaitNullIdResponse(PARSE_ERROR_WAIT_MS);
+    if (!answer) server.absent('an answer to the frame cut short', mark);
     const served = server.seen.some((s) => isResponseTo(s.received.message, pingId));
     ctx.check('WT-FRAME-5', answer !== undefined && errorOf(answer)?.code === CODE.parseError && !served, {
       message: 'the frame cut short by the end of the control stream is answered -32700 (id null) and not processed',
       expected: { id: null, error: { code: CODE.parseError } },
-      actual: served ? 'the partial ping was answered' : (answer ?? 'no answer'),
+      actual: served ? 'the partial ping was answered' : (answer ?? `no answer within ${ctx.scaled(PARSE_ERROR_WAIT_MS)} ms: ${server.observed()}`),
     });
     const closed = await closesWithin(ctx, EXIT_WAIT_MS);
     ctx.check('WT-CONN-6', closed, {
@@ -205,15 +222,19 @@ const strayDatagramsDropped = defineCase({
       ctx.check(stray.requirement, answers.length === 0 && !ctx.connection.isClosed, {
         message: `${stray.what} is dropped without an error response and the session goes on`,
         expected: 'no response, session open',
-        actual: answers.length > 0 ? answers.map((r) => r.message) : ctx.connection.isClosed ? 'the session closed' : 'nothing',
+        actual: answers.length > 0 ? answers.map((r) => r.message) : ctx.connection.isClosed ? `the session closed: ${server.observed()}` : 'nothing',
       });
     }
     const exit = await server.finishCall(call);
-    ctx.check('WT-DGRAM-10', exit?.code === 0, {
-      message: 'the call the stray datagrams came during still completes (the scenario succeeds)',
-      expected: 'exit status 0',
-      actual: exitText(exit),
-    });
+    if (exit === undefined) {
+      ctx.info('WT-DGRAM-10', `the client was still running ${ctx.scaled(EXIT_WAIT_MS)} ms after its call was answered: whether the call completed is not known`);
+    } else {
+      ctx.check('WT-DGRAM-10', exit.code === 0, {
+        message: 'the call the stray datagrams came during still completes (the scenario succeeds)',
+        expected: 'exit status 0',
+        actual: { exit: exitText(exit), stderr: stderrTail(ctx) },
+      });
+    }
   },
 });
 

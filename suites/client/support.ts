@@ -6,6 +6,7 @@
 import {
   CaseMisuseError,
   initializeResult,
+  peerEvidence,
   TargetPreconditionError,
   type InitializeResultOptions,
   type CaseContext,
@@ -13,7 +14,7 @@ import {
   type Discovery,
   type Applicability,
 } from '../../src/harness/index.js';
-import type { ReceivedMessage } from '../../src/transport/connection.js';
+import type { CloseInfo, ConnectionFault, ReceivedMessage } from '../../src/transport/connection.js';
 import { ConnectionClosedError, ConnectionError } from '../../src/transport/errors.js';
 import { isRecord } from '../../src/wire/index.js';
 
@@ -176,9 +177,49 @@ export class ScriptedServer {
   readonly #held: ReceivedMessage[] = [];
   readonly #options: ServeOptions;
 
+  #closed: CloseInfo | undefined;
+
   constructor(ctx: CaseContext, options: ServeOptions = {}) {
     this.ctx = ctx;
     this.#options = options;
+    void ctx.connection.closed.then((info) => (this.#closed = info));
+  }
+
+  /**
+   * What the harness saw of the client apart from what it delivered: frames its session refused
+   * (with the error it answered), the session closed by the client, the client's exit status and
+   * last stderr line. For messages that say why something the case waited for did not come.
+   */
+  observed(): string {
+    const evidence = peerEvidence(this.ctx.connection, this.#closed, this.ctx.client, 'client');
+    if (evidence) return evidence.text;
+    return `the session is ${this.ctx.connection.isClosed ? 'closed' : 'still open'} and the client ${this.ctx.client?.exitStatus ? exitText(this.ctx.client.exitStatus) : 'is still running'}`;
+  }
+
+  /** How many frames the session has refused so far: `absent` tells by it which came later. */
+  mark(): number {
+    return unreadable(this.ctx).length;
+  }
+
+  /**
+   * Before judging that something the case waited for (`what`) did not come: when the session
+   * refused frames the client sent since `mark`, it may have been among them, so its absence
+   * cannot be judged. Throws the case's failed precondition then, charged to what the refused
+   * frames broke (precondition); returns otherwise.
+   */
+  absent(what: string, mark = 0): void {
+    if (unreadable(this.ctx).length > mark) throw this.precondition(`${what} (no readable one came)`);
+  }
+
+  /**
+   * The case's failed precondition: `what` did not happen. The message adds what was observed
+   * instead; a frame the session refused charges the requirement its sending broke (e.g. WT-ENC-1
+   * for a CBOR initialize), else `requirement` (default: the case's first).
+   */
+  precondition(what: string, requirement?: string): TargetPreconditionError {
+    const evidence = peerEvidence(this.ctx.connection, this.#closed, this.ctx.client, 'client');
+    const charged = evidence?.requirement ?? requirement;
+    return new TargetPreconditionError(`${what}: ${this.observed()}`, charged !== undefined ? { requirement: charged } : {});
   }
 
   /**
@@ -219,9 +260,7 @@ export class ScriptedServer {
     for (;;) {
       const left = Math.max(1, (deadline - Date.now()) / this.ctx.scaled(1));
       const received = await this.take(left);
-      if (received === undefined) {
-        throw new TargetPreconditionError('the client sent no initialize request', { requirement: 'CORE-LIFE-1' });
-      }
+      if (received === undefined) throw this.precondition(`the client sent no initialize request within ${this.ctx.scaled(INITIALIZE_WAIT_MS)} ms`, 'CORE-LIFE-1');
       if (isRequest(received.message, 'initialize')) {
         this.initialize = received.message;
         return received.message;
@@ -345,9 +384,11 @@ export class ScriptedServer {
 
   /**
    * Sends a request to the client and serves its other requests until the answer comes. No answer
-   * within `timeoutMs` is a failed check of `requirement`; returns the response or undefined.
+   * within `timeoutMs` is a failed check of `requirement` (or, when the session refused frames of
+   * the client meanwhile, the case's failed precondition: see `absent`); returns the response or undefined.
    */
   async request(requirement: string, method: string, params?: Message, timeoutMs = STEP_WAIT_MS): Promise<Message | undefined> {
+    const mark = this.mark();
     const id = await this.sendRequest(method, params);
     const answer = await this.serveUntil((r) => isResponseTo(r.message, id), timeoutMs);
     // An answer that came just before the client closed the session is in the transcript even when
@@ -357,10 +398,11 @@ export class ScriptedServer {
       if (late) return late.message;
     }
     if (answer === undefined) {
+      this.absent(`an answer to ${method}`, mark);
       this.ctx.check(requirement, false, {
         message: `${method} sent to the client is answered`,
         expected: `a response with id ${id}`,
-        actual: this.ctx.connection.isClosed ? 'the session closed first' : `no answer within ${this.ctx.scaled(timeoutMs)} ms`,
+        actual: `${this.ctx.connection.isClosed ? 'the session closed first' : `no answer within ${this.ctx.scaled(timeoutMs)} ms`}: ${this.observed()}`,
       });
       return undefined;
     }
@@ -448,7 +490,7 @@ export class ScriptedServer {
     const deadline = Date.now() + this.ctx.scaled(timeoutMs);
     while (!exited && Date.now() < deadline) {
       if (this.ctx.connection.isClosed) {
-        await Promise.race([client.exited, new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())))]);
+        await waitAtMost(client.exited, deadline - Date.now());
         break;
       }
       const received = await this.take(Math.min(200, (deadline - Date.now()) / this.ctx.scaled(1)));
@@ -460,6 +502,16 @@ export class ScriptedServer {
   /** Requests the client sent (methods with ids), in order. */
   requests(): (Message & { id: RequestId; method: string })[] {
     return this.seen.map((s) => s.received.message).filter((m): m is Message & { id: RequestId; method: string } => isRequest(m));
+  }
+}
+
+/** Waits for `promise` at most `ms` (not scaled); the timer never outlives the wait. */
+async function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -480,7 +532,7 @@ export async function callInFlight(ctx: CaseContext, answer: InitializeAnswer = 
   const server = new ScriptedServer(ctx);
   await server.open(answer);
   const call = await server.awaitCall();
-  if (!call) throw new TargetPreconditionError('the client made no tools/call');
+  if (!call) throw server.precondition('the client made no tools/call');
   return { server, call };
 }
 
@@ -520,6 +572,28 @@ export async function servedSession(ctx: CaseContext, answer: InitializeAnswer =
   await server.open(answer);
   const exit = await server.untilExit();
   return { server, exit };
+}
+
+/**
+ * servedSession for a case whose work happens while it serves the client's tools/call (`onCall`,
+ * which returns true once it answered the call itself): no tools/call at all is the case's failed
+ * precondition, saying what the harness saw instead.
+ */
+export async function servedCall(ctx: CaseContext, onCall: NonNullable<ServeOptions['onCall']>, answer: InitializeAnswer = {}): Promise<ServedSession> {
+  let called = false;
+  const session = await servedSession(ctx, answer, {
+    onCall: (request, server) => {
+      called = true;
+      return onCall(request, server);
+    },
+  });
+  if (!called) throw session.server.precondition('the client made no tools/call');
+  return session;
+}
+
+/** "ended with exit status 1" / "ended killed by SIGTERM" / "was still running at the deadline", after "the client". */
+export function ending(exit: ClientExit | undefined): string {
+  return exit === undefined ? 'was still running at the deadline' : `ended with ${exitText(exit)}`;
 }
 
 /** A readable exit status for check details. */
@@ -580,4 +654,12 @@ export function sentSeq(ctx: CaseContext, predicate: (message: unknown) => boole
 /** Codes of the binding faults the harness's session recorded against the client (WebTransport). */
 export function faultCodes(ctx: CaseContext): string[] {
   return ctx.connection.faults().map((f) => f.code);
+}
+
+/** Codes of what the session refused because it could not read it as a message in the encoding in force. */
+const UNREADABLE = new Set(['FRAME_TRUNCATED_LENGTH', 'FRAME_TRUNCATED_BODY', 'FRAME_TOO_LARGE', 'FRAME_EMPTY', 'INVALID_UTF8', 'INVALID_JSON', 'INVALID_CBOR', 'CBOR_TRAILING_BYTES', 'ENCODING_MISMATCH']);
+
+/** Frames the client sent that the harness's session could not read (and answered with an error), in order. */
+export function unreadable(ctx: CaseContext): ConnectionFault[] {
+  return ctx.connection.faults().filter((fault) => UNREADABLE.has(fault.code));
 }

@@ -133,4 +133,63 @@ describe('clientTarget', () => {
     expect(c.verdict).toBe('FAIL');
     expect(c.checks[0]!.requirement).toBe('CORE-LIFE-4');
   });
+
+  it('lets a client go once it exited, even when a process it left behind holds its output', async () => {
+    let exitedWithin: number | undefined;
+    const registry = registryOf(
+      defineCase({
+        id: 'fixture/orphan',
+        suite: 'fixture',
+        title: 'the exit of a client whose leftover process holds its pipes is seen',
+        requirements: ['CORE-LIFE-1'],
+        scenario: { name: 'initialize' },
+        async run(ctx) {
+          const started = Date.now();
+          await serve(ctx);
+          await ctx.client!.exited;
+          exitedWithin = Date.now() - started;
+          ctx.check('CORE-LIFE-1', true, { message: 'served' });
+        },
+      }),
+    );
+    const result = await runConformance({ registry, target: target('orphan-output'), workers: 1, timeoutScale: 2 });
+    expect(result.cases[0]!.verdict, result.cases[0]!.reason).toBe('PASS');
+    // The leftover process lives 20 s; the case's limit (40 s here) would be reached first otherwise.
+    expect(exitedWithin).toBeLessThan(15_000);
+  });
+
+  it('turns a case that returned without a check into a failed precondition when the client took it off its path, and ERROR otherwise', async () => {
+    const silentCase = (id: string) =>
+      defineCase({
+        id,
+        suite: 'fixture',
+        title: 'returns without a check',
+        requirements: ['CORE-LIFE-4'],
+        scenario: { name: 'initialize' },
+        async run(ctx) {
+          const init = await ctx.next(isInitializeRequest);
+          await answerInitialize(ctx.connection, init.message);
+          await ctx.client!.exited;
+        },
+      });
+    const crashed = await runConformance({ registry: registryOf(silentCase('fixture/crashed')), target: target('crash-after-initialize'), workers: 1, timeoutScale: 2 });
+    const c = crashed.cases[0]!;
+    expect(c.verdict, c.reason).toBe('FAIL');
+    expect(c.checks[0]).toMatchObject({ requirement: 'CORE-LIFE-4', verdict: 'FAIL' });
+    expect(c.checks[0]!.message).toMatch(/^precondition failed: .*the client exited with code 4; its stderr ends with: fixture: crashing on purpose/);
+
+    const bug = defineCase({
+      id: 'fixture/case-bug',
+      suite: 'fixture',
+      title: 'returns without a check while the client does nothing wrong',
+      requirements: ['CORE-LIFE-4'],
+      scenario: { name: 'initialize' },
+      async run(ctx) {
+        await ctx.next(isInitializeRequest);
+      },
+    });
+    const erred = await runConformance({ registry: registryOf(bug), target: target('hang'), workers: 1, timeoutScale: 2 });
+    expect(erred.cases[0]!.verdict).toBe('ERROR');
+    expect(erred.cases[0]!.reason).toMatch(/returned without recording any check/);
+  });
 });

@@ -755,8 +755,8 @@ export class MockClient {
             events.push({ kind: 'complete', params, finalResult });
             return;
           }
-          // FAULT continue-unacknowledged.
-          await answer(method === 'interaction.continue' && this.faults.has(F.continueUnacknowledged) ? {} : { acknowledged: true });
+          // FAULT continue-unacknowledged: the request goes unanswered.
+          if (!(method === 'interaction.continue' && this.faults.has(F.continueUnacknowledged))) await answer({ acknowledged: true });
           const prompt = record(method === 'interaction.prompt' ? params['prompt'] : params['nextPrompt']);
           const progress = record(params['progress']);
           if (prompt) events.push({ kind: 'prompt', prompt, ...(progress ? { progress } : {}) });

@@ -93,7 +93,7 @@ export const MOCK_CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freez
   fault(F.noRetryAfterRejection, 'FLOW-VALID-12', 'stops the interaction after a value answered with accepted: false instead of answering the re-prompt'),
   fault(F.initializeWithoutClientInfo, 'CORE-LIFE-2', 'leaves clientInfo out of the initialize params'),
   fault(F.jsonrpcVersionWrong, 'CORE-RPC-1', 'sends its requests after initialize with jsonrpc "2" instead of "2.0"'),
-  fault(F.continueUnacknowledged, 'FLOW-PROMPT-12', 'answers interaction.continue with {} instead of {"acknowledged": true}'),
+  fault(F.continueUnacknowledged, 'FLOW-PROMPT-12', 'never answers interaction.continue for its session (any result object is an accepted answer, none is not)'),
   fault(F.respondWithoutValue, 'FLOW-RESPOND-1', 'sends interaction.respond with the answer as response.answer instead of response.value'),
   fault(F.initializeCancelled, 'CORE-CANCEL-3', 'cancels its initialize request ($/cancel or notifications/cancelled) once the result arrived'),
 ]);

@@ -3,6 +3,7 @@
 // an outcome whose exit code is 0 when every step succeeded.
 import { scriptedAnswerer, answerList, type Answerer } from './answerer.js';
 import { connectMockClient, type InitializeInfo, type MockClient, type MockClientOptions } from './client.js';
+import type { MockClientTarget } from './connect.js';
 import { ScenarioError } from './errors.js';
 
 export const SCENARIOS = ['initialize', 'tools-call', 'interaction'] as const;
@@ -45,6 +46,11 @@ export interface ScenarioOutcome {
 export interface ScenarioOptions extends MockClientOptions {
   /** Answers the interaction scenario's prompts instead of the context's `answers`. */
   answerer?: Answerer;
+  /**
+   * Opens the client the scenario runs on. Default connectMockClient; a test wraps it to build a
+   * client that misbehaves in ways the fault catalog does not (garbage frames, an abrupt close).
+   */
+  connect?: (target: MockClientTarget, options: MockClientOptions) => Promise<MockClient>;
 }
 
 /** The scenario environment of a driver process: the URL is the last argument (docs/client-scenarios.md). */
@@ -83,7 +89,7 @@ export async function runScenario(env: ScenarioEnv, options: ScenarioOptions = {
   }
   let client: MockClient;
   try {
-    client = await connectMockClient(
+    client = await (options.connect ?? connectMockClient)(
       { url: env.url, ...(env.certificateHash !== undefined ? { certificateHash: env.certificateHash } : {}), ...(env.caFile !== undefined ? { caFile: env.caFile } : {}) },
       options,
     );

@@ -152,11 +152,18 @@ export async function listenWebTransport(options: WebTransportServerOptions = {}
   if (!address) throw new ServerListenError('the server reported no address after listening');
   const port = address.port;
 
-  // HTTP/2 sockets, so close() can end connections clients keep open.
+  // HTTP/2 sessions, so close() can end connections clients keep open, and the TCP connections
+  // under them: destroying a session does not always destroy its socket (a half-closed TLS socket
+  // can outlive it), and an open one keeps the process running.
   const sockets = new Set<import('node:http2').ServerHttp2Session>();
+  const connections = new Set<import('node:net').Socket>();
   server.transportInt?.serverInt?.on('session', (session) => {
     sockets.add(session);
     session.once('close', () => sockets.delete(session));
+  });
+  server.transportInt?.serverInt?.on('connection', (socket: import('node:net').Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
   });
 
   void (async () => {
@@ -237,6 +244,7 @@ export async function listenWebTransport(options: WebTransportServerOptions = {}
       await Promise.all([...active].map((connection) => connection.close('server closing')));
       server.stopServer();
       for (const socket of sockets) socket.destroy();
+      for (const socket of connections) socket.destroy();
       await Promise.race([server.closed, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
     },
   };

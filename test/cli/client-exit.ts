@@ -1,0 +1,83 @@
+// Shared by the client-exit-<n>.test.ts shards: the `client` command, run as a process against a
+// client that ends its sessions early, late, abruptly or never (test/fixtures/clients/
+// misbehaving-client.ts), must exit soon after it printed its summary line: nothing a case
+// started (listener, session, timer, client process, the client's pipes) may keep it running.
+// The bound is a liveness bound, far above what a run takes on a loaded machine.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { MISBEHAVIOURS, type Misbehaviour } from '../fixtures/clients/misbehaving.js';
+import { cliArgs } from '../support/cli.js';
+
+/** How long after its summary line the command may still be running (the aim is well under 3 s). */
+export const EXIT_BOUND_MS = 10_000;
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/clients/misbehaving-client.ts', import.meta.url));
+
+/** The command line of the misbehaving client. */
+export function misbehavingClient(): string[] {
+  return [process.execPath, '--import', 'tsx', FIXTURE];
+}
+
+/** The command line of the mock client's reference driver, from source. */
+export function mockClientDriver(): string[] {
+  return [process.execPath, ...cliArgs('mock-client', '--driver')];
+}
+
+export interface ClientCliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The summary line ("3 passed, 1 failed, ..."), when one was printed. */
+  summary: string | undefined;
+  /** Milliseconds from the summary line to the process's exit (Infinity when it had to be killed). */
+  exitDelayMs: number;
+}
+
+const SUMMARY = /^\d+ passed, \d+ failed, .*$/m;
+
+/**
+ * Runs `client <args> -- <client>` and times its exit after the summary line; a command still
+ * running EXIT_BOUND_MS after it is killed (exitDelayMs Infinity).
+ */
+export function runClientCli(args: readonly string[], client: readonly string[], env: Record<string, string> = {}): Promise<ClientCliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, cliArgs('client', ...args, '--', ...client), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let summaryAt: number | undefined;
+    let killer: NodeJS.Timeout | undefined;
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+      if (summaryAt === undefined && SUMMARY.test(stdout)) {
+        summaryAt = Date.now();
+        killer = setTimeout(() => child.kill('SIGKILL'), EXIT_BOUND_MS);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      const exitedAt = Date.now();
+      clearTimeout(killer);
+      resolve({
+        code,
+        stdout,
+        stderr,
+        summary: SUMMARY.exec(stdout)?.[0],
+        exitDelayMs: summaryAt === undefined || signal === 'SIGKILL' ? Infinity : exitedAt - summaryAt,
+      });
+    });
+  });
+}
+
+/** One test: every client suite against the misbehaving client `mode`; the command exits within the bound, with no ERROR or TIMEOUT. */
+export function exitsAfterSummary(mode: Misbehaviour, transport: 'wt' | 'http' = 'wt'): void {
+  it(`client exits soon after its summary against a client that ${MISBEHAVIOURS[mode]} (${mode}, every suite, ${transport})`, async () => {
+    const run = await runClientCli(['--transport', transport, '--workers', '8'], misbehavingClient(), { FIXTURE_MODE: mode });
+    expect(run.summary, run.stdout + run.stderr).toBeDefined();
+    expect(run.exitDelayMs, `still running ${EXIT_BOUND_MS} ms after: ${run.summary}`).toBeLessThan(EXIT_BOUND_MS);
+    expect(run.summary).toMatch(/ 0 timed out, 0 errors/);
+    // 0 or 1: a client that only ends late breaks no rule; 2 would be a harness error.
+    expect([0, 1]).toContain(run.code);
+  }, 300_000);
+}
