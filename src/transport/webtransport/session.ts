@@ -699,7 +699,8 @@ export class WebTransportSessionConnection implements Connection {
       // WT-ID-3: the headers cannot carry it. Reading unfitNumericIds 'serve-integers': an integer is served without streams.
       // A fraction is no MCP request id at all (RequestId is a string or an integer): refused with id null.
       if (!(this.#readings.unfitNumericIds === 'serve-integers' && Number.isSafeInteger(rawId))) {
-        this.#refuse(Number.isInteger(rawId) ? rawId : null, WT_ERROR.INVALID_REQUEST, 'ID_OUT_OF_RANGE', `Invalid Request: request id ${rawId} is not an integer in 0..2^32-1, which execution-stream and datagram headers carry (WT-ID-3)`);
+        const echo = Number.isInteger(rawId) && this.#readings.unfitNumericIds !== 'refuse-null';
+        this.#refuse(echo ? rawId : null, WT_ERROR.INVALID_REQUEST, 'ID_OUT_OF_RANGE', `Invalid Request: request id ${rawId} is not an integer in 0..2^32-1, which execution-stream and datagram headers carry (WT-ID-3)`);
         return undefined;
       }
     }
