@@ -1331,10 +1331,10 @@ function errorFiles(v: ProtocolVersion): Array<[string, Json]> {
         v,
         nullId,
         `MCP ${v} JSON-RPC error response with id null`,
-        'The error response to a message whose id could not be determined (e.g. -32700 Parse error, -32600 Invalid Request): JSON-RPC 2.0 requires id null there. Not part of the official MCP schema, whose RequestId excludes null.',
+        "The error response to a message whose id could not be determined (e.g. -32700 Parse error, -32600 Invalid Request): JSON-RPC 2.0 requires id null there. A request whose id JSON-RPC allows but MCP does not (a number with a fractional part: JSON-RPC 2.0 §4, 'Numbers SHOULD NOT contain fractional parts') may instead have that id echoed in its Invalid Request error. Not part of the official MCP schema, whose RequestId excludes null.",
         { kind: 'error', direction: 'both' },
       ),
-      ...obj({ jsonrpc: jsonrpc(), id: { type: 'null' }, error: m('ErrorObject') }, ['jsonrpc', 'id', 'error']),
+      ...obj({ jsonrpc: jsonrpc(), id: anyOf({ type: 'null' }, { type: 'number', not: { type: 'integer' } }), error: m('ErrorObject') }, ['jsonrpc', 'id', 'error']),
     },
   ]);
   out.push([
@@ -1344,9 +1344,10 @@ function errorFiles(v: ProtocolVersion): Array<[string, Json]> {
         [
           valid('parse error', j({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })),
           valid('invalid request with data', j({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: { reason: 'method must be a string' } } })),
+          valid('invalid request echoing a fractional id, which JSON-RPC allows and MCP does not', j({ jsonrpc: '2.0', id: 0.1, error: { code: -32600, message: 'Invalid Request: id must be a string or an integer' } })),
         ],
         [
-          invalid('id is a number', err(-32700, 'Parse error', undefined, 3), 'type', '/id'),
+          invalid('id is an integer (a readable id is echoed by the error response carrying it)', err(-32700, 'Parse error', undefined, 3), 'anyOf', '/id'),
           invalid('id is missing', j({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } }), 'required', ''),
           invalid('error.code is missing', j({ jsonrpc: '2.0', id: null, error: { message: 'Parse error' } }), 'required', '/error'),
         ],

@@ -155,8 +155,15 @@ export interface CaseContext {
    * the requirement's level: MUST -> FAIL, SHOULD -> WARN, MAY/INFO -> INFO. Returns `condition`.
    */
   check(requirement: string, condition: boolean, details: CheckDetails): boolean;
-  /** Records which accepted reading the target chose (an INFO result). */
+  /** Records a note about what the target did (an INFO result); which accepted reading it took is `reading`. */
   info(requirement: string, message: string, actual?: unknown): void;
+  /**
+   * Records which of `requirement`'s accepted readings (its `accepts` in the catalog) the target
+   * took: `which` is the reading's number (1 = the recommended one, as the catalog lists them) or
+   * words that appear in exactly one of them. An INFO result carrying `reading`; `note` says what
+   * was seen. A requirement without `accepts`, or a reading it does not list, is a bug in the case.
+   */
+  reading(requirement: string, which: number | string, note?: string, actual?: unknown): void;
   /**
    * Waits for the response to request `id`. No answer before the deadline, or the connection
    * closing first, is a failed check of `requirement`; the result is then undefined.

@@ -33,6 +33,13 @@ export interface CaseRunOptions {
   path?: string;
 }
 
+/** The index of the one accepted reading whose text contains `words` (case-insensitive), or -1. */
+function readingIndex(accepts: readonly string[], words: string): number {
+  const wanted = words.toLowerCase();
+  const matching = accepts.flatMap((text, index) => (text.toLowerCase().includes(wanted) ? [index] : []));
+  return matching.length === 1 ? (matching[0] as number) : -1;
+}
+
 /** The CaseContext a case sees; the runner reads `checks` and `property` afterwards. */
 export class CaseRun implements CaseContext {
   readonly caseId: string;
@@ -93,6 +100,21 @@ export class CaseRun implements CaseContext {
     this.#declared(requirement);
     const level = this.#requirements.get(requirement).level;
     this.checks.push({ requirement, level, verdict: 'INFO', message, ...(actual !== undefined ? { actual } : {}) });
+  }
+
+  reading(requirement: string, which: number | string, note?: string, actual?: unknown): void {
+    this.#declared(requirement);
+    const { level, accepts } = this.#requirements.get(requirement);
+    if (accepts === undefined) throw new CaseMisuseError(`case ${this.caseId} reported a reading of ${requirement}, which lists no accepted readings`);
+    const index = typeof which === 'number' ? which - 1 : readingIndex(accepts, which);
+    const text = accepts[index];
+    if (text === undefined || index < 0) {
+      throw new CaseMisuseError(
+        `case ${this.caseId} reported reading ${JSON.stringify(which)} of ${requirement}, which lists: ${accepts.map((a, n) => `${n + 1}. ${a}`).join('; ')}`,
+      );
+    }
+    const message = `reading ${index + 1} of ${requirement}${index === 0 ? ' (recommended)' : ''}: ${text}${note !== undefined ? ` (${note})` : ''}`;
+    this.checks.push({ requirement, level, verdict: 'INFO', message, reading: index + 1, ...(actual !== undefined ? { actual } : {}) });
   }
 
   nextId(): number {

@@ -24,6 +24,11 @@ export interface CheckResult {
   message: string;
   expected?: unknown;
   actual?: unknown;
+  /**
+   * Set by `ctx.reading`: which of the requirement's accepted readings (its `accepts`, numbered
+   * from 1, the recommended one first) the target was seen to take. Always an INFO check.
+   */
+  reading?: number;
 }
 
 export interface CaseResult {

@@ -420,22 +420,40 @@ export class SchemaRegistry {
     return reached;
   }
 
-  /** Every property name a schema declares (in `properties` or `required`), following `$ref`s into other files. */
+  /**
+   * Every property name a schema declares (in `properties` or `required`), following its `$ref`s to
+   * the definitions they name (not every definition of a referenced file: a shared defs file names
+   * the members of every message, which would tell no two schemas apart).
+   */
   #propertyNames(start: LoadedSchema): Set<string> {
     const cached = this.#names.get(start.id);
     if (cached) return cached;
     const names = new Set<string>();
-    const visit = (node: unknown): void => {
-      if (Array.isArray(node)) return node.forEach(visit);
+    const seen = new Set<string>();
+    const follow = (ref: string, base: string): void => {
+      const url = new URL(ref, base);
+      const target = this.#byId.get(stripHash(url.href));
+      const key = `${target?.id ?? ''}${url.hash}`;
+      if (!target || seen.has(key)) return;
+      seen.add(key);
+      let node: unknown = target.schema;
+      for (const part of url.hash.replace(/^#\/?/, '').split('/').filter((p) => p !== '')) {
+        node = isRecord(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+      }
+      visit(node, target.id);
+    };
+    const visit = (node: unknown, base: string): void => {
+      if (Array.isArray(node)) return node.forEach((item) => visit(item, base));
       if (!isRecord(node)) return;
       for (const [key, value] of Object.entries(node)) {
-        if (DATA_KEYWORDS.has(key)) continue;
+        if (DATA_KEYWORDS.has(key) || key === '$defs') continue;
+        if (key === '$ref' && typeof value === 'string') follow(value, base);
         if (key === 'properties' && isRecord(value)) Object.keys(value).forEach((k) => names.add(k));
         if (key === 'required' && Array.isArray(value)) value.forEach((k) => typeof k === 'string' && names.add(k));
-        visit(value);
+        visit(value, base);
       }
     };
-    for (const loaded of this.#referenced(start)) visit(loaded.schema);
+    visit(start.schema, start.id);
     this.#names.set(start.id, names);
     return names;
   }

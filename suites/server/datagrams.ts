@@ -116,7 +116,8 @@ const progressDatagrams = defineCase({
       actual: problems.length > 0 ? problems : undefined,
     });
     const readings = new Set(payloads.map((d) => payloadParams(d).reading).filter(Boolean));
-    if (readings.has('notification')) ctx.info('WT-DGRAM-6', 'payloads carry the whole notification message (accepted reading 2; the params object is recommended)');
+    if (readings.has('params')) ctx.reading('WT-DGRAM-6', 1);
+    if (readings.has('notification')) ctx.reading('WT-DGRAM-6', 2);
   },
 });
 
@@ -132,8 +133,11 @@ function droppedDatagramCase(options: {
   title: string;
   what: string;
   datagrams: () => fc.Arbitrary<Uint8Array[]>;
-  /** The reading when no error came back (default: dropped silently). */
-  silentReading?: string;
+  /**
+   * The requirement's accepted readings (their numbers in `accepts`) that no error coming back and an
+   * error with id null show; undefined where the requirement's readings cannot tell them apart (noted).
+   */
+  readings: { silent: number | undefined; reported: number | undefined };
 }): ConformanceCase {
   return defineCase({
     id: `${SUITE}/${options.name}`,
@@ -157,11 +161,10 @@ function droppedDatagramCase(options: {
         { numRuns: 8 },
       );
       const reports = pendingNullIdErrors(ctx);
-      ctx.info(
-        options.requirement,
-        reports.length > 0 ? `reading: ${options.what} was dropped and reported with an error (id null)` : `reading: ${options.silentReading ?? `${options.what} was dropped silently (recommended)`}`,
-        reports[0],
-      );
+      const reading = reports.length > 0 ? options.readings.reported : options.readings.silent;
+      const seen = reports.length > 0 ? `${options.what} was reported with an error (id null)` : `${options.what} got no answer`;
+      if (reading !== undefined) ctx.reading(options.requirement, reading, seen, reports[0]);
+      else ctx.info(options.requirement, `${seen}: the accepted readings look the same from outside`, reports[0]);
     },
   });
 }
@@ -188,6 +191,7 @@ const shortDropped = droppedDatagramCase({
   title: 'a datagram shorter than its 6-byte header is dropped (silently, or reported); the session goes on',
   what: 'a datagram shorter than 6 bytes',
   datagrams: () => fc.array(fc.uint8Array({ minLength: 0, maxLength: 5 }), { minLength: 1, maxLength: 3 }),
+  readings: { silent: 1, reported: 2 },
 });
 
 const reservedChannelDropped = droppedDatagramCase({
@@ -195,6 +199,7 @@ const reservedChannelDropped = droppedDatagramCase({
   requirement: 'WT-DGRAM-2',
   title: 'a datagram on the reserved channel 0x00 is dropped (silently, or reported); the session goes on',
   what: 'a datagram on channel 0x00',
+  readings: { silent: 1, reported: 2 },
   datagrams: () =>
     fc.array(
       fc.tuple(u32, payloadBytes).map(([requestId, payload]) => encodeDatagram({ channel: 0x00, requestId, payload })),
@@ -207,7 +212,8 @@ const reservedFlagsDropped = droppedDatagramCase({
   requirement: 'WT-DGRAM-3',
   title: 'a datagram with non-zero flags is dropped, or taken with its reserved flags ignored; the session goes on',
   what: 'a datagram with non-zero flags',
-  silentReading: 'a datagram with non-zero flags got no answer (dropped, or taken with the reserved flags ignored)',
+  // Dropped, or taken as usual: a client datagram taken by the server changes nothing a client can see.
+  readings: { silent: undefined, reported: undefined },
   datagrams: () =>
     fc.array(
       fc
@@ -284,7 +290,7 @@ const unknownChannel = defineCase({
     const errors = pendingNullIdErrors(ctx);
     ctx.check('WT-DGRAM-11', pong !== undefined, { message: 'the session goes on after datagrams on channels 0x04, 0x7F, 0xFF', actual: pong?.message ?? (ctx.connection.isClosed ? 'session closed' : 'ping unanswered') });
     if (!pong) return;
-    ctx.info('WT-DGRAM-4', errors.length === 0 ? 'unknown-channel datagrams were dropped silently (reading 1)' : 'unknown-channel datagrams were dropped with a reported error (reading 2)', errors[0]);
+    ctx.reading('WT-DGRAM-4', errors.length === 0 ? 1 : 2, 'channels 0x04, 0x7F, 0xFF', errors[0]);
   },
 });
 
@@ -318,7 +324,7 @@ const unsupportedRefused = defineCase({
       const answeredWith32004 = first.kind === 'answer' && errorOf(first.message)?.code === -32004;
       if (answeredWith32004) {
         ctx.check('WT-DGRAM-5', true, { message: `the datagram naming request ${call.id} (in flight) is answered with -32004` });
-        ctx.info('WT-DGRAM-5', 'reading: -32004 answering the in-flight request the datagram names', first.message);
+        ctx.reading('WT-DGRAM-5', 2, undefined, first.message);
       } else {
         const report = first.kind === 'report' ? first.message : (await maybeNext(ctx, (m) => m.id === null && isRecord(m.error), STREAM_EVENT_MS))?.message as Message | undefined;
         checkRefusal(ctx, report, call.id);
@@ -355,7 +361,8 @@ function checkRefusal(ctx: CaseContext, message: Message | undefined, requestId:
     actual: message ?? 'no error with id null',
   });
   if (error?.code === -32004) {
-    ctx.info('WT-DGRAM-5', data?.requestId === requestId ? 'reading: -32004 with id null naming the request in data.requestId (recommended)' : '-32004 with id null, without data.requestId naming the request', message);
+    if (data?.requestId === requestId) ctx.reading('WT-DGRAM-5', 1, `request ${requestId}`, message);
+    else ctx.info('WT-DGRAM-5', '-32004 with id null, without data.requestId naming the request', message);
   }
 }
 

@@ -191,8 +191,9 @@ const truncatedHeader = defineCase({
     if (ping) ctx.check('WT-EXEC-11', isRecord(ping.result), { message: 'the session goes on after the refused stream: ping is served', actual: ping });
     const answer = await maybeNext(ctx, (m) => m.id === null && isRecord(m.error), QUIET_MS);
     const code = errorOf(answer?.message as Message | undefined)?.code;
-    if (answer === undefined) ctx.info('WT-EXEC-1', 'reading: the stream too short for its header was dropped silently');
-    else ctx.info('WT-EXEC-1', `reading: the stream was reported with ${String(code)}${code === -32600 ? ' (recommended)' : ''}`, answer.message);
+    if (answer === undefined) ctx.reading('WT-EXEC-1', 2, 'the stream too short for its header');
+    else if (code === -32600) ctx.reading('WT-EXEC-1', 1, 'the stream too short for its header', answer.message);
+    else ctx.info('WT-EXEC-1', `the stream too short for its header was reported with ${String(code)}`, answer.message);
   },
 });
 
@@ -239,8 +240,8 @@ const injectedStream = defineCase({
       expected: 'a write fails because the server stopped the stream, or an error -32002 naming it',
       actual: { writtenBytes: written, report: reported ?? 'none', ...(stalled ? { writes: 'stalled without the stream being stopped' } : {}) },
     });
-    if (stopped !== undefined) ctx.info('WT-EXEC-2', 'reading: the stream was stopped (STOP_SENDING, recommended)');
-    else if (injectionReport) ctx.info('WT-EXEC-2', 'reading: reported with -32002; the payload was taken and discarded rather than stopped');
+    if (stopped !== undefined) ctx.reading('WT-EXEC-2', 1, injectionReport ? undefined : 'stopped; no -32002 report (WT-EXEC-9)');
+    else if (injectionReport) ctx.reading('WT-EXEC-2', 2);
     ctx.check('WT-EXEC-9', injectionReport && data?.streamTag === streamTag, {
       message: 'the rejection is also reported on the control stream: error -32002, id null, data naming requestId and streamTag',
       expected: { id: null, error: { code: -32002, data: { requestId, streamTag } } },
@@ -273,13 +274,7 @@ const danglingReference = defineCase({
     if (!answer) return;
     const code = errorOf(answer)?.code;
     ctx.check('WT-EXEC-3', true, { message: `tools/call ${tool} naming a ref/stream tag no stream carries is answered` });
-    ctx.info(
-      'WT-EXEC-3',
-      code === -32001
-        ? 'reading: -32001 Invalid Stream Reference (recommended)'
-        : `reading: answered on its own terms (${code === undefined ? 'a result' : `error ${String(code)}`}): the item was not taken as stream input`,
-      answer,
-    );
+    ctx.reading('WT-EXEC-3', code === -32001 ? 1 : 2, code === -32001 ? undefined : code === undefined ? 'a result' : `error ${String(code)}`, answer);
   },
 });
 

@@ -34,9 +34,9 @@ const otherConnection = defineCase({
       if (response === undefined) throw new TargetPreconditionError('interaction.getState from the other connection was not answered', { requirement: 'FLOW-SEC-4' });
       const error = errorOf(response);
       if (error?.code === FLOW_ERROR.SESSION_NOT_FOUND) {
-        ctx.info('FLOW-SEC-4', 'refused from another connection with -32001: sessions are bound to their connection (the safer reading)', response);
+        ctx.reading('FLOW-SEC-4', 1, 'sessions are bound to their connection (the safer reading)', response);
       } else if (isRecord(response.result)) {
-        ctx.info('FLOW-SEC-4', 'served from another connection: a session id alone gives access to the session', response);
+        ctx.reading('FLOW-SEC-4', 2, 'a session id alone gives access to the session', response);
       } else {
         ctx.info('FLOW-SEC-4', `refused from another connection with error ${String(error?.code)}`, response);
       }
@@ -163,9 +163,9 @@ function judgeTampered(ctx: CaseContext, tampered: Tampered, answer: Message | u
   const refused = error !== undefined;
   if (refused && !seen.has(error.code)) {
     seen.add(error.code);
-    const reading =
-      error.code === FLOW_ERROR.SESSION_NOT_FOUND ? '-32001 SESSION_NOT_FOUND' : error.code === JSONRPC_ERROR.InvalidParams ? '-32602 Invalid params' : `error ${String(error.code)}`;
-    ctx.info('FLOW-STATELESS-4', `a tampered token is refused with ${reading}`, error);
+    if (error.code === FLOW_ERROR.SESSION_NOT_FOUND || error.code === JSONRPC_ERROR.InvalidParams) {
+      ctx.reading('FLOW-STATELESS-4', error.code === FLOW_ERROR.SESSION_NOT_FOUND ? 1 : 2, `a token with ${tampered.change}`, error);
+    } else ctx.info('FLOW-STATELESS-4', `a tampered token is refused with error ${String(error.code)}`, error);
   }
   return ctx.check('FLOW-STATELESS-4', refused, {
     message: `a token with ${tampered.change} is refused, not served`,
@@ -189,10 +189,10 @@ const tamperedToken = defineCase({
     const token = session.sessionId;
     const form = tokenForm(token);
     if (form === undefined) {
-      ctx.info('FLOW-STATELESS-2', 'the sessionId is not base64: the token travels elsewhere (accepted reading 2); the token checks are skipped', token);
+      ctx.reading('FLOW-STATELESS-2', 2, 'the sessionId is not one base64 string; the token checks are skipped', token);
       return;
     }
-    ctx.info('FLOW-STATELESS-2', `the token travels as the sessionId, ${form.alphabet}${form.padded ? ' with padding' : ''} (accepted reading 1)`);
+    ctx.reading('FLOW-STATELESS-2', 1, `${form.alphabet}${form.padded ? ' with padding' : ''}`);
     const own = await ctx.request('FLOW-STATELESS-5', FLOW_METHOD.getState, { sessionId: token }, { what: 'interaction.getState with the unchanged token' });
     if (own === undefined) return;
     if (

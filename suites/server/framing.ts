@@ -175,7 +175,7 @@ const zeroLengthFrame = defineCase({
       expected: { id: null, error: { code: [INVALID_REQUEST, PARSE_ERROR] } },
       actual: error?.message ?? (ctx.connection.isClosed ? 'the session closed without an answer' : 'no answer'),
     });
-    if (accepted) ctx.info('WT-FRAME-2', code === INVALID_REQUEST ? 'reading: -32600 Invalid Request (recommended)' : 'reading: -32700 Parse error (an empty body is malformed)');
+    if (accepted) ctx.reading('WT-FRAME-2', code === INVALID_REQUEST ? 1 : 2);
     if (error) checkNullId(ctx, error.message, 'a zero-length frame');
     else ctx.info('WT-ERR-3', 'no error was sent for the zero-length frame, so its id could not be checked');
   },
@@ -235,7 +235,8 @@ const oversizedFrameSkippedOrClosed = defineCase({
     if (declared > MAX_SKIPPED_BODY) {
       await sendRawQuietly(ctx, lengthPrefix(declared));
       const closed = await closesWithin(ctx, ERROR_WAIT_MS);
-      ctx.info('WT-FRAME-7', closed ? 'reading: close the session' : `the body (${declared} bytes) is too large to send; the session stayed open`);
+      if (closed) ctx.reading('WT-FRAME-7', 2);
+      else ctx.info('WT-FRAME-7', `the body (${declared} bytes) is too large to send; the session stayed open`);
       return;
     }
     // The declared body is made of complete ping frames (a trap): a receiver that parses it instead
@@ -264,8 +265,8 @@ const oversizedFrameSkippedOrClosed = defineCase({
       10_000,
       'nothing',
     );
-    if (outcome === 'real') ctx.info('WT-FRAME-7', 'reading: skip the declared body and continue');
-    if (outcome === 'closed') ctx.info('WT-FRAME-7', 'reading: close the session');
+    if (outcome === 'real') ctx.reading('WT-FRAME-7', 1);
+    if (outcome === 'closed') ctx.reading('WT-FRAME-7', 2);
     ctx.check('WT-FRAME-7', outcome === 'real' || outcome === 'closed', {
       message: `after the oversized frame (${declared} bytes declared) the next frame is served or the session closes`,
       expected: `an answer to request ${realId} (skip) or the session closing`,
@@ -397,8 +398,8 @@ const streamEndsInsideFrame = defineCase({
         });
         if (served) return;
         const parseError = after.some((m) => isErrorWithCode(m, [PARSE_ERROR]));
-        if (parseError) ctx.info('WT-FRAME-5', `inside the ${where}: reading -32700 Parse error (recommended)`);
-        else if (closed) ctx.info('WT-FRAME-5', `inside the ${where}: reading: the session closed without an answer`);
+        if (parseError) ctx.reading('WT-FRAME-5', 1, `inside the ${where}`);
+        else if (closed) ctx.reading('WT-FRAME-5', 2, `inside the ${where}`);
         else ctx.info('WT-FRAME-5', `inside the ${where}: no answer and the session still open ${ERROR_WAIT_MS} ms later (whether it closes is WT-CONN-6)`, after);
       } finally {
         bare.close();
@@ -416,13 +417,13 @@ async function fateOf(ctx: CaseContext, id: number): Promise<{ answer?: Message;
 }
 
 /** The WT-CONN-4 verdict on a request other than initialize (and ping) before READY, with WT-ERR-3 on its refusal's id. */
-function judgeRefusal(ctx: CaseContext, what: string, id: number, fate: { answer?: Message; closed: boolean }, servedIsReading?: string): void {
+function judgeRefusal(ctx: CaseContext, what: string, id: number, fate: { answer?: Message; closed: boolean }, servedWhenReady = false): void {
   const { answer, closed } = fate;
   const error = errorOf(answer);
   if (answer !== undefined && error === undefined) {
-    if (servedIsReading !== undefined) {
+    if (servedWhenReady) {
       ctx.check('WT-CONN-4', true, { message: `${what} is served only once READY` });
-      ctx.info('WT-CONN-4', `reading: ${servedIsReading}`, answer);
+      ctx.reading('WT-CONN-4', 4, what, answer);
       return;
     }
     ctx.check('WT-CONN-4', false, { message: `${what} is not served before READY`, expected: { id, error: { code: INVALID_REQUEST } }, actual: answer });
@@ -434,11 +435,11 @@ function judgeRefusal(ctx: CaseContext, what: string, id: number, fate: { answer
       expected: { id, error: { code: INVALID_REQUEST } },
       actual: `no answer, and the session still open ${ERROR_WAIT_MS} ms later`,
     });
-    if (closed) ctx.info('WT-CONN-4', 'reading: the session closed without an answer');
+    if (closed) ctx.reading('WT-CONN-4', 2, `${what}: the session closed without an answer`);
     return;
   }
   ctx.check('WT-CONN-4', true, { message: `${what} is refused with an error` });
-  ctx.info('WT-CONN-4', error!.code === INVALID_REQUEST ? 'reading: -32600 Invalid Request (recommended)' : `reading: another error code (${String(error!.code)})`, answer);
+  ctx.reading('WT-CONN-4', error!.code === INVALID_REQUEST ? 1 : 2, `${what}: error ${String(error!.code)}`, answer);
   // The request's id was read: its refusal carries it (JSON-RPC 2.0 §5; id null only when it cannot be read).
   ctx.check('WT-ERR-3', answer.id === id, { message: `the refusal of ${what} carries its id (it was readable)`, expected: { id }, actual: { id: answer.id } });
 }
@@ -457,8 +458,8 @@ const firstMessageNotInitialize = defineCase({
     const pingId = ctx.nextId();
     await ctx.connection.send(pingRequest(pingId));
     const ping = await fateOf(ctx, pingId);
-    if (ping.answer && 'result' in ping.answer) ctx.info('WT-CONN-4', 'a ping before initialize was answered with its result (MCP lets ping through)', ping.answer);
-    else if (ping.answer) ctx.info('WT-CONN-4', `a ping before initialize was refused with ${String(errorOf(ping.answer)?.code)}`, ping.answer);
+    if (ping.answer && 'result' in ping.answer) ctx.reading('WT-CONN-4', 3, undefined, ping.answer);
+    else if (ping.answer) ctx.reading('WT-CONN-4', errorOf(ping.answer)?.code === INVALID_REQUEST ? 1 : 2, `a ping before initialize refused with ${String(errorOf(ping.answer)?.code)}`, ping.answer);
     else ctx.info('WT-CONN-4', ping.closed ? 'a ping before initialize: the session closed' : 'a ping before initialize got no answer');
     if (ctx.connection.isClosed) {
       ctx.info('WT-CONN-4', 'the session closed after the ping: no other request could be sent before initialize');
@@ -487,7 +488,7 @@ const firstMessageNotification = defineCase({
       expected: 'no response',
       actual: answer?.message,
     });
-    if (answer === undefined) ctx.info('WT-CONN-4', closed ? 'reading: the session closed' : 'reading: the notification was ignored (recommended)');
+    if (answer === undefined) ctx.reading('WT-CONN-4', closed ? 2 : 1, closed ? 'the session closed after the notification' : 'the notification was ignored');
   },
 });
 
@@ -523,7 +524,7 @@ const messageWhileInitializing = defineCase({
     const listAt = seen.findIndex((m) => isResponseTo(m, listId));
     const initAt = seen.findIndex((m) => isResponseTo(m, initId));
     const list = listAt >= 0 ? seen[listAt] : undefined;
-    const servedLate = list !== undefined && 'result' in list && initAt >= 0 && initAt < listAt ? 'a request written with initialize served once READY, after the initialize result' : undefined;
+    const servedLate = list !== undefined && 'result' in list && initAt >= 0 && initAt < listAt;
     judgeRefusal(ctx, 'tools/list written together with initialize', listId, { ...(list ? { answer: list } : {}), closed: ctx.connection.isClosed }, servedLate);
     const others = seen.filter((m) => !isResponseTo(m, initId) && !isResponseTo(m, listId));
     ctx.check('WT-CONN-4', others.length === 0, {

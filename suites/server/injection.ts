@@ -258,12 +258,12 @@ const rawStreamGarbageHeader = defineCase({
       { numRuns: 4 },
     );
     if (reports.length === 0) {
-      ctx.info('WT-EXEC-1', 'reading: streams too short for their header were dropped silently');
+      ctx.reading('WT-EXEC-1', 2, 'streams too short for their header');
       ctx.info('WT-ERR-3', 'no error was sent for a truncated header, so its id could not be checked');
       return;
     }
     const codes = [...new Set(reports.map((r) => errorOf(r)?.code))];
-    ctx.info('WT-EXEC-1', `reading: streams too short for their header were reported (${codes.join(', ')}${codes.every((c) => c === INVALID_REQUEST) ? ', -32600 as recommended' : ''})`, reports[0]);
+    ctx.reading('WT-EXEC-1', 1, `streams too short for their header were reported with ${codes.join(', ')}`, reports[0]);
     ctx.check('WT-ERR-3', reports.every((r) => r.id === null), {
       message: 'the error for a stream with no readable header carries id null',
       expected: { id: null },
@@ -283,7 +283,8 @@ const requestIdOutOfRange = defineCase({
   async run(ctx) {
     await openSession(ctx);
     let failed = false;
-    const readings = new Set<string>();
+    /** What an id got -> the WT-ID-3 reading it is. */
+    const readings = new Map<string, number | undefined>();
     await ctx.property(
       'WT-ID-3',
       OUT_OF_RANGE_ID,
@@ -297,9 +298,15 @@ const requestIdOutOfRange = defineCase({
         );
         const message = answer?.message as Message | undefined;
         // Every accepted reading answers under the request's own id (or null for a refusal): the answer is never lost or renamed.
-        const reading =
-          message === undefined ? undefined : 'result' in message ? 'served without execution streams or datagrams' : errorOf(message)?.code !== INVALID_REQUEST ? `refused with ${String(errorOf(message)?.code)}` : message.id === null ? '-32600 Invalid Request with id null' : '-32600 Invalid Request echoing the id (recommended)';
-        if (reading !== undefined) readings.add(`${Number.isInteger(id) ? 'an integer' : 'a fractional'} id: ${reading}`);
+        // A fraction is no MCP id at all: its -32600 carries id null under the recommended reading too.
+        const integer = Number.isInteger(id);
+        if (message !== undefined) {
+          const kind = integer ? 'an integer id' : 'a fractional id';
+          if ('result' in message) readings.set(`${kind} served`, 3);
+          else if (errorOf(message)?.code !== INVALID_REQUEST) readings.set(`${kind} refused with ${String(errorOf(message)?.code)}`, undefined);
+          else if (message.id === null) readings.set(`${kind} refused with id null`, integer ? 2 : 1);
+          else readings.set(`${kind} refused echoing the id`, 1);
+        }
         const ok = message !== undefined;
         if (!ok) {
           failed = true;
@@ -309,7 +316,10 @@ const requestIdOutOfRange = defineCase({
       },
       { numRuns: 8 },
     );
-    for (const reading of readings) ctx.info('WT-ID-3', `reading: ${reading}`);
+    for (const [what, reading] of readings) {
+      if (reading === undefined) ctx.info('WT-ID-3', what);
+      else ctx.reading('WT-ID-3', reading, what);
+    }
     for (const id of [0, 0xffff_ffff]) {
       const served = await pingAnswered(ctx, id);
       ctx.check('WT-ID-1', served, { message: `a ping with id ${id} (inside 0..2^32-1) is served`, expected: 'a result', actual: served ? 'a result' : 'no result' });
@@ -329,8 +339,8 @@ const stringRequestId = defineCase({
     await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
     const answer = await maybeNext(ctx, (r) => isResponseTo(r.message, id) || (isRecord(r.message) && r.message.id === null && 'error' in r.message), 5_000);
     const message = answer?.message as Message | undefined;
-    if (message && 'result' in message) ctx.info('WT-ID-2', 'reading: served without execution streams or datagrams', message);
-    else if (message && errorOf(message)?.code === INVALID_REQUEST) ctx.info('WT-ID-2', 'reading: -32600 Invalid Request', message);
+    if (message && 'result' in message) ctx.reading('WT-ID-2', 2, undefined, message);
+    else if (message && errorOf(message)?.code === INVALID_REQUEST) ctx.reading('WT-ID-2', 1, undefined, message);
     else ctx.info('WT-ID-2', 'neither accepted reading was observed', message ?? 'no answer');
   },
 });
@@ -360,9 +370,9 @@ const foreignOriginRefused = defineCase({
       expected: { status: 403 },
       actual: { status: foreign.status },
     });
-    if (refused) ctx.info('WT-SEC-1', foreign.status === 403 ? 'reading: HTTP 403 Forbidden (recommended)' : `reading: another 4xx refusal (HTTP ${foreign.status})`);
+    if (refused) ctx.reading('WT-SEC-1', foreign.status === 403 ? 1 : 2, `HTTP ${foreign.status}`);
     const none = await probeWebTransportSession(url, { certificateHash, timeoutMs: ctx.scaled(5_000) });
-    ctx.info('WT-SEC-5', none.status === 200 ? 'reading: accepted (the allow-list applies to browsers)' : `reading: refused (HTTP ${none.status})`, { status: none.status });
+    ctx.reading('WT-SEC-5', none.status === 200 ? 1 : 2, `HTTP ${none.status}`, { status: none.status });
   },
 });
 

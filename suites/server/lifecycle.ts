@@ -154,7 +154,7 @@ const requestBeforeInitializeRefused = defineCase({
         actual: { status: response.status, messages: response.messages },
       })) {
         const error = response.messages.map((m) => errorOf(m as Message)).find((e) => e !== undefined);
-        ctx.info('CORE-LIFE-5', `reading chosen: ${error?.code === -32600 ? 'error -32600 Invalid Request (recommended)' : `another JSON-RPC error code (${String(error?.code ?? 'none')})`}, with HTTP status ${response.status}`, error);
+        ctx.reading('CORE-LIFE-5', error?.code === -32600 ? 1 : 2, `HTTP status ${response.status}, ${error ? `error ${String(error.code)}` : 'no JSON-RPC error'}`, error);
       }
       return;
     }
@@ -162,15 +162,14 @@ const requestBeforeInitializeRefused = defineCase({
     const seen = await refusalOf(ctx, id);
     if (seen.kind === 'closed') {
       ctx.check('CORE-LIFE-5', true, { message: `${method} before initialize: the connection was closed` });
-      ctx.info('CORE-LIFE-5', 'reading chosen: closing the connection');
+      ctx.reading('CORE-LIFE-5', 3);
       return;
     }
     // A request is owed an answer (JSON-RPC §5), even one that comes too early.
     if (!checkAnswered(ctx, seen, `${method} before initialize`)) return;
     const error = errorOf(seen.message);
     if (!ctx.check('CORE-LIFE-5', error !== undefined, { message: `${method} before initialize is not served`, expected: { error: { code: -32600 } }, actual: seen.message })) return;
-    const reading = error!.code === -32600 ? 'error -32600 Invalid Request (recommended)' : `another JSON-RPC error code (${String(error!.code)})`;
-    ctx.info('CORE-LIFE-5', `reading chosen: ${reading}${seen.kind === 'null-error' ? ', with id null (the transport refused it before any session)' : ''}`, seen.message);
+    ctx.reading('CORE-LIFE-5', error!.code === -32600 ? 1 : 2, `error ${String(error!.code)}${seen.kind === 'null-error' ? ', with id null (the transport refused it before any session)' : ''}`, seen.message);
   },
 });
 
@@ -193,15 +192,15 @@ const pingBeforeInitialized = defineCase({
     await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
     const seen = await refusalOf(ctx, id);
     if (seen.kind === 'closed') {
-      ctx.info('CORE-LIFE-13', 'reading chosen: closing the connection (002: initialization is the first interaction)');
+      ctx.reading('CORE-LIFE-13', 2, 'the connection closed');
       return;
     }
     if (!checkAnswered(ctx, seen, 'ping before initialization')) return;
     const answer = seen.message!;
     if (isRecord(answer.result)) {
-      ctx.info('CORE-LIFE-13', `reading chosen: answered with a result (recommended)${isEmptyResult(answer.result) ? '' : '; its members are CORE-LIFE-12\'s to judge once initialized'}`, answer.result);
+      ctx.reading('CORE-LIFE-13', 1, isEmptyResult(answer.result) ? undefined : "a result with members, CORE-LIFE-12's to judge once initialized", answer.result);
     } else {
-      ctx.info('CORE-LIFE-13', `reading chosen: refused with an error (002: initialization is the first interaction)${seen.kind === 'null-error' ? ', id null' : ''}`, answer.error);
+      ctx.reading('CORE-LIFE-13', 2, `refused with an error${seen.kind === 'null-error' ? ', id null' : ''}`, answer.error);
     }
   },
 });
@@ -236,7 +235,7 @@ const secondInitialize = defineCase({
     }
     const error = errorOf(answer);
     if (error) {
-      ctx.info('CORE-LIFE-8', error.code === -32600 ? 'reading chosen: error -32600 (recommended)' : `reading chosen: another JSON-RPC error code (${String(error.code)})`, error);
+      ctx.reading('CORE-LIFE-8', 1, `error ${String(error.code)}`, error);
     } else if (isRecord(answer.result)) {
       const kept = answer.result.protocolVersion === first.protocolVersion;
       if (ctx.check('CORE-LIFE-8', kept, {
@@ -244,7 +243,7 @@ const secondInitialize = defineCase({
         expected: first.protocolVersion,
         actual: answer.result.protocolVersion,
       })) {
-        ctx.info('CORE-LIFE-8', 'reading chosen: a result repeating the negotiated session', answer.result);
+        ctx.reading('CORE-LIFE-8', 2, undefined, answer.result);
       }
     }
     // The session goes on.
@@ -387,7 +386,7 @@ const undeclaredFeatureRefused = defineCase({
       if (!answer) continue;
       const error = errorOf(answer);
       if (ctx.check('CORE-CAP-3', error !== undefined, { message: `${probe.method} is refused: the server did not declare ${gate.path}`, expected: { error: { code: -32601 } }, actual: answer })) {
-        ctx.info('CORE-CAP-3', error!.code === -32601 ? 'reading chosen: -32601 Method not found (recommended)' : `reading chosen: another JSON-RPC error code (${String(error!.code)})`, error);
+        ctx.reading('CORE-CAP-3', error!.code === -32601 ? 1 : 2, `error ${String(error!.code)}`, error);
       }
     }
     if (probed === 0) ctx.info('CORE-CAP-3', 'the server declared every server feature this case probes; nothing undeclared to ask for', capabilities);

@@ -3,6 +3,7 @@
 // §Capability Discovery, §Message Flow, C-14), and the WebTransport binding's initialize parameters
 // and encoding negotiation (001 §2.1, §3; profile CORE-VER-*, FLOW-CAP-*, WT-INIT-*, WT-ENC-*).
 import { defineCase, TargetPreconditionError, type Applicability, type CaseContext, type ConformanceCase, type Discovery } from '../../src/harness/index.js';
+import { FLOW_ERROR } from '../../src/protocol/error-codes.js';
 import { findInteractiveAdvertisements } from '../../src/protocol/flow-capability.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/protocol/methods.js';
 import { cborCodec, codecFor, encodeFrame, isRecord, type EncodingName } from '../../src/wire/index.js';
@@ -54,7 +55,8 @@ function versionEchoed(version: ProtocolVersion): ConformanceCase {
       const binding = ctx.connection.kind === 'webtransport' ? ['WT-INIT-7'] : [];
       if (isRecord(answer.error)) {
         // C-34: refusing a version it does not support is an accepted reading of CORE-VER-3 (003 §5.1, MCP's lifecycle example).
-        for (const requirement of ['CORE-VER-3', ...binding]) ctx.info(requirement, `initialize for ${version} was refused with an error: the server does not support ${version} (C-34)`, answer.error);
+        ctx.reading('CORE-VER-3', 2, `initialize for ${version} was refused: the server does not support ${version} (C-34)`, answer.error);
+        for (const requirement of binding) ctx.info(requirement, `initialize for ${version} was refused with an error: the server does not support ${version} (C-34)`, answer.error);
         return;
       }
       for (const requirement of ['CORE-VER-3', ...binding]) {
@@ -72,6 +74,7 @@ function versionEchoed(version: ProtocolVersion): ConformanceCase {
         return;
       }
       ctx.info('CORE-VER-6', `the server answered ${version} with ${answered}: it does not support ${version}`, answered);
+      ctx.reading('CORE-VER-3', 1, `${answered} offered for ${version}`);
       // A supported version is echoed; the HTTP header tells whether the server supports `version`.
       const accepted = await headerAccepts(ctx, version);
       if (accepted === undefined) {
@@ -97,9 +100,8 @@ const unknownVersionOffered = defineCase({
     if (!answer) return;
     if (isRecord(answer.error)) {
       // C-34: an error for a version the server does not support is an accepted reading (003 §5.1, MCP's lifecycle example).
-      for (const requirement of ['CORE-VER-3', ...(ctx.connection.kind === 'webtransport' ? ['WT-INIT-7'] : [])]) {
-        ctx.info(requirement, `reading: initialize for the unknown version ${UNKNOWN_VERSION} was refused with an error (C-34)`, answer.error);
-      }
+      ctx.reading('CORE-VER-3', 2, `initialize for the unknown version ${UNKNOWN_VERSION} was refused (C-34)`, answer.error);
+      if (ctx.connection.kind === 'webtransport') ctx.info('WT-INIT-7', `initialize for the unknown version ${UNKNOWN_VERSION} was refused with an error (C-34)`, answer.error);
       ctx.info('CORE-VER-4', 'no version was offered instead, so there is nothing to compare with the latest');
       return;
     }
@@ -115,6 +117,7 @@ const unknownVersionOffered = defineCase({
     if (ctx.connection.kind === 'webtransport') ctx.check('WT-INIT-7', good, details);
     if (!ctx.check('CORE-VER-3', good, details)) return;
     const version = offered as string;
+    ctx.reading('CORE-VER-3', 1, `${version} offered`);
     ctx.info('CORE-VER-6', `the server offers ${version} for a version it does not know`, version);
     await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     if (ctx.connection.http) {
@@ -204,10 +207,11 @@ const interactiveAdvertised = defineCase({
     const found = findInteractiveAdvertisements(result.capabilities, capabilitiesAnswer?.result);
     if (found.length > 0) {
       ctx.check('FLOW-CAP-1', true, { message: `interactive support is advertised (${found.map((f) => f.location).join(', ')})` });
-      for (const place of found) {
-        const reading = { experimental: '`capabilities.experimental.interactive`', 'top-level': 'top-level `capabilities.interactive`', method: 'the `capabilities` method' }[place.location];
-        ctx.info('FLOW-CAP-1', `advertised in ${reading}`, place.value);
-      }
+      // Reading 3 is the capabilities method alone; alongside an initialize advertisement it is that one's reading.
+      const inInitialize = found.filter((place) => place.location !== 'method');
+      for (const place of inInitialize) ctx.reading('FLOW-CAP-1', place.location === 'experimental' ? 1 : 2, undefined, place.value);
+      if (inInitialize.length === 0) ctx.reading('FLOW-CAP-1', 3, undefined, found[0]!.value);
+      else if (found.some((place) => place.location === 'method')) ctx.info('FLOW-CAP-1', 'the capabilities method advertises it too');
       return;
     }
     // Advertised nowhere: the server must then not serve interaction.* at all.
@@ -233,14 +237,16 @@ const FEATURE_FLAGS = ['statefulSessions', 'progressTracking', 'validation', 'mu
 const capabilitiesMethod = defineCase({
   id: 'negotiation/capabilities-result',
   suite: SUITE,
-  title: 'the capabilities method answers {interactive: boolean, version?: string ("0.1.0"), features?: {boolean flags}}',
-  requirements: ['FLOW-CAP-2', 'FLOW-CAP-3', 'FLOW-CAP-4'],
+  title: 'the capabilities method is answered (recommended), with {interactive: boolean, version?: string ("0.1.0"), features?: {boolean flags}}',
+  requirements: ['FLOW-CAP-2', 'FLOW-CAP-3', 'FLOW-CAP-4', 'FLOW-CAP-10'],
   applies: showsFlowSupport,
   async run(ctx) {
     await openSession(ctx);
-    const answer = await ctx.request('FLOW-CAP-2', 'capabilities', undefined, { what: 'capabilities' });
+    const answer = await ctx.request('FLOW-CAP-10', 'capabilities', undefined, { what: 'capabilities' });
     if (!answer) return;
     const result = answer.result;
+    // Refusing the method is a missing recommended behaviour (FLOW-CAP-10); the shape of a result is FLOW-CAP-2's.
+    if (!ctx.check('FLOW-CAP-10', !('error' in answer), { message: 'capabilities is answered with a result, not refused', actual: answer })) return;
     if (!ctx.check('FLOW-CAP-2', isRecord(result), { message: 'capabilities is answered with a result object', actual: answer })) return;
     const r = result as Message;
     ctx.check('FLOW-CAP-2', typeof r.interactive === 'boolean', { message: 'result.interactive is a boolean', actual: r.interactive });
@@ -272,7 +278,7 @@ const SERVER_TO_CLIENT: readonly { method: string; params: Message }[] = [
 const wrongDirectionRefused = defineCase({
   id: 'negotiation/wrong-direction-refused',
   suite: SUITE,
-  title: 'interaction.prompt, .continue and .complete sent by a client are answered -32601 Method not found',
+  title: 'interaction.prompt, .continue and .complete sent by a client are answered -32601 Method not found (or -32001 for a session the server does not have)',
   requirements: ['FLOW-CAP-8', 'FLOW-CAP-9'],
   sendsInvalid: true,
   async run(ctx) {
@@ -282,7 +288,10 @@ const wrongDirectionRefused = defineCase({
       if (!answer) continue;
       const error = errorOf(answer);
       ctx.check('FLOW-CAP-8', error !== undefined, { message: `${method} is a server-to-client request: a client's is not served`, actual: answer });
-      ctx.check('FLOW-CAP-9', error?.code === -32601, { message: `${method} from the client is answered -32601`, expected: { error: { code: -32601 } }, actual: answer });
+      const reading = error?.code === -32601 ? 1 : error?.code === FLOW_ERROR.SESSION_NOT_FOUND ? 2 : undefined;
+      if (ctx.check('FLOW-CAP-9', reading !== undefined, { message: `${method} from the client is answered -32601 (or -32001: no such session on the server)`, expected: { error: { code: -32601 } }, actual: answer })) {
+        ctx.reading('FLOW-CAP-9', reading!, method);
+      }
     }
   },
 });
@@ -319,8 +328,8 @@ const notInteractiveRefuses = defineCase({
     }
     const codes = [...new Set(answers.map((a) => errorOf(a)?.code).filter((c) => c !== undefined))];
     for (const code of codes) {
-      const reading = code === -32007 ? '-32007 NOT_INTERACTIVE (a Flow-aware server with the mode off)' : code === -32601 ? '-32601 Method not found (a plain MCP server)' : `error ${String(code)}`;
-      ctx.info('FLOW-CAP-7', `reading chosen: ${reading}`);
+      if (code === -32007 || code === -32601) ctx.reading('FLOW-CAP-7', code === -32007 ? 1 : 2);
+      else ctx.info('FLOW-CAP-7', `interaction.* refused with error ${String(code)}`);
     }
   },
 });
@@ -415,9 +424,9 @@ const wtOtherTransportVersion = defineCase({
     const answer = wire.answer;
     const version = answer && isRecord(answer.result) && isRecord(answer.result.transport) ? answer.result.transport.version : undefined;
     const code = errorOf(answer)?.code;
-    const reading = version === '0.1' ? 'answer with version "0.1"' : code === -32600 ? '-32600 Invalid Request' : undefined;
+    const reading = version === '0.1' ? 1 : code === -32600 ? 2 : undefined;
     if (ctx.check('WT-INIT-5', reading !== undefined, { message: 'transport.version "9.9" is answered with version "0.1" or -32600', actual: answer ?? wire.faults })) {
-      ctx.info('WT-INIT-5', `reading chosen: ${reading}`, answer);
+      ctx.reading('WT-INIT-5', reading!, undefined, answer);
     }
   },
 });
@@ -434,9 +443,9 @@ const wtTransportOmitted = defineCase({
     const result = answer && isRecord(answer.result) ? answer.result : undefined;
     const transport = result && isRecord(result.transport) ? result.transport : undefined;
     const served = result !== undefined && (transport === undefined || transport.encoding === 'json');
-    const reading = served ? 'served with defaults' : errorOf(answer)?.code === -32600 ? '-32600 Invalid Request' : undefined;
+    const reading = served ? 1 : errorOf(answer)?.code === -32600 ? 2 : undefined;
     if (ctx.check('WT-INIT-6', reading !== undefined, { message: 'initialize without transport is served with json or refused with -32600', actual: answer ?? wire.faults })) {
-      ctx.info('WT-INIT-6', `reading chosen: ${reading}`, transport);
+      ctx.reading('WT-INIT-6', reading!, undefined, transport ?? answer);
     }
   },
 });
@@ -527,11 +536,12 @@ function checkNoneSupported(ctx: CaseContext, selected: unknown, answer: Message
   const error = errorOf(answer);
   if (error !== undefined) {
     ctx.check('WT-ENC-7', true, { message: `${what}: initialize refused` });
-    ctx.info('WT-ENC-7', `reading: initialize refused (error ${String(error.code)}${error.code === -32602 ? ', as recommended for a refusal' : ''})`, error);
+    if (error.code === -32602) ctx.reading('WT-ENC-7', 2, undefined, error);
+    else ctx.info('WT-ENC-7', `initialize refused with error ${String(error.code)} (-32602 is the code recommended for a refusal)`, error);
     return;
   }
   ctx.check('WT-ENC-7', selected === 'json', { message: `${what}: "json" is selected`, expected: 'json', actual: selected ?? answer });
-  if (selected === 'json') ctx.info('WT-ENC-7', 'reading: select "json" (recommended)');
+  if (selected === 'json') ctx.reading('WT-ENC-7', 1);
 }
 
 const wtUnknownOnly = encodingCase({
@@ -618,14 +628,13 @@ const wtSwitchAtBoundary = defineCase({
 function checkMismatchRefused(ctx: CaseContext, answered: readonly ReceivedMessage[], id: number, what: string): void {
   const refusal = answered.find((r) => isRecord(r.message) && 'error' in r.message && (r.message.id === null || r.message.id === id))?.message as Message | undefined;
   const code = errorOf(refusal)?.code;
-  const reading =
-    code === -32003 ? (refusal!.id === null ? '-32003 Encoding Mismatch, id null (recommended)' : '-32003 Encoding Mismatch echoing the id the message carries') : code === -32700 && refusal!.id === null ? '-32700 Parse error, id null' : undefined;
+  const reading = code === -32003 ? (refusal!.id === null ? 1 : 2) : code === -32700 && refusal!.id === null ? 3 : undefined;
   ctx.check('WT-ENC-5', reading !== undefined, {
     message: `${what} is refused: -32003 (id null or its own id) or -32700 (id null)`,
     expected: [{ id: null, error: { code: -32003 } }, { id, error: { code: -32003 } }, { id: null, error: { code: -32700 } }],
     actual: answered.map((r) => r.message),
   });
-  if (reading !== undefined) ctx.info('WT-ENC-5', `reading: ${reading}`, refusal);
+  if (reading !== undefined) ctx.reading('WT-ENC-5', reading, what, refusal);
   const served = answered.find((r) => isResponseTo(r.message, id) && isRecord(r.message) && 'result' in r.message);
   ctx.check('WT-ENC-5', served === undefined, { message: `${what} is not processed`, expected: 'no result for it', actual: served?.message });
 }

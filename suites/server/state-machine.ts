@@ -82,7 +82,7 @@ const startResult = defineCase({
           expected: 'waiting_user',
           actual: result.state,
         });
-        if (ok) ctx.info('FLOW-START-5', `with an initialPrompt the target reports ${String(result.state)} (${result.state === 'waiting_user' ? 'reading 1, recommended' : 'reading 2, as in the 000 example'})`);
+        if (ok) ctx.reading('FLOW-START-5', result.state === 'waiting_user' ? 1 : 2, `the start of ${toolName}`);
       }
       if (typeof result.sessionId === 'string') await cancelQuietly(ctx, result.sessionId);
     }
@@ -122,12 +122,12 @@ const startInvalidParams = defineCase({
       if (answer === undefined) continue;
       const sessionId = isRecord(answer.result) ? answer.result.sessionId : undefined;
       if (typeof sessionId === 'string') {
-        ctx.info('FLOW-START-9', `interaction.start with ${what} started a session: the timeout is read leniently (reading 2)`);
+        ctx.reading('FLOW-START-9', 2, `interaction.start with ${what} started a session`);
         await cancelQuietly(ctx, sessionId);
         continue;
       }
       if (checkErrorCode(ctx, 'FLOW-START-9', answer, -32602, `interaction.start with ${what}`)) {
-        ctx.info('FLOW-START-9', `interaction.start with ${what} is refused with -32602 (reading 1, recommended)`);
+        ctx.reading('FLOW-START-9', 1, `interaction.start with ${what}`);
       }
     }
   },
@@ -149,11 +149,8 @@ const startUnknownTool = defineCase({
   },
 });
 
-const START_REFUSAL_READINGS: Readonly<Record<number, string>> = {
-  [-32602]: 'reading 1, -32602 Invalid params (recommended)',
-  [-32601]: 'reading 2, -32601 Method not found',
-  [FLOW_ERROR.NOT_INTERACTIVE]: 'reading 3, -32007 NOT_INTERACTIVE',
-};
+/** FLOW-START-4's readings by the refusal's code. */
+const START_REFUSAL_READINGS: Readonly<Record<number, number>> = { [-32602]: 1, [-32601]: 2, [FLOW_ERROR.NOT_INTERACTIVE]: 3 };
 
 /**
  * FLOW-START-4: the start is refused with an error, whatever its code (no document assigns one; the
@@ -165,7 +162,9 @@ function checkStartRefused(ctx: CaseContext, answer: Message | undefined, what: 
   const error = errorOf(answer);
   if (!ctx.check('FLOW-START-4', error !== undefined, { message: `${what} is answered with an error`, expected: { error: { code: -32602 } }, actual: answer.result ?? answer.error })) return;
   const code = error?.code as number;
-  ctx.info('FLOW-START-4', `${what} is answered with ${String(code)} (${START_REFUSAL_READINGS[code] ?? 'another code, reported'})`);
+  const reading = START_REFUSAL_READINGS[code];
+  if (reading !== undefined) ctx.reading('FLOW-START-4', reading, what);
+  else ctx.info('FLOW-START-4', `${what} is answered with ${String(code)}, another code than the listed readings`);
   if (isFlowErrorCode(code)) {
     ctx.check('FLOW-ERR-1', flowCodes.includes(code), {
       message: `${what}: a Flow error code must carry its 000 meaning, not ${code} ${FLOW_ERROR_NAMES[code]}`,
@@ -289,8 +288,9 @@ const firstPromptRequest = defineCase({
         }) &&
         asContinue
       ) {
-        ctx.info('FLOW-START-8', `the first prompt of ${toolName} came as interaction.continue with nextPrompt (reading 2)`);
+        ctx.reading('FLOW-START-8', 2, `the first prompt of ${toolName}`);
       }
+      if (asPrompt) ctx.reading('FLOW-START-8', 1, `the first prompt of ${toolName}`);
       if (event?.method === FLOW_METHOD.prompt) {
         const { params, message } = event;
         ctx.check('FLOW-PROMPT-1', 'id' in message && params.sessionId === session.sessionId && isRecord(params.prompt) && (params.progress === undefined || isRecord(params.progress)), {
@@ -434,7 +434,7 @@ const respondWrongState = defineCase({
       // FLOW-STATE-6 reading 2: a finished session may be cleaned up; then it has no state at all.
       const state = await ctx.request('FLOW-STATE-6', FLOW_METHOD.getState, { sessionId: session.sessionId });
       if (errorOf(state)?.code === FLOW_ERROR.SESSION_NOT_FOUND) {
-        ctx.info('FLOW-STATE-6', 'the completed session was cleaned up at once (reading 2): respond and getState answer -32001');
+        ctx.reading('FLOW-STATE-6', 2, 'the completed session was cleaned up at once: respond and getState answer -32001');
         checkFlowError(ctx, answer, { requirement: 'FLOW-RESPOND-5', codes: [FLOW_ERROR.SESSION_NOT_FOUND], what: 'interaction.respond on a cleaned-up session', sessionId: session.sessionId, also: ['FLOW-ERR-1', 'FLOW-ERR-2', 'FLOW-ERR-3'] });
         return;
       }
@@ -516,8 +516,10 @@ const respondWhenCancelled = defineCase({
       // FLOW-STATE-6 reading 2: a finished session may be cleaned up; then it has no state at all.
       const state = await ctx.request('FLOW-STATE-6', FLOW_METHOD.getState, { sessionId: session.sessionId });
       if (errorOf(state)?.code === FLOW_ERROR.SESSION_NOT_FOUND) {
-        ctx.info('FLOW-STATE-6', 'the cancelled session was cleaned up at once (reading 2): respond and getState answer -32001');
-        checkFlowError(ctx, answer, { requirement: 'FLOW-RESPOND-6', codes: [FLOW_ERROR.SESSION_NOT_FOUND], what: 'interaction.respond on a cleaned-up session', sessionId: session.sessionId, also: ['FLOW-ERR-1', 'FLOW-ERR-2'] });
+        ctx.reading('FLOW-STATE-6', 2, 'the cancelled session was cleaned up at once: respond and getState answer -32001');
+        if (checkFlowError(ctx, answer, { requirement: 'FLOW-RESPOND-6', codes: [FLOW_ERROR.SESSION_NOT_FOUND], what: 'interaction.respond on a cleaned-up session', sessionId: session.sessionId, also: ['FLOW-ERR-1', 'FLOW-ERR-2'] })) {
+          ctx.reading('FLOW-RESPOND-6', 3);
+        }
         return;
       }
     }
@@ -530,7 +532,7 @@ const respondWhenCancelled = defineCase({
     });
     if (ok) {
       const code = errorOf(answer)?.code;
-      ctx.info('FLOW-RESPOND-6', `a respond on a cancelled session is answered with ${String(code)} (${code === FLOW_ERROR.ALREADY_CANCELLED ? 'reading 1, recommended' : 'reading 2'})`);
+      ctx.reading('FLOW-RESPOND-6', code === FLOW_ERROR.ALREADY_CANCELLED ? 1 : 2);
     }
     await checkStillTerminal(ctx, session, 'cancelled');
   },
@@ -544,7 +546,7 @@ async function checkStillTerminal(ctx: CaseContext, session: FlowSession, state:
   const answer = await ctx.request('FLOW-SM-3', FLOW_METHOD.getState, { sessionId: session.sessionId });
   if (!answer) return undefined;
   if (errorOf(answer)?.code === FLOW_ERROR.SESSION_NOT_FOUND) {
-    ctx.info('FLOW-STATE-6', `the ${state} session was cleaned up: interaction.getState answers -32001 (reading 2)`);
+    ctx.reading('FLOW-STATE-6', 2, `the ${state} session was cleaned up: interaction.getState answers -32001`);
     return undefined;
   }
   const result = isRecord(answer.result) ? answer.result : {};
@@ -554,7 +556,7 @@ async function checkStillTerminal(ctx: CaseContext, session: FlowSession, state:
     expected: { state: allowed.length === 1 ? state : allowed },
     actual: answer.result ?? answer.error,
   });
-  if (allowed.includes(result.state as InteractionState)) ctx.info('FLOW-STATE-6', `interaction.getState of the finished session reports ${String(result.state)} (reading 1)`);
+  if (allowed.includes(result.state as InteractionState)) ctx.reading('FLOW-STATE-6', 1, `interaction.getState of the finished session reports ${String(result.state)}`);
   return result.state as InteractionState;
 }
 
@@ -591,7 +593,8 @@ const completedIsTerminal = defineCase({
     });
     const after = await checkStillTerminal(ctx, session, cancelled ? 'cancelled' : 'completed');
     const literal = after === undefined ? undefined : findLiteralAnyMove(['completed', after]);
-    if (literal) ctx.info('FLOW-SM-3', `the completed session became ${literal.to} (000's "Any -> CANCELLED" read literally, reading 2)`);
+    if (literal) ctx.reading('FLOW-SM-3', 2, `the completed session became ${literal.to}`);
+    else if (after === 'completed') ctx.reading('FLOW-SM-3', 1, 'the completed session stayed completed after interaction.cancel');
   },
 });
 
@@ -619,7 +622,11 @@ const unknownSession = defineCase({
       const what = `${method} for an unknown session`;
       checkFlowError(ctx, answer, { requirement: 'FLOW-ERR-4', codes, what, sessionId, also });
       if (method === FLOW_METHOD.getState) checkFlowError(ctx, answer, { requirement: 'FLOW-STATE-5', codes, what, sessionId });
-      if (errorOf(answer)?.code === -32602) ctx.info('FLOW-ERR-4', `${what}: a stateless token the server did not sign is refused with -32602 (C-19)`);
+      const code = errorOf(answer)?.code;
+      if (code === -32602 || code === FLOW_ERROR.SESSION_NOT_FOUND) {
+        ctx.reading('FLOW-ERR-4', code === -32602 ? 2 : 1, what);
+        if (method === FLOW_METHOD.getState) ctx.reading('FLOW-STATE-5', code === -32602 ? 2 : 1, what);
+      }
     }
   },
 });
@@ -749,7 +756,7 @@ const getStateCase = defineCase({
         ctx.check('FLOW-STATE-2', history.length === 0, { message: `after ${toolName} completed: ${history.join('; ') || 'one history entry per accepted answer'}`, actual: end.result.history });
       }
       if (base.first !== undefined) {
-        ctx.info('FLOW-STATE-2', `${toolName}: turnIds start at ${base.first}${base.first === 0 ? ' (reading 1, recommended)' : ' (reading 2)'}`);
+        ctx.reading('FLOW-STATE-2', base.first === 0 ? 1 : 2, `${toolName}: turnIds start at ${base.first}`);
       }
       const illegal = findIllegalObservation(observed);
       ctx.check('FLOW-SM-2', illegal === undefined, {

@@ -55,11 +55,10 @@ function mentions(message: unknown, sessionId: string): boolean {
 }
 
 /** Which accepted reading of C-22 a warning is. */
-function warningReading(message: Message): string {
+/** FLOW-TIMEOUT-4's reading a warning shows: 1 notifications/message at level warning, 2 any other message naming the session. */
+function warningReading(message: Message): 1 | 2 {
   const params = isRecord(message.params) ? message.params : {};
-  if (message.method === 'notifications/message' && params.level === 'warning') return 'notifications/message at level warning naming the session (recommended)';
-  if (message.method === 'notifications/progress' || message.method === FLOW_METHOD.continue) return `${String(message.method)} naming the session`;
-  return `another server message carrying the sessionId (${String(message.method ?? 'a response')})`;
+  return message.method === 'notifications/message' && params.level === 'warning' ? 1 : 2;
 }
 
 /** The first message the target sent that names `sessionId` without being a response (a C-22 warning reading), if any. */
@@ -123,7 +122,7 @@ const expires = defineCase({
           actual: reply,
         })
       ) {
-        ctx.info('FLOW-TIMEOUT-1', code === FLOW_ERROR.SESSION_EXPIRED ? `${what}: -32002 SESSION_EXPIRED (recommended)` : `${what}: -32001 SESSION_NOT_FOUND (cleaned up)`);
+        ctx.reading('FLOW-TIMEOUT-1', code === FLOW_ERROR.SESSION_EXPIRED ? 1 : 2, what);
       }
     }
   },
@@ -157,7 +156,7 @@ const warns = defineCase({
       expected: 'e.g. notifications/message at level warning with the sessionId in data',
       actual: warning ?? 'no message named the session before it expired',
     }) && warning !== undefined) {
-      ctx.info('FLOW-TIMEOUT-4', warningReading(warning), warning);
+      ctx.reading('FLOW-TIMEOUT-4', warningReading(warning), String(warning.method ?? 'a response'), warning);
     }
   },
 });

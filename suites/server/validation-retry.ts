@@ -111,11 +111,11 @@ async function probeEveryPrompt(
           const outcome = respondOutcome(answer);
           const place = where(toolName, current);
           if (outcome === 'accepted') {
-            ctx.info(reading.requirement, `${place}: ${JSON.stringify(probe)} is accepted: ${reading.ifAccepted}`);
+            ctx.reading(reading.requirement, reading.ifAccepted, `${place}: ${JSON.stringify(probe)} is accepted`);
             return false; // the session moved on
           }
           if (outcome === 'rejected' || outcome === 'rejected-with-error') {
-            ctx.info(reading.requirement, `${place}: ${JSON.stringify(probe)} is rejected: ${reading.ifRejected}`);
+            ctx.reading(reading.requirement, reading.ifRejected, `${place}: ${JSON.stringify(probe)} is rejected${reading.rejectedToo ? `; ${reading.rejectedToo}` : ''}`);
             await reprompts.take();
           }
         }
@@ -127,13 +127,27 @@ async function probeEveryPrompt(
   return sent;
 }
 
+/** Whether a text prompt's rules other than `required` let the empty string through (no minimum length, a pattern that matches it). */
+function onlyRequiredRefusesEmpty(rules: Message): boolean {
+  if (typeof rules.min === 'number' && rules.min > 0) return false;
+  if (typeof rules.pattern !== 'string') return true;
+  try {
+    return new RegExp(rules.pattern, 'u').test('');
+  } catch {
+    return false;
+  }
+}
+
 /** A value whose fate only tells which accepted reading (C-31) the target follows; reported as INFO. */
 interface ReadingProbe {
   requirement: string;
   /** The value to send at this prompt, or undefined when the prompt cannot tell the readings apart. */
   valueFor: (prompt: Message) => unknown;
-  ifAccepted: string;
-  ifRejected: string;
+  /** The requirement's accepted reading (its number in `accepts`) an acceptance shows, and the one a rejection shows. */
+  ifAccepted: number;
+  ifRejected: number;
+  /** What else a rejection may mean. */
+  rejectedToo?: string;
 }
 
 /** Checks that an invalid value was refused, in either accepted form (C-15). */
@@ -165,7 +179,9 @@ function checkRejectionLeftAlone(ctx: CaseContext, place: string, probe: Invalid
     expected: { ...keep(before), history: was },
     actual: { ...keep(after), history: is },
   });
-  if (ok && recordsRejection) ctx.info('FLOW-VALID-10', `${place}: history records the rejected exchange as a turn (reading 2)`);
+  if (ok) ctx.reading('FLOW-VALID-10', recordsRejection ? 2 : 1, place);
+  // FLOW-STATE-2's history counts turns the same way.
+  if (ok && recordsRejection) ctx.reading('FLOW-STATE-2', 3, place);
 }
 
 /** One case per validation rule: every prompt showing the rule gets its probes. */
@@ -200,9 +216,10 @@ const required = ruleCase({
   rule: 'validation.required',
   reading: {
     requirement: 'FLOW-VALID-2',
-    valueFor: (prompt) => (prompt.type === 'text' && isRecord(prompt.validation) && prompt.validation.required === true ? '' : undefined),
-    ifAccepted: 'a required text prompt takes the empty string as a value (reading 2)',
-    ifRejected: 'a required text prompt refuses the empty string (reading 1, recommended, or by its other rules)',
+    // Only where no other rule refuses the empty string (no minimum length, a pattern it matches): then only `required` decides.
+    valueFor: (prompt) => (prompt.type === 'text' && isRecord(prompt.validation) && prompt.validation.required === true && onlyRequiredRefusesEmpty(prompt.validation) ? '' : undefined),
+    ifAccepted: 2,
+    ifRejected: 1,
   },
 });
 const pattern = ruleCase({
@@ -225,8 +242,8 @@ const pattern = ruleCase({
       }
       return undefined;
     },
-    ifAccepted: 'the pattern is searched in the value (reading 1, recommended)',
-    ifRejected: 'the whole value must match the pattern (reading 2)',
+    ifAccepted: 1,
+    ifRejected: 2,
   },
 });
 const textLength = ruleCase({
@@ -251,8 +268,9 @@ const textLength = ruleCase({
       }
       return value;
     },
-    ifAccepted: 'text length counts Unicode code points (reading 1, recommended)',
-    ifRejected: 'text length counts UTF-16 code units (reading 2), or the target refuses these characters',
+    ifAccepted: 1,
+    ifRejected: 2,
+    rejectedToo: 'or the target refuses these characters',
   },
 });
 const numberRange = ruleCase({
@@ -269,8 +287,8 @@ const numberType = ruleCase({
   reading: {
     requirement: 'FLOW-VALID-6',
     valueFor: (prompt) => (prompt.type === 'number' && typeof validValue(prompt) === 'number' ? String(validValue(prompt)) : undefined),
-    ifAccepted: 'numeric strings are accepted as numbers (reading 2)',
-    ifRejected: 'only JSON numbers are accepted (reading 1, recommended)',
+    ifAccepted: 2,
+    ifRejected: 1,
   },
 });
 const choice = ruleCase({
@@ -287,8 +305,8 @@ const confirm = ruleCase({
   reading: {
     requirement: 'FLOW-VALID-8',
     valueFor: (prompt) => (prompt.type === 'confirm' ? 'yes' : undefined),
-    ifAccepted: 'boolean words are accepted (reading 2)',
-    ifRejected: 'only JSON booleans are accepted (reading 1, recommended)',
+    ifAccepted: 2,
+    ifRejected: 1,
   },
 });
 const date = ruleCase({
@@ -363,7 +381,7 @@ const acceptedResult = defineCase({
   timeLimitMs: 15_000,
   async run(ctx) {
     await openSession(ctx);
-    let reported = false;
+    const reported = new Set<number>();
     for (const toolName of tools(ctx)) {
       const session = await startInteraction(ctx, { toolName });
       await walkSession(ctx, session, {
@@ -375,9 +393,10 @@ const acceptedResult = defineCase({
             expected: { accepted: true, validation: { valid: true } },
             actual: turn.answer.result ?? turn.answer.error,
           });
-          if (ok && withoutValidation && !reported) {
-            reported = true;
-            ctx.info('FLOW-RESPOND-2', `${toolName}: an accepted value is answered without validation (reading 2)`);
+          const reading = withoutValidation ? 2 : 1;
+          if (ok && !reported.has(reading)) {
+            reported.add(reading);
+            ctx.reading('FLOW-RESPOND-2', reading, `${toolName}: the first value accepted so`);
           }
         },
       });
@@ -389,7 +408,7 @@ const rejectionAndRetry = defineCase({
   id: `${SUITE}/rejection-and-retry`,
   suite: SUITE,
   title: 'a rejected value gets accepted:false with an error (and a suggestion), changes nothing, and the corrected value is accepted',
-  requirements: ['FLOW-RESPOND-3', 'FLOW-RESPOND-4', 'FLOW-VALID-10', 'FLOW-VALID-13', 'FLOW-ERR-1', 'FLOW-ERR-2'],
+  requirements: ['FLOW-RESPOND-3', 'FLOW-RESPOND-4', 'FLOW-VALID-10', 'FLOW-VALID-13', 'FLOW-ERR-1', 'FLOW-ERR-2', 'FLOW-STATE-2'],
   applies: requiresInteractiveTool,
   timeLimitMs: 15_000,
   async run(ctx) {
@@ -408,7 +427,7 @@ const rejectionAndRetry = defineCase({
           const outcome = respondOutcome(answer);
           const validation = rejectionValidation(answer);
           if (outcome === 'rejected-with-error') {
-            ctx.info('FLOW-RESPOND-3', `${place}: the rejection is error -32004 (reading 2, C-15)`);
+            ctx.reading('FLOW-RESPOND-3', 2, place);
             checkFlowError(ctx, answer, { requirement: 'FLOW-RESPOND-3', codes: [FLOW_ERROR.VALIDATION_FAILED], what: `${place}: ${probe.description}`, sessionId: session.sessionId, also: ['FLOW-ERR-1', 'FLOW-ERR-2'] });
           } else {
             ctx.check('FLOW-RESPOND-3', outcome === 'rejected' && validation?.valid === false && typeof validation.error === 'string' && (validation.suggestion === undefined || typeof validation.suggestion === 'string'), {
@@ -416,6 +435,7 @@ const rejectionAndRetry = defineCase({
               actual: answer.result ?? answer.error,
             });
             if (outcome === 'accepted') return false;
+            if (outcome === 'rejected') ctx.reading('FLOW-RESPOND-3', 1, place);
           }
           if (['FLOW-VALID-3', 'FLOW-VALID-7', 'FLOW-VALID-9'].includes(probe.requirement) && validation !== undefined) {
             ctx.check('FLOW-VALID-13', typeof validation.suggestion === 'string' && validation.suggestion !== '', {
@@ -424,7 +444,7 @@ const rejectionAndRetry = defineCase({
             });
           }
           const reprompt = await new Reprompts(ctx, session).take();
-          ctx.info('FLOW-RESPOND-4', reprompt ? `${place}: re-prompted with a new ${reprompt.method} (reading 1)` : `${place}: kept the current prompt without a new request (reading 2)`);
+          ctx.reading('FLOW-RESPOND-4', reprompt ? 1 : 2, reprompt ? `${place}: a new ${reprompt.method}` : place);
           if (reprompt?.prompt !== undefined) {
             ctx.check('FLOW-RESPOND-4', reprompt.prompt.type === current.prompt.type, {
               message: `${place}: the re-prompt is a prompt of the same type`,
@@ -478,11 +498,11 @@ const respondInvalidParams = defineCase({
         const required = isRecord(current.prompt.validation) && current.prompt.validation.required === true;
         const judged = outcome === 'rejected' || outcome === 'rejected-with-error' || (outcome === 'accepted' && !required);
         if (judged) {
-          ctx.info('FLOW-RESPOND-7', `a response without value is judged as a missing answer: ${outcome} (reading 2)`);
+          ctx.reading('FLOW-RESPOND-7', 2, outcome);
           return false;
         }
         if (checkErrorCode(ctx, 'FLOW-RESPOND-7', answer, -32602, 'interaction.respond with a response without value (or it is judged as a missing answer)')) {
-          ctx.info('FLOW-RESPOND-7', 'a response without value is refused with -32602 (reading 1, recommended)');
+          ctx.reading('FLOW-RESPOND-7', 1);
         }
         return false;
       },

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { cases } from '../../suites/server/execution-streams.js';
-import { casesFlagging, casesFor, type MockRun, runOnMock } from './support.js';
+import { casesFlagging, casesFor, type MockRun, runOnMock, readingsSeen } from './support.js';
 
 /** Failing checks (FAIL/WARN/TIMEOUT/ERROR) of a run. */
 function unexpectedProblems(run: MockRun): unknown[] {
@@ -70,17 +70,13 @@ describe('execution-streams suite on the mock server', () => {
   }, 120_000);
 });
 
-/** The INFO messages a case reported under `requirement` (the readings it observed). */
-function readingsOf(run: MockRun, id: string, requirement: string): string {
-  return run.get(id).checks.filter((check) => check.requirement === requirement && check.verdict === 'INFO').map((check) => check.message).join(' | ');
-}
 
 describe('execution-streams suite on the alternate-readings mock', () => {
   it('passes, and reports each reading the alternate mock takes', async () => {
     const run = await runOnMock(cases, { transport: 'wt', server: { readings: 'alternate' } });
     expect(run.problems).toEqual([]);
-    expect(readingsOf(run, 'execution-streams/truncated-header', 'WT-EXEC-1')).toMatch(/dropped silently/);
-    expect(readingsOf(run, 'execution-streams/injected-stream', 'WT-EXEC-2')).toMatch(/reported with -32002; the payload was taken and discarded/);
-    expect(readingsOf(run, 'execution-streams/dangling-stream-ref', 'WT-EXEC-3')).toMatch(/answered on its own terms/);
+    expect(readingsSeen(run, 'execution-streams/truncated-header', 'WT-EXEC-1')).toEqual([2]);
+    expect(readingsSeen(run, 'execution-streams/injected-stream', 'WT-EXEC-2')).toEqual([2]);
+    expect(readingsSeen(run, 'execution-streams/dangling-stream-ref', 'WT-EXEC-3')).toEqual([2]);
   }, 120_000);
 });

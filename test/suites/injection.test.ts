@@ -6,7 +6,7 @@ import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { cases as framing } from '../../suites/server/framing.js';
 import { cases } from '../../suites/server/injection.js';
 import { cases as streamLimits } from '../../suites/server/stream-limits.js';
-import { casesFlagging, casesFor, type MockRun, runOnMock } from './support.js';
+import { casesFlagging, casesFor, type MockRun, runOnMock, readingsSeen } from './support.js';
 
 /** Every case of the three WebTransport-binding modules: a fault is caught by whichever declares it. */
 const bindingCases = [...framing, ...cases, ...streamLimits];
@@ -63,19 +63,15 @@ describe('injection suite catches every fault of its areas', () => {
   }
 });
 
-/** The INFO messages a case reported under `requirement` (the readings it observed). */
-function readingsOf(run: MockRun, id: string, requirement: string): string {
-  return run.get(id).checks.filter((check) => check.requirement === requirement && check.verdict === 'INFO').map((check) => check.message).join(' | ');
-}
 
 describe('injection suite on the alternate-readings mock', () => {
   it('passes, and reports each reading the alternate mock takes', async () => {
     const run = await runOnMock(cases, { transport: 'wt', server: { readings: 'alternate' } });
     expect(run.problems).toEqual([]);
-    expect(readingsOf(run, 'injection/foreign-origin-refused', 'WT-SEC-1')).toMatch(/another 4xx refusal \(HTTP 400\)/);
-    expect(readingsOf(run, 'injection/foreign-origin-refused', 'WT-SEC-5')).toMatch(/refused/);
-    expect(readingsOf(run, 'injection/string-request-id', 'WT-ID-2')).toMatch(/-32600 Invalid Request/);
-    expect(readingsOf(run, 'injection/raw-stream-garbage-header', 'WT-EXEC-1')).toMatch(/dropped silently/);
-    expect(readingsOf(run, 'injection/request-id-out-of-range', 'WT-ID-3')).toMatch(/served without execution streams/);
+    expect(readingsSeen(run, 'injection/foreign-origin-refused', 'WT-SEC-1')).toEqual([2]);
+    expect(readingsSeen(run, 'injection/foreign-origin-refused', 'WT-SEC-5')).toEqual([2]);
+    expect(readingsSeen(run, 'injection/string-request-id', 'WT-ID-2')).toEqual([1]);
+    expect(readingsSeen(run, 'injection/raw-stream-garbage-header', 'WT-EXEC-1')).toEqual([2]);
+    expect(readingsSeen(run, 'injection/request-id-out-of-range', 'WT-ID-3')).toContain(3);
   }, 60_000);
 });

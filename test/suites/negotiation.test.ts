@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { readCatalog } from '../../src/protocol/requirements.js';
 import { cases } from '../../suites/server/negotiation.js';
-import { casesFor, runOnMock, type MockRun, type MockRunOptions } from './support.js';
+import { casesFor, runOnMock, type MockRun, type MockRunOptions, readingsSeen } from './support.js';
 
 const AREAS = /^(CORE-VER|FLOW-CAP|WT-INIT|WT-ENC)-/;
 
@@ -101,19 +101,15 @@ describe('negotiation suite covers its areas', () => {
   });
 });
 
-/** The INFO messages a case reported under `requirement` (the readings it observed). */
-function readingsOf(run: MockRun, id: string, requirement: string): string {
-  return run.get(id).checks.filter((check) => check.requirement === requirement && check.verdict === 'INFO').map((check) => check.message).join(' | ');
-}
 
 describe('negotiation suite on the alternate-readings mock', () => {
   it('passes, and reports each reading the alternate mock takes', async () => {
     const run = await runOnMock(cases, { transport: 'wt', server: { readings: 'alternate' }, run: LIVENESS });
     expect(run.problems).toEqual([]);
-    expect(readingsOf(run, 'negotiation/wt-unknown-encodings-only', 'WT-ENC-7')).toMatch(/initialize refused \(error -32602/);
-    expect(readingsOf(run, 'negotiation/wt-other-encoding-refused', 'WT-ENC-5')).toMatch(/echoing the id/);
-    expect(readingsOf(run, 'negotiation/wt-cbor-initialize-refused', 'WT-ENC-5')).toMatch(/-32700 Parse error/);
-    expect(readingsOf(run, 'negotiation/wt-other-transport-version', 'WT-INIT-5')).toMatch(/-32600/);
-    expect(readingsOf(run, 'negotiation/wt-transport-omitted', 'WT-INIT-6')).toMatch(/-32600/);
+    expect(readingsSeen(run, 'negotiation/wt-unknown-encodings-only', 'WT-ENC-7')).toEqual([2]);
+    expect(readingsSeen(run, 'negotiation/wt-other-encoding-refused', 'WT-ENC-5')).toEqual([2]);
+    expect(readingsSeen(run, 'negotiation/wt-cbor-initialize-refused', 'WT-ENC-5')).toEqual([3]);
+    expect(readingsSeen(run, 'negotiation/wt-other-transport-version', 'WT-INIT-5')).toEqual([2]);
+    expect(readingsSeen(run, 'negotiation/wt-transport-omitted', 'WT-INIT-6')).toEqual([2]);
   }, 120_000);
 });

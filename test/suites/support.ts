@@ -97,3 +97,9 @@ export function casesFlagging(run: MockRun, requirement: string): string[] {
 export function casesFor(cases: readonly ConformanceCase[], requirement: string): ConformanceCase[] {
   return cases.filter((c) => c.requirements.includes(requirement));
 }
+
+/** The accepted readings (their numbers in the catalog's `accepts`, 1 = recommended) case `id` reported for `requirement` (ctx.reading). */
+export function readingsSeen(run: MockRun, id: string, requirement: string): number[] {
+  const seen = run.get(id).checks.flatMap((check) => (check.requirement === requirement && check.reading !== undefined ? [check.reading] : []));
+  return [...new Set(seen)].sort((a, b) => a - b);
+}

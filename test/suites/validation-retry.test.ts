@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { validatePromptValue } from '../../src/protocol/prompt-validation.js';
 import { asFlowPrompt, invalidValues, promptProblems, satisfies, validValue } from '../../suites/server/support/flow.js';
-import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock } from './support.js';
+import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, readingsSeen } from './support.js';
 
 const PREFIXES = ['FLOW-START-', 'FLOW-PROMPT-', 'FLOW-RESPOND-', 'FLOW-VALID-', 'FLOW-SM-', 'FLOW-STATE-', 'FLOW-ERR-'];
 
@@ -139,34 +139,32 @@ describe('suite validation-retry', () => {
   it('accepts the other readings: the rejection as -32004 (C-15) and the kept prompt without a re-prompt', async () => {
     const run = await runOnMock(cases, { transport: 'wt', server: { flow: { rejectWithError: true, reprompt: false } } });
     expect(run.problems).toEqual([]);
-    const infos = run.get('validation-retry/rejection-and-retry').checks.filter((c) => c.verdict === 'INFO').map((c) => c.message);
-    expect(infos.some((m) => m.includes('-32004'))).toBe(true);
-    expect(infos.some((m) => m.includes('reading 2'))).toBe(true);
+    expect(readingsSeen(run, 'validation-retry/rejection-and-retry', 'FLOW-RESPOND-3')).toEqual([2]);
+    expect(readingsSeen(run, 'validation-retry/rejection-and-retry', 'FLOW-RESPOND-4')).toEqual([2]);
   }, 60_000);
 
   it('reports the C-31 readings: code points and JSON numbers by default, UTF-16 units and numeric strings when the mock is switched', async () => {
-    const infos = (run: Awaited<ReturnType<typeof runOnMock>>, id: string) => run.get(id).checks.filter((c) => c.verdict === 'INFO').map((c) => c.message).join('\n');
     const byDefault = await runOnMock(casesFor(cases, 'FLOW-VALID-4').concat(casesFor(cases, 'FLOW-VALID-6')), { transport: 'wt' });
-    expect(infos(byDefault, 'validation-retry/text-length')).toMatch(/code points \(reading 1/);
-    expect(infos(byDefault, 'validation-retry/number-type')).toMatch(/only JSON numbers are accepted \(reading 1/);
+    expect(readingsSeen(byDefault, 'validation-retry/text-length', 'FLOW-VALID-4')).toEqual([1]);
+    expect(readingsSeen(byDefault, 'validation-retry/number-type', 'FLOW-VALID-6')).toEqual([1]);
     const other = await runOnMock(casesFor(cases, 'FLOW-VALID-4').concat(casesFor(cases, 'FLOW-VALID-6')), {
       transport: 'wt',
       server: { flow: { validation: { lengthUnit: 'utf16', numericStrings: true } } },
     });
     expect(other.problems).toEqual([]);
-    expect(infos(other, 'validation-retry/text-length')).toMatch(/UTF-16 code units \(reading 2\)/);
-    expect(infos(other, 'validation-retry/number-type')).toMatch(/numeric strings are accepted as numbers \(reading 2/);
+    expect(readingsSeen(other, 'validation-retry/text-length', 'FLOW-VALID-4')).toEqual([2]);
+    expect(readingsSeen(other, 'validation-retry/number-type', 'FLOW-VALID-6')).toEqual([2]);
   }, 60_000);
 
   it('has no problem on the alternate-readings mock, and names the readings it took', async () => {
-    const infos = (run: Awaited<ReturnType<typeof runOnMock>>, id: string) => run.get(id).checks.filter((c) => c.verdict === 'INFO').map((c) => c.message).join('\n');
     const run = await runOnMock(cases, { transport: 'wt', server: ALTERNATE_READINGS });
     expect(run.problems).toEqual([]);
-    expect(infos(run, 'validation-retry/accepted-result')).toMatch(/without validation \(reading 2\)/);
-    expect(infos(run, 'validation-retry/rejection-and-retry')).toMatch(/history records the rejected exchange/);
-    expect(infos(run, 'validation-retry/respond-invalid-params')).toMatch(/missing answer/);
-    expect(infos(run, 'validation-retry/confirm')).toMatch(/boolean words are accepted \(reading 2\)/);
-    expect(infos(run, 'validation-retry/text-length')).toMatch(/UTF-16 code units \(reading 2\)/);
+    expect(readingsSeen(run, 'validation-retry/accepted-result', 'FLOW-RESPOND-2')).toEqual([2]);
+    expect(readingsSeen(run, 'validation-retry/rejection-and-retry', 'FLOW-VALID-10')).toEqual([2]);
+    expect(readingsSeen(run, 'validation-retry/rejection-and-retry', 'FLOW-STATE-2')).toEqual([3]);
+    expect(readingsSeen(run, 'validation-retry/respond-invalid-params', 'FLOW-RESPOND-7')).toEqual([2]);
+    expect(readingsSeen(run, 'validation-retry/confirm', 'FLOW-VALID-8')).toEqual([2]);
+    expect(readingsSeen(run, 'validation-retry/text-length', 'FLOW-VALID-4')).toEqual([2]);
     const http = await runOnMock(cases, { transport: 'http', server: ALTERNATE_READINGS });
     expect(http.problems).toEqual([]);
   }, 120_000);

@@ -239,8 +239,8 @@ export class MockClient {
     // FAULT initialize-in-cbor: the frame goes out CBOR-encoded, bypassing the session's encoding state.
     if (wt && this.faults.has(F.initializeInCbor)) await this.connection.sendRaw(encodeFrame(cborCodec.encode(message)));
     else await this.connection.send(message);
-    // FAULT send-before-initialize-result: a ping before the initialize result arrived.
-    if (wt && this.faults.has(F.sendBeforeInitializeResult)) await this.connection.send(this.#requestMessage(this.#takeId(), 'ping', undefined));
+    // FAULT send-before-initialize-result: tools/list before the initialize result arrived (a ping there is allowed, WT-CONN-5).
+    if (wt && this.faults.has(F.sendBeforeInitializeResult)) await this.connection.send(this.#requestMessage(this.#takeId(), 'tools/list', {}));
     const response = await answer;
     const result = record(response['result']);
     if (!result) {

@@ -67,7 +67,7 @@ export const MOCK_CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freez
   fault(F.noTransportExtension, 'WT-INIT-1', 'leaves params.transport out of initialize', WT),
   fault(F.noInitializedNotification, 'CORE-LIFE-4', 'never sends notifications/initialized'),
   fault(F.encodingNotSwitched, 'WT-ENC-12', 'keeps sending JSON frames after CBOR was negotiated (notifications/initialized onwards)', WT),
-  fault(F.sendBeforeInitializeResult, 'WT-CONN-5', 'sends a ping right after initialize, before the initialize result arrived', WT),
+  fault(F.sendBeforeInitializeResult, 'WT-CONN-5', 'sends tools/list right after initialize, before the initialize result arrived (a ping would be allowed)', WT),
   fault(F.pingUnanswered, 'CORE-LIFE-12', 'never answers ping'),
   fault(F.samplingServedUndeclared, 'CORE-SAMPLING-4', 'answers sampling/createMessage with a result although it did not declare sampling'),
   fault(F.interactionRequestServed, 'FLOW-CAP-9', 'answers interaction.start/respond/cancel sent by the server with {} instead of -32601'),

@@ -40,7 +40,7 @@ export const RULE_REQUIREMENTS: readonly string[] = [
   'CORE-RPC-14', 'CORE-RPC-16', 'CORE-LIFE-1', 'CORE-LIFE-4', 'CORE-LIFE-6', 'CORE-LIFE-7', 'CORE-LIFE-9', 'CORE-LIFE-11',
   'CORE-CAP-1', 'CORE-CAP-2', 'CORE-CAP-5', 'CORE-LOG-5', 'CORE-RES-5', 'CORE-PROG-2', 'CORE-PROG-3', 'CORE-PROG-4',
   'CORE-CANCEL-1', 'CORE-CANCEL-2', 'CORE-CANCEL-3', 'FLOW-CAP-8', 'FLOW-START-7', 'FLOW-SM-2', 'FLOW-SM-3', 'FLOW-SM-6',
-  'FLOW-SM-10', 'FLOW-PROMPT-14', 'FLOW-RESPOND-8', 'FLOW-START-8',
+  'FLOW-SM-10', 'FLOW-RESPOND-8', 'FLOW-START-8',
 ];
 
 /** Rules that only apply on a WebTransport leg. */
@@ -56,8 +56,8 @@ interface PendingRequest {
   cancelled: boolean;
   /** How it was cancelled: notifications/cancelled (no answer expected) or $/cancel (an error expected). */
   cancelledBy?: string;
-  /** The request must be refused: the requirement a success (or, for -32601, another error) breaks. */
-  mustRefuse?: { requirement: string; why: string; code?: number; onResult?: string };
+  /** The request must be refused: the requirement a success (or, where `codes` are given, an error with another code) breaks. */
+  mustRefuse?: { requirement: string; why: string; codes?: readonly number[]; onResult?: string };
   params: Record<string, unknown> | undefined;
 }
 
@@ -68,6 +68,11 @@ interface FlowSession {
   prompted: boolean;
   /** Terminal because interaction.cancel was answered (a response, not ordered with server requests on HTTP). */
   cancelledByAnswer?: boolean;
+  /**
+   * First seen in a request of the server's: started on another connection (sessions are not tied
+   * to one, FLOW-SEC-4) or before the proxy saw this one. Its start is not judged here.
+   */
+  startedElsewhere?: true;
 }
 
 const other = (flow: Flow): Flow => (flow === 'client-to-server' ? 'server-to-client' : 'client-to-server');
@@ -170,12 +175,11 @@ export class SessionValidator {
       this.#add(answerer, this.#lastSeq, Date.now(), `${request.method} ${JSON.stringify(request.id)}`, 'CORE-RPC-16', `request ${JSON.stringify(request.id)} (${request.method}) was never answered before the session ended`);
     }
     this.#pending.clear();
-    for (const orphan of this.#orphans.splice(0)) {
-      orphan.add('FLOW-PROMPT-14', `${orphan.method} for session ${JSON.stringify(orphan.params?.['sessionId'])}, which no interaction.start of this connection returned`);
-    }
+    // Requests for a session no start of this connection named: a session of another connection (FLOW-SEC-4).
+    for (const orphan of this.#orphans.splice(0)) this.#flowServerRequest(orphan.method, orphan.params, orphan.add, true);
     for (const [id, session] of this.#flowSessions) {
       const state = session.states.at(-1);
-      if (session.prompted || session.completes > 0 || (state !== undefined && isTerminal(state))) continue;
+      if (session.startedElsewhere || session.prompted || session.completes > 0 || (state !== undefined && isTerminal(state))) continue;
       this.#add('server-to-client', this.#lastSeq, Date.now(), `session ${JSON.stringify(id)}`, 'FLOW-START-8', `session ${JSON.stringify(id)} started without initialPrompt never received its first interaction.prompt`);
     }
     return this.#violations.slice(before);
@@ -337,7 +341,12 @@ export class SessionValidator {
       if (definition.system === 'flow') {
         add('FLOW-CAP-8', `${method} is a ${definition.direction} ${definition.kind}; the ${sender} sent it`);
         // Served as if it went the right way breaks the direction rule itself; refused with another code, FLOW-CAP-9.
-        return { requirement: 'FLOW-CAP-9', onResult: 'FLOW-CAP-8', why: `${method} sent the wrong way must be answered -32601 Method not found`, code: -32601 };
+        return {
+          requirement: 'FLOW-CAP-9',
+          onResult: 'FLOW-CAP-8',
+          why: `${method} sent the wrong way must be answered -32601 Method not found (or -32001 for a session the receiver does not have)`,
+          codes: [-32601, -32001],
+        };
       }
       if (method === '$/cancel' && sender === 'server') add('WT-CANCEL-6', '$/cancel is sent by clients only');
       return undefined;
@@ -439,7 +448,7 @@ export class SessionValidator {
     if (refusal) {
       const code = isRecord(message['error']) ? message['error']['code'] : undefined;
       if ('result' in message) add(refusal.onResult ?? refusal.requirement, `${refusal.why}, yet it was answered with a result`);
-      else if (refusal.code !== undefined && code !== refusal.code) add(refusal.requirement, `${refusal.why}, yet it was answered with error ${String(code)}`);
+      else if (refusal.codes !== undefined && !refusal.codes.includes(code as number)) add(refusal.requirement, `${refusal.why}, yet it was answered with error ${String(code)}`);
     }
     if ('result' in message && isRecord(message['result'])) {
       const data = Object.keys(message['result']).filter((name) => name !== '_meta');
@@ -518,20 +527,22 @@ export class SessionValidator {
     }
   }
 
-  #flowServerRequest(method: string, params: Record<string, unknown> | undefined, add: (r: string, t: string) => void): void {
+  #flowServerRequest(method: string, params: Record<string, unknown> | undefined, add: (r: string, t: string) => void, final = false): void {
     if (method !== 'interaction.prompt' && method !== 'interaction.continue' && method !== 'interaction.complete') return;
     const sessionId = params?.['sessionId'];
     if (typeof sessionId !== 'string') return;
-    const session = this.#flowSessions.get(sessionId);
+    let session = this.#flowSessions.get(sessionId);
     if (!session) {
       // Over Streamable HTTP the first prompt may be seen before the start result that names its
       // session (another stream): judged once that result arrives, or at the end.
-      if ([...this.#pending.values()].some((request) => request.method === 'interaction.start' && request.from === 'client-to-server')) {
+      if (!final && [...this.#pending.values()].some((request) => request.method === 'interaction.start' && request.from === 'client-to-server')) {
         this.#orphans.push({ method, params, add });
         return;
       }
-      add('FLOW-PROMPT-14', `${method} for session ${JSON.stringify(sessionId)}, which no interaction.start of this connection returned`);
-      return;
+      // No start of this connection named it: a session of another connection, which 000 allows
+      // (FLOW-SEC-4); it is followed from here on, its earlier states unknown.
+      session = { states: [], completes: 0, prompted: false, startedElsewhere: true };
+      this.#flowSessions.set(sessionId, session);
     }
     const state = session.states.at(-1);
     const secondComplete = method === 'interaction.complete' && session.completes > 0;

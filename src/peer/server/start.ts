@@ -11,11 +11,11 @@ import { listenHttp, type HttpListener } from '../../transport/http/index.js';
 import { serveStdio, type StdioServerConnection } from '../../transport/stdio/index.js';
 import { HTTP_FAULTS } from '../../transport/http/faults.js';
 import { WEBTRANSPORT_FAULTS } from '../../transport/webtransport/faults.js';
-import { bindingReadings, listenWebTransport, type WebTransportServer } from '../../transport/webtransport/index.js';
+import { bindingReadings, listenWebTransport, type WebTransportServer, type WtBindingReadings } from '../../transport/webtransport/index.js';
 import { isEncodingName, type EncodingName } from '../../wire/codec.js';
 import { CORE_TOOLS } from './core/tools.js';
 import { MockServerError, UnknownFaultError, closestNames, type ActiveFaults, type FaultDefinition, type ServerExtension } from './extension.js';
-import { FASTWORKFLOW_FAULTS, fastWorkflowExtension } from './fastworkflow/index.js';
+import { FASTWORKFLOW_FAULTS, fastWorkflowExtension, type FastWorkflowReadings } from './fastworkflow/index.js';
 import { withFastWorkflowHttpFront } from './fastworkflow/http-front.js';
 import { CORE_FAULTS } from './faults.js';
 import { FLOW_FAULTS, flowExtension, flowReadings, loadShippedWizards, loadWizard, type FlowExtensionOptions, type Wizard } from './flow/index.js';
@@ -70,6 +70,10 @@ export interface StartMockServerOptions {
   log?: boolean | ((line: string) => void);
   /** More MCP Flow engine options (readings of the profile, limits, timeouts). */
   flow?: Omit<FlowExtensionOptions, 'wizards' | 'plainTools'>;
+  /** Single reading switches of the WebTransport binding over the preset's (transport/webtransport/readings.ts), for a reading the presets do not take. */
+  bindingReadings?: Partial<WtBindingReadings>;
+  /** Single FastWorkflow reading switches over the preset's (fastworkflow/readings.ts), for a reading the presets do not take. */
+  fastworkflowReadings?: Partial<FastWorkflowReadings>;
   /** More mock server options (serverInfo, protocol versions...). */
   server?: Omit<MockServerOptions, 'extensions' | 'faults'>;
   /** stdio only: the streams to serve instead of this process's stdin and stdout. */
@@ -208,7 +212,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
 
   try {
     const extensions: ServerExtension[] = [];
-    const fastworkflow = fastworkflowOn ? fastWorkflowExtension({ storeDir: storeDir!, faults: faultNames, readings }) : undefined;
+    const fastworkflow = fastworkflowOn ? fastWorkflowExtension({ storeDir: storeDir!, faults: faultNames, readings, ...options.fastworkflowReadings }) : undefined;
     const plainTools = () => [...CORE_TOOLS.map((tool) => tool.name), ...(fastworkflow?.tools.map((tool) => tool.name) ?? [])];
     // The readings preset first, explicit engine options over it (src/peer/server/flow/options.ts, flowReadings).
     const flow = flowExtension({ ...flowReadings(readings, options.transport), ...options.flow, wizards, plainTools });
@@ -265,7 +269,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
         ...(limits.maxSessions !== undefined ? { maxSessions: limits.maxSessions } : {}),
         faults: server.faults,
         // The binding's readings follow the server's (WT-CONN-4, WT-FRAME-2/5/7, WT-ENC-5/7, WT-EXEC-1/2/3, WT-DGRAM-*, WT-ID-2/3, WT-CANCEL-2, WT-SEC-1/5).
-        readings: bindingReadings(readings),
+        readings: bindingReadings(readings, options.bindingReadings),
         onConnection: serve,
       });
       url = listener.url;

@@ -46,8 +46,8 @@ export interface WtBindingReadings {
   datagramPayload: 'params' | 'notification';
   /** WT-ID-2: a request with a string id: served without streams, or refused with -32600. */
   stringIds: 'serve' | 'refuse';
-  /** WT-ID-3: an integer id the headers cannot carry: -32600 echoing it, or served without streams. (A fraction, no MCP id at all, gets -32600 with id null either way.) */
-  unfitNumericIds: 'refuse' | 'serve-integers';
+  /** WT-ID-3: an integer id the headers cannot carry: -32600 echoing it, -32600 with id null, or served without streams. (A fraction, no MCP id at all, gets -32600 with id null either way.) */
+  unfitNumericIds: 'refuse' | 'refuse-null' | 'serve-integers';
   /** WT-CANCEL-2: the code answering a request cancelled with $/cancel (the core answers -32000). */
   cancelledCode: number;
   /** WT-SEC-1: the HTTP status refusing a CONNECT whose Origin is not allowed. */

@@ -106,6 +106,17 @@ const MCP_FLOW_TRANSPORT_TYPE = 'mcp-flow';
 const MCP_FLOW_TRANSPORT_VERSION = '0.1';
 
 /** A WebTransport MCP Flow session as a Connection (with the `webtransport` facet). */
+/**
+ * The fault code of a message other than initialize that arrived before READY, naming what the
+ * client broke: a first message that is not initialize (WT-CONN-3), or a message sent between
+ * initialize and its result (WT-CONN-5), where a ping is allowed (its refusal is the server's
+ * reading of WT-CONN-4, not the client's fault).
+ */
+function beforeReadyCode(state: 'CONTROL_STREAM_OPENED' | 'INITIALIZING', method: unknown): string {
+  if (state === 'CONTROL_STREAM_OPENED') return 'FIRST_MESSAGE_NOT_INITIALIZE';
+  return method === 'ping' ? 'PING_WHILE_INITIALIZING' : 'MESSAGE_BEFORE_READY';
+}
+
 export class WebTransportSessionConnection implements Connection {
   readonly kind = 'webtransport' as const;
   readonly transcript: Transcript;
@@ -699,7 +710,8 @@ export class WebTransportSessionConnection implements Connection {
       // WT-ID-3: the headers cannot carry it. Reading unfitNumericIds 'serve-integers': an integer is served without streams.
       // A fraction is no MCP request id at all (RequestId is a string or an integer): refused with id null.
       if (!(this.#readings.unfitNumericIds === 'serve-integers' && Number.isSafeInteger(rawId))) {
-        this.#refuse(Number.isInteger(rawId) ? rawId : null, WT_ERROR.INVALID_REQUEST, 'ID_OUT_OF_RANGE', `Invalid Request: request id ${rawId} is not an integer in 0..2^32-1, which execution-stream and datagram headers carry (WT-ID-3)`);
+        const echo = Number.isInteger(rawId) && this.#readings.unfitNumericIds !== 'refuse-null';
+        this.#refuse(echo ? rawId : null, WT_ERROR.INVALID_REQUEST, 'ID_OUT_OF_RANGE', `Invalid Request: request id ${rawId} is not an integer in 0..2^32-1, which execution-stream and datagram headers carry (WT-ID-3)`);
         return undefined;
       }
     }
@@ -745,10 +757,10 @@ export class WebTransportSessionConnection implements Connection {
       // FAULT notification-before-initialize-answered / notification-while-initializing-answered: a reply to a notification.
       const fault = state === 'CONTROL_STREAM_OPENED' ? FAULT.notificationBeforeInitializeAnswered : FAULT.notificationWhileInitializingAnswered;
       if (this.#broken(fault)) {
-        this.#refuse(null, WT_ERROR.INVALID_REQUEST, 'NOTIFICATION_BEFORE_READY', `Invalid Request: ${method} before the initialize result (fault: a reply to a notification)`);
+        this.#refuse(null, WT_ERROR.INVALID_REQUEST, beforeReadyCode(state, method), `Invalid Request: ${method} before the initialize result (fault: a reply to a notification)`);
         return undefined;
       }
-      this.#fault('NOTIFICATION_BEFORE_READY', `${method} arrived before READY (${state}); notifications are never answered`, CONTROL);
+      this.#fault(beforeReadyCode(state, method), `${method} arrived before READY (${state}); notifications are never answered`, CONTROL);
       if (this.#readings.notificationBeforeReady === 'close') void this.close(`${method} before READY`);
       else this.transcript.event(`${method} before READY ignored (no answer: it is a notification)`);
       return undefined;
@@ -760,11 +772,11 @@ export class WebTransportSessionConnection implements Connection {
     }
     const when = state === 'CONTROL_STREAM_OPENED' ? 'before initialize' : 'before the initialize result';
     if (this.#readings.requestBeforeReady === 'not-available-and-close') {
-      this.#refuse(id, WT_ERROR.METHOD_NOT_FOUND, 'REQUEST_BEFORE_READY', `Method not found: ${method} is not available ${when} (001 §1)`);
+      this.#refuse(id, WT_ERROR.METHOD_NOT_FOUND, beforeReadyCode(state, method), `Method not found: ${method} is not available ${when} (001 §1)`);
       void this.#closeAfterWrites(`${method} ${when}`);
       return undefined;
     }
-    this.#refuse(id, WT_ERROR.INVALID_REQUEST, 'REQUEST_BEFORE_READY', `Invalid Request: ${method} ${when}; nothing but initialize is served before READY (001 §1)`);
+    this.#refuse(id, WT_ERROR.INVALID_REQUEST, beforeReadyCode(state, method), `Invalid Request: ${method} ${when}; nothing but initialize is served before READY (001 §1)`);
     return undefined;
   }
 
@@ -881,7 +893,9 @@ export class WebTransportSessionConnection implements Connection {
         continue;
       }
       const m = record(frame.message);
-      if (m !== undefined && 'id' in m) this.#refuse(idOf(frame.message), WT_ERROR.INVALID_REQUEST, 'REQUEST_BEFORE_READY', `Invalid Request: ${String(m['method'])} arrived before initialize succeeded (001 §1)`);
+      if (m !== undefined && 'id' in m) {
+        this.#refuse(idOf(frame.message), WT_ERROR.INVALID_REQUEST, beforeReadyCode('INITIALIZING', m['method']), `Invalid Request: ${String(m['method'])} arrived before initialize succeeded (001 §1)`);
+      }
     }
   }
 

@@ -134,14 +134,22 @@ export class GarbageTally {
   readonly silent: string[] = [];
   /** Inputs that parsed but got -32700 (CORE-ERR-1). */
   readonly parseErrors: Array<{ what: string; answer: Message }> = [];
-  /** Reading -> how many inputs showed it. */
-  readonly readings = new Map<string, number>();
-  reading(name: string): void {
-    this.readings.set(name, (this.readings.get(name) ?? 0) + 1);
+  /** What the inputs got -> how many showed it, and the accepted reading of the reported requirement it is (its number in `accepts`), if one. */
+  readonly readings = new Map<string, { count: number; reading: number | undefined }>();
+  /** Counts one input that got `name`: accepted reading number `reading` of the requirement `report` names, or only a note. */
+  reading(name: string, reading?: number): void {
+    const seen = this.readings.get(name);
+    if (seen) seen.count++;
+    else this.readings.set(name, { count: 1, reading });
   }
-  /** Reports the readings (INFO) and CORE-RPC-17 (WARN when garbage went unanswered). */
+  /** Reports the readings (each accepted one with ctx.reading, the rest as one note) and CORE-RPC-17 (WARN when garbage went unanswered). */
   report(ctx: CaseContext, requirement: string): void {
-    if (this.readings.size > 0) ctx.info(requirement, `readings seen: ${[...this.readings].map(([name, n]) => `${name} (${n})`).join('; ')}`);
+    const notes: string[] = [];
+    for (const [name, { count, reading }] of this.readings) {
+      if (reading === undefined) notes.push(`${name} (${count})`);
+      else ctx.reading(requirement, reading, `${name}: ${count} input(s)`);
+    }
+    if (notes.length > 0) ctx.info(requirement, `also seen: ${notes.join('; ')}`);
     ctx.check('CORE-RPC-17', this.silent.length === 0, {
       message: 'every input that is not a valid request is answered with an error (not dropped, not answered by closing)',
       expected: 'an error response for each',

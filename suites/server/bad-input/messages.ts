@@ -39,10 +39,12 @@ function invalidEnvelopes(nextId: () => number): fc.Arbitrary<InvalidEnvelope> {
     })),
     id.map((i) => ({ what: 'a request without jsonrpc', message: { id: i, method: 'ping' }, ids: [i, null], served: i })),
     // null and fractional ids are JSON-RPC's (MCP narrows them away): a lenient server may serve them.
-    fc.oneof(fc.constant(null), fc.double({ min: 0.1, max: 1e6, noNaN: true }).filter((d) => !Number.isInteger(d))).map((bad) => ({
+    // A fraction is a readable JSON-RPC id ("Numbers SHOULD NOT contain fractional parts"): its refusal may echo it.
+    fc.constant(null).map((bad) => ({ what: 'a request whose id is null', message: { jsonrpc: '2.0', id: bad, method: 'ping' }, ids: [null], served: bad })),
+    fc.double({ min: 0.1, max: 1e6, noNaN: true }).filter((d) => !Number.isInteger(d)).map((bad) => ({
       what: `a request whose id is ${JSON.stringify(bad)}`,
       message: { jsonrpc: '2.0', id: bad, method: 'ping' },
-      ids: [null],
+      ids: [null, bad],
       served: bad,
     })),
     fc.oneof(fc.boolean(), fc.constant({}), fc.constant([1])).map((bad) => ({
@@ -82,7 +84,7 @@ function judgeInvalid(outcome: GarbageOutcome, input: InvalidEnvelope, tally: Ga
   }
   const served = input.served !== undefined ? outcome.results.find((m) => m.id === input.served) : undefined;
   if (served) {
-    tally.reading('served leniently (a result)');
+    tally.reading(`${input.what} served leniently (a result)`, 3);
     return;
   }
   const error = outcome.errors[0];
@@ -96,11 +98,13 @@ function judgeInvalid(outcome: GarbageOutcome, input: InvalidEnvelope, tally: Ga
     if (!input.ids.includes(error.id as string | number | null)) {
       throw new BadInputMismatch(`${input.what} was answered with id ${JSON.stringify(error.id)}, expected ${input.ids.map((i) => JSON.stringify(i)).join(' or ')}`, error);
     }
-    tally.reading(error.id === null && input.ids[0] !== null ? '-32600 with id null although the id was readable' : '-32600');
+    // The ids are listed recommended first: null first means MCP reads no id there (a fraction), so null is the recommended answer.
+    if (error.id === null && input.ids[0] !== null) tally.reading('-32600 with id null although the id was readable', 2);
+    else tally.reading(error.id === null ? '-32600 with id null (no id to read)' : '-32600 echoing the id', 1);
     return;
   }
   if (outcome.results.length > 0) throw new BadInputMismatch(`${input.what} was answered with a result no reading allows`, outcome.results[0]);
-  if (input.response) tally.reading('a malformed response left unanswered');
+  if (input.response) tally.reading('a malformed response left unanswered', 4);
   else tally.silent.push(input.what);
 }
 
@@ -218,12 +222,12 @@ const paramsNotObject = defineCase({
         continue;
       }
       if (outcome.results.some((m) => m.id === id)) {
-        tally.reading('served as if params were absent');
+        tally.reading('served as if params were absent', 2);
         continue;
       }
       try {
         const error = expectError(outcome, what, [-32600, -32602], [id, null]);
-        tally.reading(`refused with ${String((error.error as { code: number }).code)}`);
+        tally.reading(`refused with ${String((error.error as { code: number }).code)}`, 1);
       } catch (error) {
         if (!(error instanceof BadInputMismatch)) throw error;
         ctx.check('CORE-RPC-2', false, { message: error.message, expected: 'error -32600 or -32602, or a result', actual: error.actual });

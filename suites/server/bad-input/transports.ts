@@ -52,25 +52,41 @@ function garbageBodies(encoding: 'json' | 'cbor'): fc.Arbitrary<Uint8Array> {
     .filter((bytes) => bytes.length > 0 && undecodable(bytes, encoding));
 }
 
+/**
+ * Well-formed RFC 8949 items that no JSON-RPC message can be (outside the JSON data model): a
+ * decoder may refuse them as unparsable (-32700) or decode them and find no request (-32600,
+ * CORE-RPC-8 reading 2). Neither has an id to read.
+ */
+const CBOR_OUTSIDE_JSON: readonly Uint8Array[] = [
+  Uint8Array.of(0xf7), // undefined
+  Uint8Array.of(0xf0), // simple value 16
+  Uint8Array.of(0xc1, 0x00), // tag 1 (epoch time) around 0
+  Uint8Array.of(0xa1, 0x01, 0x02), // a map whose key is an integer
+  Uint8Array.of(0x62, 0xff, 0xfe), // a text string that is not UTF-8
+];
+
 const hex = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 32)).toString('hex') + (bytes.length > 32 ? '…' : '');
 
 /**
  * Judges what one undecodable input got: an error with one of `codes` and id null (a mismatch
  * otherwise), or nothing / a closed connection, which CORE-RPC-17 counts.
  */
-function judgeUnparsable(outcome: GarbageOutcome, what: string, codes: readonly number[], tally: GarbageTally): void {
+function judgeUnparsable(outcome: GarbageOutcome, what: string, codes: readonly number[], tally: GarbageTally, wellFormed = false): void {
   if (outcome.closed || unanswered(outcome)) {
     tally.silent.push(outcome.closed ? `${what} (the connection closed)` : what);
     return;
   }
   const error = expectError(outcome, what, codes, [null]);
-  tally.reading(`${String((error.error as { code: number }).code)} with id null`);
+  const code = (error.error as { code: number }).code;
+  if (code === -32700) tally.reading(`-32700 with id null${wellFormed ? ' for well-formed CBOR outside the JSON data model' : ''}`, 1);
+  // -32600 for bytes this suite's RFC 8949 decoder refuses: the target's decoder took them as well-formed data.
+  else tally.reading(`-32600 with id null for ${wellFormed ? 'well-formed CBOR outside the JSON data model' : 'bytes the target decoded (this suite\'s decoder refuses them)'}`, 2);
 }
 
 const wtFrames = defineCase({
   id: `${SUITE}/webtransport-undecodable-frames`,
   suite: SUITE,
-  title: 'a whole control-stream frame whose body does not decode in the encoding in force is answered with -32700 and id null, and ping still works',
+  title: 'a whole control-stream frame whose body does not decode in the encoding in force is answered with -32700 and id null (CBOR outside the JSON data model: -32700 or -32600), and ping still works',
   requirements: ['CORE-RPC-8', 'CORE-RPC-16', 'CORE-RPC-17'],
   transports: ['webtransport'],
   sendsInvalid: true,
@@ -81,16 +97,21 @@ const wtFrames = defineCase({
     ctx.note(`bad-input: frames that do not decode as ${encoding}`);
     const pings = new PingTally();
     const tally = new GarbageTally();
-    // Bytes the suite's CBOR decoder refuses may still be well-formed RFC 8949 data that is no request: -32600 is as good then.
+    // CBOR: a decoder other than this suite's may take bytes as well-formed data that is no request, and
+    // well-formed items outside the JSON data model may be refused as unparsable: -32600 is as good then.
     const codes = encoding === 'cbor' ? [-32700, -32600] : [-32700];
+    const bodies =
+      encoding === 'cbor'
+        ? fc.oneof(garbageBodies(encoding).map((body) => ({ body, wellFormed: false })), fc.constantFrom(...CBOR_OUTSIDE_JSON).map((body) => ({ body, wellFormed: true })))
+        : garbageBodies(encoding).map((body) => ({ body, wellFormed: false }));
     await ctx.property(
       'CORE-RPC-8',
-      garbageBodies(encoding),
-      async (body) => {
-        const what = `a frame whose ${encoding} body ${hex(body)} does not decode`;
+      bodies,
+      async ({ body, wellFormed }) => {
+        const what = wellFormed ? `a frame whose CBOR body ${hex(body)} is well-formed but outside the JSON data model` : `a frame whose ${encoding} body ${hex(body)} does not decode`;
         const outcome = await sendThenPing(ctx, () => ctx.connection.sendRaw(encodeFrame(body)));
         pings.record(outcome, what);
-        judgeUnparsable(outcome, what, codes, tally);
+        judgeUnparsable(outcome, what, codes, tally, wellFormed);
         return true;
       },
       { numRuns: RUNS },

@@ -112,7 +112,7 @@ export const conversationCases = [
       let active: unknown;
       for (let i = 0; i < 3; i++) active = await turnAndRotate(session, query);
       const all = await listConversations(session);
-      ctx.info('FW-CONV-3', all.some((c) => sameId(c.conversation_id, active)) ? 'the active conversation is listed too (recommended)' : 'only conversations new_conversation has stored are listed');
+      ctx.reading('FW-CONV-3', all.some((c) => sameId(c.conversation_id, active)) ? 1 : 2);
       const shaped = all.every((c) => typeof c.conversation_id === 'string' && typeof c.topic === 'string' && typeof c.summary === 'string' && typeof c.updated_at === 'number');
       ctx.check('FW-CONV-3', all.length >= 3 && shaped, { message: 'each listed conversation has conversation_id, topic, summary (strings) and updated_at (number); the user has at least the 3 stored ones', actual: all });
       noteExtras(ctx, 'FW-CONV-3', 'list_conversations entries', all.flatMap((c, i) => Object.keys(c).filter((k) => !LISTED_MEMBERS.includes(k)).map((k) => `/conversations/${i}/${k}`)));

@@ -3,7 +3,7 @@
 // recommendation (FW-ERR-4), whose accepted encodings are reported as INFO. All is checked on
 // failures every workflow can be made to produce.
 import { defineCase, type CaseContext } from '../../../src/harness/index.js';
-import { FAILURE_READING_NAMES } from '../../../src/protocol/fastworkflow-errors.js';
+import { FAILURE_READING_NAMES, type FailureReading } from '../../../src/protocol/fastworkflow-errors.js';
 import { isRecord } from '../../../src/wire/index.js';
 import { callTool, failureOf, harmlessCommand, initializeTool, openMainSession, requiresFastWorkflow, SUITE, uniqueUser, workflowCommands, type Answer, type McpSession } from './support.js';
 
@@ -60,6 +60,14 @@ async function initialized(ctx: CaseContext): Promise<{ session: McpSession; use
   return { session, user };
 }
 
+/** FW-ERR-4's accepted readings (their numbers in the catalog) by the way a failure's status travels. */
+const FAILURE_READINGS: Readonly<Record<FailureReading, number>> = {
+  'data.httpStatus': 1,
+  code: 2,
+  isError: 3,
+  text: 4,
+};
+
 export const errorCases = [
   defineCase({
     id: 'fastworkflow/failure-statuses',
@@ -78,7 +86,7 @@ export const errorCases = [
           actual: answer.response ?? 'no answer',
         });
         if (detection?.failed !== true) continue;
-        ctx.info('FW-ERR-1', `${what}: ${answer.response && isRecord(answer.response.error) ? 'JSON-RPC error response' : 'tools/call result with isError: true'}`);
+        ctx.reading('FW-ERR-1', answer.response && isRecord(answer.response.error) ? 1 : 2, what);
         if (detection.status === undefined) {
           ctx.info('FW-ERR-2', `${what} fails, but its status cannot be read back (FW-ERR-4), so its meaning is not judged`);
           continue;
@@ -116,7 +124,7 @@ export const errorCases = [
           actual: answer.response,
         });
         if (detection.status === undefined) continue;
-        ctx.info('FW-ERR-4', `${what}: ${FAILURE_READING_NAMES[detection.reading]}`);
+        ctx.reading('FW-ERR-4', FAILURE_READINGS[detection.reading], what);
         if (detection.reading !== 'data.httpStatus') continue;
         // The recommended reading has recommended codes too.
         const code = isRecord(answer.response?.error) ? answer.response.error.code : undefined;

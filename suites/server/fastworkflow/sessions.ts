@@ -104,6 +104,7 @@ export const sessionCases = [
         expected: { workflow_info: 'object | null' },
         actual: read.ok ? { value, problems: shape?.problems } : { problem: read.why, answer: answer.response ?? 'no answer' },
       });
+      if (shape?.problems.length === 0) ctx.reading('FW-SESSION-3', shape.extras.length === 0 ? 1 : 2);
       if (shape) noteExtras(ctx, 'FW-SESSION-3', 'the initialize tool result', shape.extras);
     },
   }),

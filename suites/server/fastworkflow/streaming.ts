@@ -47,6 +47,13 @@ function checkTraceShapes(ctx: CaseContext, traces: readonly unknown[], where: s
   noteExtras(ctx, 'FW-STREAM-5', where, shapes.flatMap((s) => s.extras));
 }
 
+/** FW-STREAM-1's accepted readings (their numbers in the catalog) by how the events travelled. */
+const FW_STREAM_1_READINGS: Readonly<Record<TurnView['delivery'], number>> = {
+  'trace events as notifications/progress or notifications/message during the call': 1,
+  'NDJSON lines in the tool result': 2,
+  'only the final output': 3,
+};
+
 export const streamingCases = [
   defineCase({
     id: 'fastworkflow/agent-streams-traces',
@@ -58,7 +65,7 @@ export const streamingCases = [
     async run(ctx) {
       const { turn } = await agentTurn(ctx, true);
       if (!ctx.check('FW-STREAM-2', turn.read.ok, { message: 'invoke_agent (with a progressToken) answers with its output', actual: turn.answer.response ?? 'no answer' })) return;
-      ctx.info('FW-STREAM-1', `invoke_agent delivered: ${turn.delivery}`, { events: turn.events.length });
+      ctx.reading('FW-STREAM-1', FW_STREAM_1_READINGS[turn.delivery], `${turn.events.length} event(s)`);
       if (turn.delivery === 'only the final output') {
         ctx.info('FW-STREAM-2', 'no events were streamed; the result is the final output only');
         const traces = isRecord(turn.output) && Array.isArray(turn.output.traces) ? turn.output.traces : [];
@@ -77,8 +84,8 @@ export const streamingCases = [
       });
       checkTraceShapes(ctx, streamedTraces(turn), 'streamed trace events');
       const output = isRecord(turn.output) ? turn.output : undefined;
-      if (output && output.traces === null) ctx.info('FW-STREAM-3', 'the final CommandOutput has traces: null', output.traces);
-      else if (output && !('traces' in output)) ctx.info('FW-STREAM-3', 'the final CommandOutput has no traces member (recommended)');
+      if (output && output.traces === null) ctx.reading('FW-STREAM-3', 2);
+      else if (output && !('traces' in output)) ctx.reading('FW-STREAM-3', 1);
       ctx.check('FW-STREAM-3', output !== undefined && !Array.isArray(output.traces), {
         message: 'after streamed traces the final CommandOutput has no traces array',
         actual: output ? { traces: output.traces } : turn.final,

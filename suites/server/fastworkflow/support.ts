@@ -57,11 +57,11 @@ export interface Shape {
 
 export function shapeOf(slug: string, value: unknown): Shape {
   schemas ??= SchemaRegistry.load();
-  const issues = schemas.validate(`fastworkflow/${slug}`, value);
-  const extra = (issue: { keyword: string }) => issue.keyword === 'additionalProperties';
+  const id = `fastworkflow/${slug}`;
+  // The registry validates the required shape only; the members it does not name come apart (rule 4).
   return {
-    problems: issues.filter((issue) => !extra(issue)).map((issue) => JSON.stringify(issue)),
-    extras: issues.filter(extra).map((issue) => `${issue.instancePath}/${String((issue.params as { additionalProperty?: unknown }).additionalProperty)}`),
+    problems: schemas.validate(id, value).map((issue) => JSON.stringify(issue)),
+    extras: schemas.extraMembers(id, value).map((member) => member.pointer),
   };
 }
 

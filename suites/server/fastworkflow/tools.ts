@@ -57,7 +57,7 @@ async function listedTools(ctx: CaseContext, requirement: string): Promise<Recor
 function checkPayload(ctx: CaseContext, tool: string, response: Record<string, unknown> | undefined): unknown {
   const read = readPayload(response);
   if (!ctx.check('FW-TOOL-3', read.ok, { message: `${tool}'s result carries its JSON object as structuredContent or as the JSON text of one text item`, actual: read.ok ? undefined : { problem: read.why, answer: response ?? 'no answer' } })) return undefined;
-  if (read.ok) ctx.info('FW-TOOL-3', `${tool}: ${read.reading}${read.others > 0 ? ` (with ${read.others} further content item(s))` : ''}`);
+  if (read.ok) ctx.reading('FW-TOOL-3', read.reading === 'structuredContent' ? 1 : 2, `${tool}${read.others > 0 ? `, with ${read.others} further content item(s)` : ''}`);
   return read.ok ? read.value : undefined;
 }
 
@@ -68,7 +68,7 @@ function checkCommandOutput(ctx: CaseContext, output: unknown, what: string): vo
     message: `${what} is a CommandOutput: 004 §9's sketch (success, workflow_name, context, command_name, command_parameters, command_responses of response, artifacts, next_actions, recommendations) or FastWorkflow's canonical types`,
     actual: { output, problems: shape.problems.slice(0, 5) },
   });
-  for (const reading of shape.readings) if (reading !== SKETCH) ctx.info('FW-TOOL-9', `${what} follows ${reading} (C-33)`);
+  for (const reading of shape.readings) ctx.reading('FW-TOOL-9', reading === SKETCH ? 1 : 2, what);
   noteExtras(ctx, 'FW-TOOL-9', what, shape.extras);
 }
 

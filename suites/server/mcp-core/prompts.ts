@@ -28,7 +28,7 @@ async function listedPrompts(ctx: CaseContext): Promise<ListedPrompt[]> {
 function errorReading(ctx: CaseContext, answer: Message, what: string): void {
   const error = errorOf(answer);
   if (ctx.check('CORE-PROMPTS-3', error !== undefined, { message: `${what} is answered with a JSON-RPC error`, expected: { error: { code: -32602 } }, actual: answer.result })) {
-    ctx.info('CORE-PROMPTS-3', error!.code === -32602 ? 'reading: -32602 Invalid params (recommended)' : `reading: another JSON-RPC error code (${String(error!.code)})`, error);
+    ctx.reading('CORE-PROMPTS-3', error!.code === -32602 ? 1 : 2, `${what}: error ${String(error!.code)}`, error);
   }
 }
 

@@ -127,9 +127,9 @@ const readUnknown = defineCase({
       answers.push(answer);
       const error = errorOf(answer);
       if (ctx.check('CORE-RES-2', error !== undefined, { message: `resources/read of the unknown URI ${uri} is answered with an error`, expected: { error: { code: -32002 } }, actual: answer.result })) {
-        const readings: Record<number, string> = { [-32002]: '-32002 Resource not found (official MCP)', [-32001]: '-32001 ResourceNotFound (002)', [-32602]: '-32602 Invalid params' };
-        const reading = readings[error!.code as number];
-        ctx.info('CORE-RES-2', reading ? `reading for ${uri}: ${reading}` : `error code ${String(error!.code)} for ${uri}, none of the listed readings (-32002, -32001, -32602)`, error);
+        const reading = ({ [-32002]: 1, [-32001]: 2, [-32602]: 3 } as Record<number, number>)[error!.code as number];
+        if (reading !== undefined) ctx.reading('CORE-RES-2', reading, `for ${uri}`, error);
+        else ctx.info('CORE-RES-2', `error code ${String(error!.code)} for ${uri}, none of the listed readings (-32002, -32001, -32602)`, error);
       }
     }
     checkNoLeaks(ctx, answers, uris);
@@ -200,7 +200,7 @@ const subscribe = defineCase({
         subscribed = uri;
         break;
       }
-      ctx.info('CORE-RES-7', `reading: resources/subscribe of ${uri} was refused (003 §5.6: "subscription not allowed")`, answer.error);
+      ctx.reading('CORE-RES-7', 2, `resources/subscribe of ${uri} was refused`, answer.error);
     }
     if (subscribed === undefined) {
       ctx.info('CORE-RES-7', `none of the ${uris.length} listed resource(s) tried could be subscribed to`);
@@ -210,6 +210,7 @@ const subscribe = defineCase({
     if (!answer) return;
     if (ctx.check('CORE-RES-7', isRecord(answer.result), { message: `resources/unsubscribe of ${subscribed}, which it just accepted a subscription to, is accepted`, expected: { result: {} }, actual: answer.error ?? answer.result })) {
       checkEmpty(ctx, 'resources/unsubscribe', answer.result as Message);
+      ctx.reading('CORE-RES-7', 1, `for ${subscribed}`);
     }
   },
 });

@@ -77,7 +77,7 @@ const unknownTool = defineCase({
     if (!answer) return;
     const error = errorOf(answer);
     if (ctx.check('CORE-TOOLS-2', error !== undefined, { message: `tools/call of the unknown tool ${name} is answered with a JSON-RPC error`, expected: { error: { code: -32602 } }, actual: answer.result })) {
-      ctx.info('CORE-TOOLS-2', error!.code === -32602 ? 'reading: -32602 Invalid params (official)' : `reading: another JSON-RPC error code (${String(error!.code)})`, error);
+      ctx.reading('CORE-TOOLS-2', error!.code === -32602 ? 1 : 2, `error ${String(error!.code)}`, error);
     }
     checkNoLeaks(ctx, [answer]);
   },
@@ -93,30 +93,38 @@ const invalidArguments = defineCase({
     await openSession(ctx);
     const interactive = new Set(ctx.discovery.interactiveTools ?? []);
     const tools = (await listTools(ctx)).filter((t) => !interactive.has(t.name) && !(isRecord(t.annotations) && t.annotations.destructiveHint === true));
-    const chosen = tools.map((tool) => ({ tool, wrong: wrongArgumentsFor(tool.inputSchema) })).find((x) => x.wrong !== undefined);
+    const probe = (kinds?: Parameters<typeof wrongArgumentsFor>[2]) =>
+      tools.flatMap((tool) => {
+        const wrong = wrongArgumentsFor(tool.inputSchema, {}, kinds);
+        return wrong ? [{ tool, wrong }] : [];
+      })[0];
+    const chosen = probe();
     if (!chosen) {
       ctx.info('CORE-TOOLS-4', 'no listed tool has an inputSchema that rejects arguments the suite can build');
       return;
     }
-    const { tool, wrong } = chosen;
-    const answer = await ctx.request('CORE-TOOLS-4', 'tools/call', { name: tool.name, arguments: wrong!.args });
-    if (!answer) return;
-    const error = errorOf(answer);
-    const result = isRecord(answer.result) ? answer.result : undefined;
-    if (error) {
-      ctx.check('CORE-TOOLS-4', true, { message: `tools/call of ${tool.name} with ${wrong!.what} is rejected with a JSON-RPC error` });
-      checkErrorCode(ctx, 'CORE-RPC-11', answer, -32602, `tools/call of ${tool.name} with ${wrong!.what}`);
-      ctx.info('CORE-TOOLS-4', 'reading: JSON-RPC error -32602');
-    } else if (result?.isError !== true && wrong!.kind === 'unknown-member') {
-      // Ignoring a member it does not know is what CORE-RPC-15 recommends: an accepted reading, not a tool run on bad input.
-      ctx.info('CORE-TOOLS-4', `reading: the unknown member was ignored and ${tool.name} ran (CORE-RPC-15)`, answer.result);
-    } else {
-      ctx.check('CORE-TOOLS-4', result?.isError === true, {
-        message: `tools/call of ${tool.name} with ${wrong!.what} is rejected (an error or a result with isError: true), not run`,
-        expected: 'error -32602 or isError: true',
-        actual: { arguments: wrong!.args, answer: answer.result },
-      });
-      if (result?.isError === true) ctx.info('CORE-TOOLS-4', 'reading: a result with isError: true (2025-11-25)');
+    // An unknown member is also tried where the first probe broke something else: ignoring it is a reading of its own (CORE-RPC-15).
+    const unknownMember = chosen.wrong.kind === 'unknown-member' ? undefined : probe(['unknown-member']);
+    for (const { tool, wrong } of unknownMember ? [chosen, unknownMember] : [chosen]) {
+      const answer = await ctx.request('CORE-TOOLS-4', 'tools/call', { name: tool.name, arguments: wrong.args });
+      if (!answer) continue;
+      const error = errorOf(answer);
+      const result = isRecord(answer.result) ? answer.result : undefined;
+      if (error) {
+        ctx.check('CORE-TOOLS-4', true, { message: `tools/call of ${tool.name} with ${wrong.what} is rejected with a JSON-RPC error` });
+        checkErrorCode(ctx, 'CORE-RPC-11', answer, -32602, `tools/call of ${tool.name} with ${wrong.what}`);
+        ctx.reading('CORE-TOOLS-4', 1, `${wrong.what}: error ${String(error.code)}`);
+      } else if (result?.isError !== true && wrong.kind === 'unknown-member') {
+        // Ignoring a member it does not know is what CORE-RPC-15 recommends: an accepted reading, not a tool run on bad input.
+        ctx.reading('CORE-TOOLS-4', 3, `${tool.name} ran`, answer.result);
+      } else {
+        ctx.check('CORE-TOOLS-4', result?.isError === true, {
+          message: `tools/call of ${tool.name} with ${wrong.what} is rejected (an error or a result with isError: true), not run`,
+          expected: 'error -32602 or isError: true',
+          actual: { arguments: wrong.args, answer: answer.result },
+        });
+        if (result?.isError === true) ctx.reading('CORE-TOOLS-4', 2, wrong.what);
+      }
     }
   },
 });

@@ -138,10 +138,14 @@ export interface WrongArguments {
 
 /**
  * Arguments that break `inputSchema` on purpose (a member of the wrong type, a required member left
- * out, or an unknown member where none is allowed), with what was broken; undefined when the schema
- * rejects nothing we can build.
+ * out, or an unknown member where none is allowed; the first of `kinds`, all by default), with what
+ * was broken; undefined when the schema rejects nothing we can build.
  */
-export function wrongArgumentsFor(inputSchema: unknown, hints: ArgumentHints = {}): WrongArguments | undefined {
+export function wrongArgumentsFor(
+  inputSchema: unknown,
+  hints: ArgumentHints = {},
+  kinds: readonly WrongArguments['kind'][] = ['wrong-type', 'missing-required', 'unknown-member'],
+): WrongArguments | undefined {
   if (!isRecord(inputSchema)) return undefined;
   const base = argumentsFor(inputSchema, hints);
   const validate = validatorFor(inputSchema);
@@ -149,18 +153,18 @@ export function wrongArgumentsFor(inputSchema: unknown, hints: ArgumentHints = {
   const properties = isRecord(inputSchema.properties) ? inputSchema.properties : {};
   const required = Array.isArray(inputSchema.required) ? (inputSchema.required as unknown[]).filter((r): r is string => typeof r === 'string') : [];
   const keys = [...required, ...Object.keys(properties).filter((k) => !required.includes(k))];
-  for (const key of keys) {
+  for (const key of kinds.includes('wrong-type') ? keys : []) {
     const wrong = wrongTypeValue(properties[key]);
     if (wrong === undefined) continue;
     const args = { ...base, [key]: wrong };
     if (!validate(args)) return { args, what: `member ${JSON.stringify(key)} of the wrong type`, kind: 'wrong-type' };
   }
-  if (required.length > 0) {
+  if (required.length > 0 && kinds.includes('missing-required')) {
     const args = { ...base };
     delete args[required[0]!];
     if (!validate(args)) return { args, what: `required member ${JSON.stringify(required[0])} left out`, kind: 'missing-required' };
   }
-  if (inputSchema.additionalProperties === false) {
+  if (inputSchema.additionalProperties === false && kinds.includes('unknown-member')) {
     const args = { ...base, 'x-conformance-unknown-member': 1 };
     if (!validate(args)) return { args, what: 'an unknown member where additionalProperties is false', kind: 'unknown-member' };
   }

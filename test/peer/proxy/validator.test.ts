@@ -193,13 +193,20 @@ describe('MCP Flow sessions', () => {
     orphan.feed(S, { ...prompt(10), params: { ...prompt(10).params, sessionId: 'elsewhere' } });
     orphan.feed(S, { jsonrpc: '2.0', id: 1, result: { sessionId: 'abc', state: 'active' } });
     orphan.feed(C, { jsonrpc: '2.0', id: 10, result: { acknowledged: true } });
-    expect(orphan.v.finish().map((violation) => violation.requirement)).toEqual(['FLOW-PROMPT-14', 'FLOW-START-8']);
+    // 'elsewhere' is a session of another connection (FLOW-SEC-4): followed, not a violation; 'abc' never got its first prompt.
+    expect(orphan.v.finish().map((violation) => violation.requirement)).toEqual(['FLOW-START-8']);
   });
 
-  it('interaction.* directions (FLOW-CAP-8) and prompts for unknown sessions (FLOW-PROMPT-14)', () => {
+  it('interaction.* directions (FLOW-CAP-8); a session started on another connection is followed, not refused (FLOW-SEC-4)', () => {
     const { feed } = started();
     expect(feed(C, { jsonrpc: '2.0', id: 2, method: 'interaction.prompt', params: { sessionId: 'abc', prompt: { type: 'text', message: 'x' } } })).toEqual(['FLOW-CAP-8']);
-    expect(feed(S, { ...prompt(10), params: { ...prompt(10).params, sessionId: 'nobody' } })).toEqual(['FLOW-PROMPT-14']);
+    const elsewhere = (id: number, method: string, params: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method, params: { sessionId: 'elsewhere', ...params } });
+    expect(feed(S, elsewhere(10, 'interaction.prompt', { prompt: { type: 'text', message: 'Name?' } }))).toEqual([]);
+    feed(C, { jsonrpc: '2.0', id: 10, result: { acknowledged: true } });
+    expect(feed(S, elsewhere(11, 'interaction.complete', { result: { success: true } }))).toEqual([]);
+    feed(C, { jsonrpc: '2.0', id: 11, result: { success: true } });
+    // From here on the session is known: a prompt after its completion breaks FLOW-SM-10.
+    expect(feed(S, elsewhere(12, 'interaction.prompt', { prompt: { type: 'text', message: 'More?' } }))).toEqual(['FLOW-SM-10']);
   });
 
   it('a second complete (FLOW-SM-6), a prompt after it (FLOW-SM-10), a reused session id (FLOW-START-7)', () => {

@@ -87,7 +87,7 @@ describe('the first control message (001 §1)', () => {
     const refusal = await answerTo(client, 5);
     expect(refusal.message).toMatchObject({ id: 5, error: { code: -32600 } });
     const serverConnection = serverSide.at(-1)!;
-    expect(serverConnection.faults().map((fault) => fault.code)).toContain('REQUEST_BEFORE_READY');
+    expect(serverConnection.faults().map((fault) => fault.code)).toContain('FIRST_MESSAGE_NOT_INITIALIZE');
     expect(serverConnection.webtransport.state).toBe('CONTROL_STREAM_OPENED');
     const { initializeSession } = await import('../../../src/transport/webtransport/client.js');
     await initializeSession(client, { timeoutMs: LIVENESS_MS });
@@ -110,7 +110,7 @@ describe('the first control message (001 §1)', () => {
     const { initializeSession } = await import('../../../src/transport/webtransport/client.js');
     await initializeSession(client, { timeoutMs: LIVENESS_MS });
     expect(client.transcript.entries().filter((entry) => entry.direction === 'received' && entry.channel.kind === 'control').map((entry) => (entry.decoded as { id?: unknown }).id)).toEqual([0]);
-    expect(serverSide.at(-1)!.faults().map((fault) => fault.code)).toContain('NOTIFICATION_BEFORE_READY');
+    expect(serverSide.at(-1)!.faults().map((fault) => fault.code)).toContain('FIRST_MESSAGE_NOT_INITIALIZE');
     await client.close();
   });
 });
@@ -123,7 +123,10 @@ describe('binding rules on requests (WT-CONN-4, WT-INIT-2, WT-ID-3)', () => {
       await client.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
       await client.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
       expect((await answerTo(client, 2)).message).toMatchObject({ id: 2, error: { code: -32600 } });
-      expect(serverSide.at(-1)!.faults().map((fault) => fault.code)).toEqual(['REQUEST_BEFORE_READY']);
+      await client.send({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+      expect((await answerTo(client, 3)).message).toMatchObject({ id: 3, error: { code: -32600 } });
+      // A ping while initializing is the client's right (WT-CONN-5); anything else is its fault.
+      expect(serverSide.at(-1)!.faults().map((fault) => fault.code)).toEqual(['PING_WHILE_INITIALIZING', 'MESSAGE_BEFORE_READY']);
       await client.close();
     } finally {
       await blocking.close();

@@ -198,7 +198,7 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
       await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       const peer = await fixture.peer();
       // The responder is off: initialize stays unanswered, so an answer here can only be to the notification.
-      await faultSeen(peer, 'NOTIFICATION_BEFORE_READY');
+      await faultSeen(peer, 'MESSAGE_BEFORE_READY');
       return Promise.race([
         answerTo(client, null).then((received) => describeReply(received.message)),
         new Promise<string>((resolve) => setTimeout(() => resolve('no answer'), 1_000)),

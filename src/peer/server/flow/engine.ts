@@ -11,7 +11,7 @@ import type { ValidationOutcome } from '../../../protocol/prompt-validation.js';
 import { RpcError, type ActiveFaults, type RequestContext, type ServerSessionContext } from '../extension.js';
 import { validateAnswer, type EnginePrompt } from './answers.js';
 import { openExportStream, type ExportStream } from './export-stream.js';
-import type { ResolvedFlowOptions } from './options.js';
+import type { ResolvedFlowOptions, StatelessOptions } from './options.js';
 import {
   acceptedAnswers,
   nextTarget,
@@ -126,7 +126,7 @@ export class FlowEngine {
   #publicId(live: LiveSession): string {
     const stateless = this.options.stateless;
     if (stateless === undefined) return live.record.id;
-    return encodeToken(stateless.secret, { sessionId: live.record.id, state: live.record });
+    return encodeToken(stateless.secret, { sessionId: live.record.id, state: live.record }, stateless.form);
   }
 
   #error(faults: ActiveFaults, code: number, message: string, sessionId: string | undefined, extra: Params = {}): RpcError {
@@ -262,6 +262,8 @@ export class FlowEngine {
     this.#clearTimers(live);
     this.#sessions.delete(record.id);
     this.#requestTimes.delete(record.id);
+    // Retention 0: cleaned up at once, so the session is unknown (-32001) rather than expired (-32002).
+    if (this.options.retentionMs === 0) return;
     this.#expired.set(record.id, record.connectionId);
     this.options.clock.setTimer(this.options.retentionMs, () => this.#expired.delete(record.id));
   }
@@ -284,7 +286,8 @@ export class FlowEngine {
       keep = Math.max(keep, Math.min(record.timeoutMs, this.options.limits.maxDurationMs));
     }
     // Sessions are cleaned up after completion (FLOW-SEC-7); until then getState shows the terminal state (FLOW-STATE-6).
-    live.timers.push(this.options.clock.setTimer(keep, forget));
+    if (keep === 0) forget();
+    else live.timers.push(this.options.clock.setTimer(keep, forget));
   }
 
   #fail(live: LiveSession): void {
@@ -332,11 +335,11 @@ export class FlowEngine {
 
   #resolveStateless(token: string, ctx: RequestContext): LiveSession {
     const faults = ctx.faults;
-    const secret = (this.options.stateless as { secret: Uint8Array | string }).secret;
+    const { secret, form } = this.options.stateless as StatelessOptions;
     if (faults.has('reject-own-token')) throw this.#notFound(faults, token);
     let record: SessionRecord;
     try {
-      record = decodeToken<SessionRecord>(secret, token, { verify: !faults.has('accept-tampered-token') }).state;
+      record = decodeToken<SessionRecord>(secret, token, { verify: !faults.has('accept-tampered-token'), ...(form !== undefined ? { form } : {}) }).state;
     } catch (error) {
       if (error instanceof TokenRejectedError) {
         // C-19: a tampered token names no session (-32001), or is a malformed parameter (-32602).
@@ -527,14 +530,12 @@ export class FlowEngine {
     const sessionId = this.#publicId(live);
     const result = faults.has('complete-without-success') ? { data } : { success: true, data };
     const params = rendered.summary === undefined ? { sessionId, result } : { sessionId, result, summary: rendered.summary };
+    // FAULT complete-twice (FLOW-SM-6): the second goes out right behind the first, before the client
+    // could have answered it (and ended its session), so that it is on the wire whatever the client does next.
     const sends = faults.has('complete-twice') ? 2 : 1;
-    for (let i = 0; i < sends; i++) {
-      try {
-        live.completion = await this.#clientRequest(live, FLOW_METHOD.complete, params);
-      } catch {
-        // The session is complete whatever the client answered.
-      }
-    }
+    const answers = await Promise.allSettled(Array.from({ length: sends }, () => this.#clientRequest(live, FLOW_METHOD.complete, params)));
+    // The session is complete whatever the client answered.
+    for (const answer of answers) if (answer.status === 'fulfilled') live.completion = answer.value;
     if (faults.has('prompt-after-complete') && lastPrompt !== null) {
       await this.#clientRequest(live, FLOW_METHOD.prompt, { sessionId, prompt: lastPrompt }).catch(() => undefined);
     }
@@ -556,6 +557,8 @@ export class FlowEngine {
   // ---- client-to-server requests -------------------------------------------------------------
 
   capabilities(_params: unknown, ctx: RequestContext): Record<string, unknown> {
+    // FAULT capabilities-method-missing (FLOW-CAP-10): a Flow server without the method.
+    if (ctx.faults.has('capabilities-method-missing')) throw new RpcError(JSONRPC_ERROR.MethodNotFound, `Method not found: ${ctx.method}`);
     return this.capabilityObject(ctx.faults);
   }
 
@@ -872,12 +875,17 @@ export class FlowEngine {
   }
 
   /** interaction.prompt/.continue/.complete sent by a client: the wrong direction (FLOW-CAP-9). */
-  wrongDirection(method: string, ctx: RequestContext): Record<string, unknown> {
+  wrongDirection(method: string, params: unknown, ctx: RequestContext): Record<string, unknown> {
     // FAULT server-to-client-request-served (core, FLOW-CAP-8): served as if it travelled the right way.
     if (ctx.faults.has('server-to-client-request-served')) return {};
     // FAULT serve-client-methods (FLOW-CAP-9): refused, but with -32600 instead of -32601.
-    const code = ctx.faults.has('serve-client-methods') ? JSONRPC_ERROR.InvalidRequest : JSONRPC_ERROR.MethodNotFound;
-    throw new RpcError(code, `Method not found: ${method} is a server-to-client request`, { method });
+    if (ctx.faults.has('serve-client-methods')) throw new RpcError(JSONRPC_ERROR.InvalidRequest, `Invalid Request: ${method} is a server-to-client request`, { method });
+    // FLOW-CAP-9 reading 2: a peer that looks the session up first knows no session of its own by that id.
+    const sessionId = isObject(params) && typeof params.sessionId === 'string' ? params.sessionId : undefined;
+    if (this.options.wrongDirectionCode === FLOW_ERROR.SESSION_NOT_FOUND && sessionId !== undefined && !this.#sessions.has(sessionId)) {
+      throw this.#error(ctx.faults, FLOW_ERROR.SESSION_NOT_FOUND, `Session not found: ${sessionId}`, sessionId);
+    }
+    throw new RpcError(JSONRPC_ERROR.MethodNotFound, `Method not found: ${method} is a server-to-client request`, { method });
   }
 
   /** The connection ended: its sessions end with it. */

@@ -9,6 +9,7 @@ const fault = defineFault;
 export const FLOW_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault('no-interactive-capability', 'FLOW-CAP-1', 'serves interaction.* but advertises interactive support nowhere (initialize and the capabilities method say no)'),
   fault('capabilities-interactive-not-boolean', 'FLOW-CAP-2', 'the capabilities result carries interactive as the string "yes"'),
+  fault('capabilities-method-missing', 'FLOW-CAP-10', 'the capabilities method is answered -32601 Method not found (initialize still advertises interactive support)'),
   fault('feature-flag-not-boolean', 'FLOW-CAP-4', 'the capabilities result carries features.validation as the string "client"'),
   fault('serve-client-methods', 'FLOW-CAP-9', 'refuses a client-sent interaction.prompt, .continue or .complete with -32600 instead of -32601'),
   fault('not-interactive-served', 'FLOW-CAP-7', 'with interactive mode off (capabilities say so) interaction.* requests are still served'),

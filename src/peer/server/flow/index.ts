@@ -24,7 +24,7 @@ export function flowExtension(options: FlowExtensionOptions = {}): FlowExtension
     wizards.set(wizard.name, wizard);
   }
   const engine = new FlowEngine(resolved, wizards);
-  const wrong = (method: string) => async (_params: unknown, ctx: RequestContext) => engine.wrongDirection(method, ctx);
+  const wrong = (method: string) => async (params: unknown, ctx: RequestContext) => engine.wrongDirection(method, params, ctx);
   return {
     name: 'mcp-flow',
     engine,

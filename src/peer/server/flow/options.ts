@@ -4,6 +4,7 @@
 import type { ValidationOptions } from '../../../protocol/prompt-validation.js';
 import type { MockReadings } from '../readings.js';
 import { FlowOptionsError } from './errors.js';
+import { TOKEN_FORMS, type TokenForm } from './tokens.js';
 import type { Wizard } from './wizard.js';
 
 /** Time as the engine sees it; tests pass a fake clock. */
@@ -34,6 +35,11 @@ export interface FlowLimits {
   maxDurationMs: number;
 }
 
+export interface StatelessOptions {
+  secret: Uint8Array | string;
+  form?: TokenForm;
+}
+
 export interface FlowExtensionOptions {
   /** Interactive tools (default: the shipped wizards). Names must be unique. */
   wizards?: readonly Wizard[];
@@ -53,6 +59,8 @@ export interface FlowExtensionOptions {
   notInteractiveCode?: number;
   /** The code refusing interaction.start for a tool the server does not have (FLOW-START-4). Default -32602. */
   unknownToolCode?: number;
+  /** The code refusing a client's interaction.prompt, .continue or .complete (FLOW-CAP-9): -32601, or -32001 for a session it does not have (it looks the session up first). Default -32601. */
+  wrongDirectionCode?: number;
   /** A `timeout` that is not a positive integer: 'refuse' with -32602, or 'lenient' (the default timeout applies, a numeric string is read) (FLOW-START-9). Default 'refuse'. */
   invalidTimeout?: 'refuse' | 'lenient';
   /** How the first prompt of a session without initialPrompt travels (FLOW-START-8). Default 'prompt'. */
@@ -77,13 +85,17 @@ export interface FlowExtensionOptions {
   extensionMembers?: boolean;
   /** The code refusing a tampered stateless token (FLOW-STATELESS-4, C-19). Default -32001. */
   tamperedTokenCode?: number;
-  /** Stateless mode (000 Appendix B): the HMAC-SHA256 secret (at least 32 bytes). */
-  stateless?: { secret: Uint8Array | string };
+  /**
+   * Stateless mode (000 Appendix B): the HMAC-SHA256 secret (at least 32 bytes), and how the token
+   * is written: one base64url string (default, FLOW-STATELESS-2 reading 1) or base64url segments
+   * joined by a dot (reading 2: no single base64 string).
+   */
+  stateless?: StatelessOptions;
   /** Inactivity timeout when interaction.start gives none (000: 5 minutes). */
   defaultTimeoutMs?: number;
   /** How long before expiry the warning goes out; default a fifth of the session's timeout. */
   timeoutWarningLeadMs?: number;
-  /** How long expired sessions still answer -32002, and finished ones their terminal state, before they are gone (-32001). */
+  /** How long expired sessions still answer -32002, and finished ones their terminal state, before they are gone (-32001); 0: gone at once. */
   retentionMs?: number;
   limits?: Partial<FlowLimits>;
   /** Names of tools other extensions serve without interaction (interaction.start on them gets -32007). */
@@ -104,6 +116,7 @@ export interface ResolvedFlowOptions {
   bindSessionsToConnection: boolean;
   notInteractiveCode: number;
   unknownToolCode: number;
+  wrongDirectionCode: number;
   invalidTimeout: 'refuse' | 'lenient';
   firstPromptVia: 'prompt' | 'continue';
   continueAsNotification: boolean;
@@ -116,7 +129,7 @@ export interface ResolvedFlowOptions {
   timeoutWarningLevel: 'warning' | 'notice';
   extensionMembers: boolean;
   tamperedTokenCode: number;
-  stateless: { secret: Uint8Array | string } | undefined;
+  stateless: StatelessOptions | undefined;
   defaultTimeoutMs: number;
   timeoutWarningLeadMs: number | undefined;
   retentionMs: number;
@@ -137,6 +150,11 @@ export const DEFAULT_LIMITS: FlowLimits = Object.freeze({
   maxDurationMs: 3_600_000,
 });
 
+function nonNegativeInteger(option: string, value: number | undefined, fallback: number): number {
+  if (value === 0) return 0;
+  return positiveInteger(option, value, fallback);
+}
+
 function positiveInteger(option: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value <= 0) throw new FlowOptionsError(option, `must be a positive integer, got ${String(value)}`);
@@ -149,6 +167,8 @@ export function resolveOptions(options: FlowExtensionOptions): ResolvedFlowOptio
   if (options.stateless !== undefined) {
     const length = typeof secret === 'string' ? Buffer.byteLength(secret) : (secret?.length ?? 0);
     if (length < 32) throw new FlowOptionsError('stateless.secret', `needs at least 32 bytes for HMAC-SHA256, got ${length}`);
+    const form = options.stateless.form;
+    if (form !== undefined && !TOKEN_FORMS.includes(form)) throw new FlowOptionsError('stateless.form', `must be one of ${TOKEN_FORMS.join(', ')}, got ${JSON.stringify(form)}`);
   }
   const plain = options.plainTools;
   const timeoutWarningLeadMs =
@@ -162,6 +182,7 @@ export function resolveOptions(options: FlowExtensionOptions): ResolvedFlowOptio
     bindSessionsToConnection: options.bindSessionsToConnection ?? true,
     notInteractiveCode: options.notInteractiveCode ?? -32007,
     unknownToolCode: options.unknownToolCode ?? -32602,
+    wrongDirectionCode: options.wrongDirectionCode ?? -32601,
     invalidTimeout: options.invalidTimeout ?? 'refuse',
     firstPromptVia: options.firstPromptVia ?? 'prompt',
     continueAsNotification: options.continueAsNotification ?? false,
@@ -177,7 +198,7 @@ export function resolveOptions(options: FlowExtensionOptions): ResolvedFlowOptio
     stateless: options.stateless,
     defaultTimeoutMs: positiveInteger('defaultTimeoutMs', options.defaultTimeoutMs, DEFAULT_TIMEOUT_MS),
     timeoutWarningLeadMs,
-    retentionMs: positiveInteger('retentionMs', options.retentionMs, 600_000),
+    retentionMs: nonNegativeInteger('retentionMs', options.retentionMs, 600_000),
     limits: {
       requestsPerWindow: positiveInteger('limits.requestsPerWindow', limits.requestsPerWindow, DEFAULT_LIMITS.requestsPerWindow),
       windowMs: positiveInteger('limits.windowMs', limits.windowMs, DEFAULT_LIMITS.windowMs),
@@ -216,6 +237,7 @@ export function flowReadings(readings: MockReadings, transport: ReadingsTranspor
     bindSessionsToConnection: false,
     notInteractiveCode: -32601,
     unknownToolCode: -32601,
+    wrongDirectionCode: -32001,
     invalidTimeout: 'lenient',
     firstPromptVia: 'continue',
     continueAsNotification: true,
@@ -228,7 +250,7 @@ export function flowReadings(readings: MockReadings, transport: ReadingsTranspor
     timeoutWarningLevel: 'notice',
     extensionMembers: true,
     tamperedTokenCode: -32602,
-    ...(transport === 'stdio' ? { retentionMs: 1 } : {}),
+    ...(transport === 'stdio' ? { retentionMs: 0 } : {}),
     validation: { lengthUnit: 'utf16', numericStrings: true, anchoredPattern: true, booleanWords: true, emptyTextIsValue: true },
   };
 }

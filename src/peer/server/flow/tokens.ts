@@ -3,6 +3,9 @@
 // signature is HMAC-SHA256 over the canonical JSON of {sessionId, state} (the whole state,
 // FLOW-STATELESS-3). Any changed byte is refused (FLOW-STATELESS-4): the token must be exactly the
 // encoding the server would produce for what it decodes to, and the signature must match.
+// The 'segments' form (FLOW-STATELESS-2 reading 2) writes the same content as two base64url
+// segments joined by a dot, as a JWT does: base64url of the canonical JSON {sessionId, state},
+// then the signature. It is no single base64 string, so a client cannot read it as one.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Why a token was refused. */
@@ -40,8 +43,13 @@ export interface TokenContent<S> {
 }
 
 /** Signs a session state into a token. */
-export function encodeToken<S>(secret: Uint8Array | string, content: TokenContent<S>): string {
+/** How a token is written: one base64url string (recommended), or two base64url segments joined by a dot. */
+export type TokenForm = 'base64url' | 'segments';
+export const TOKEN_FORMS: readonly TokenForm[] = ['base64url', 'segments'];
+
+export function encodeToken<S>(secret: Uint8Array | string, content: TokenContent<S>, form: TokenForm = 'base64url'): string {
   const signature = sign(secret, content.sessionId, content.state);
+  if (form === 'segments') return `${Buffer.from(canonicalJson({ sessionId: content.sessionId, state: content.state }), 'utf8').toString('base64url')}.${signature}`;
   return Buffer.from(canonicalJson({ sessionId: content.sessionId, state: content.state, signature }), 'utf8').toString('base64url');
 }
 
@@ -51,11 +59,18 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  * Decodes and checks a token; throws TokenRejectedError. With `verify: false` the signature is
  * not checked (only the mock server's accept-tampered-token fault does that).
  */
-export function decodeToken<S>(secret: Uint8Array | string, token: string, options: { verify?: boolean } = {}): TokenContent<S> {
-  if (!BASE64URL.test(token)) throw new TokenRejectedError('not-base64url');
-  const bytes = Buffer.from(token, 'base64url');
+export function decodeToken<S>(secret: Uint8Array | string, token: string, options: { verify?: boolean; form?: TokenForm } = {}): TokenContent<S> {
   const verify = options.verify ?? true;
-  if (verify && bytes.toString('base64url') !== token) throw new TokenRejectedError('not-canonical');
+  let encoded = token;
+  let detached: string | undefined;
+  if (options.form === 'segments') {
+    const segments = token.split('.');
+    if (segments.length !== 2) throw new TokenRejectedError('wrong-shape');
+    [encoded, detached] = segments as [string, string];
+  }
+  if (!BASE64URL.test(encoded)) throw new TokenRejectedError('not-base64url');
+  const bytes = Buffer.from(encoded, 'base64url');
+  if (verify && bytes.toString('base64url') !== encoded) throw new TokenRejectedError('not-canonical');
   let decoded: unknown;
   const text = bytes.toString('utf8');
   try {
@@ -64,7 +79,10 @@ export function decodeToken<S>(secret: Uint8Array | string, token: string, optio
     throw new TokenRejectedError('not-json');
   }
   if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) throw new TokenRejectedError('wrong-shape');
-  const { sessionId, state, signature } = decoded as Record<string, unknown>;
+  const fields = decoded as Record<string, unknown>;
+  const { sessionId, state } = fields;
+  // One string: the signature is a member; segments: it is the second segment, and the content has no such member.
+  const signature = detached === undefined ? fields['signature'] : 'signature' in fields ? undefined : detached;
   if (typeof sessionId !== 'string' || typeof signature !== 'string' || state === null || typeof state !== 'object') {
     throw new TokenRejectedError('wrong-shape');
   }

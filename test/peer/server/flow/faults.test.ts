@@ -71,6 +71,7 @@ const SCENARIOS: Record<string, Scenario> = {
   'feature-flag-not-boolean': {
     holds: async (_, conn) => Object.values((await conn.call('capabilities')).features as object).every((v) => typeof v === 'boolean'),
   },
+  'capabilities-method-missing': { holds: async (_, conn) => (await outcome(conn, 'capabilities', {})) === 'ok' },
   'serve-client-methods': { holds: async (_, conn) => (await outcome(conn, 'interaction.prompt', { sessionId: 's', prompt: {} })) === -32601 },
   'not-interactive-served': {
     options: { interactive: false },

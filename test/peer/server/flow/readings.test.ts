@@ -28,7 +28,7 @@ describe('flowReadings presets', () => {
     const [wt, http, stdio] = [flowReadings('alternate', 'wt'), flowReadings('alternate', 'http'), flowReadings('alternate', 'stdio')];
     expect(wt).toMatchObject({ capabilityLocation: 'top-level', cancelFinished: 'cancel', initialPromptState: 'idle', rejectWithError: true, reprompt: false });
     expect(http).toMatchObject({ capabilityLocation: 'method-only', cancelFinished: 'refuse-with-result' });
-    expect(stdio).toMatchObject({ capabilityLocation: 'top-level', cancelFinished: 'cancel', retentionMs: 1 });
+    expect(stdio).toMatchObject({ capabilityLocation: 'top-level', cancelFinished: 'cancel', retentionMs: 0 });
     expect(wt.retentionMs).toBeUndefined();
   });
 

@@ -18,8 +18,24 @@ describe('stateless tokens', () => {
     expect(() => decodeToken(secret, 'bm90IGpzb24')).toThrow(expect.objectContaining({ problem: 'not-json' }));
   });
 
-  it('needs a secret of at least 32 bytes', () => {
+  it("in the 'segments' form (FLOW-STATELESS-2 reading 2) writes two base64url segments joined by a dot, and refuses any changed byte", () => {
+    const token = encodeToken(secret, { sessionId: 's1', state: { state: 'idle', n: 1 } }, 'segments');
+    const [content, signature, ...rest] = token.split('.');
+    expect(rest).toEqual([]);
+    expect(JSON.parse(Buffer.from(content!, 'base64url').toString('utf8'))).toEqual({ sessionId: 's1', state: { state: 'idle', n: 1 } });
+    expect(decodeToken(secret, token, { form: 'segments' })).toEqual({ sessionId: 's1', state: { state: 'idle', n: 1 } });
+    const forged = `${Buffer.from(Buffer.from(content!, 'base64url').toString('utf8').replace('"n":1', '"n":2')).toString('base64url')}.${signature}`;
+    expect(() => decodeToken(secret, forged, { form: 'segments' })).toThrow(expect.objectContaining({ problem: 'bad-signature' }));
+    expect(() => decodeToken(secret, `${token}.x`, { form: 'segments' })).toThrow(expect.objectContaining({ problem: 'wrong-shape' }));
+    expect(() => decodeToken(secret, token)).toThrow(expect.objectContaining({ problem: 'not-base64url' }));
+    // The one-string form's signature member is not taken in the segments form.
+    const single = encodeToken(secret, { sessionId: 's1', state: { state: 'idle', n: 1 } });
+    expect(() => decodeToken(secret, `${single}.${signature}`, { form: 'segments' })).toThrow(TokenRejectedError);
+  });
+
+  it('needs a secret of at least 32 bytes and a known token form', () => {
     expect(() => flowExtension({ stateless: { secret: 'short' } })).toThrow(FlowOptionsError);
+    expect(() => flowExtension({ stateless: { secret, form: 'jwt' as never } })).toThrow(FlowOptionsError);
   });
 });
 
