@@ -20,14 +20,12 @@ export interface ExpectedDeviation {
 
 export type ExpectedDeviations = Readonly<Record<string, ExpectedDeviation>>;
 
-/** What a peer is expected to get: the cases that FAIL or WARN, and optionally a deviation every applicable case adds. */
+/**
+ * What a peer is expected to get: the cases that FAIL or WARN. Each violation is judged once, by
+ * the case that owns its requirement (profile.md §2), so every deviation belongs to one case.
+ */
 export interface PeerExpectation {
   deviations: ExpectedDeviations;
-  /**
-   * A deviation of every case that applied (not NOT_APPLICABLE or SKIPPED), except those listed:
-   * one defect the runner re-reports in every case (e.g. a schema violation of the initialize result).
-   */
-  everyCase?: { deviation: ExpectedDeviation; except: readonly string[] };
   /**
    * Deviations a case shows on some runs and not on others because what it watches for arrives
    * after its observation window on a loaded machine: each is expected exactly when the case's
@@ -84,10 +82,6 @@ export function expectedShape(expected: PeerExpectation, result: RunResult): Rec
     for (const r of e.requirements) entry.requirements.add(r);
     shape.set(id, entry);
   };
-  if (expected.everyCase) {
-    const { deviation, except } = expected.everyCase;
-    for (const c of result.cases) if (c.verdict !== 'NOT_APPLICABLE' && c.verdict !== 'SKIPPED' && !except.includes(c.id)) add(c.id, deviation);
-  }
   const ran = new Map(result.cases.map((c) => [c.id, c]));
   for (const [id, e] of Object.entries(expected.deviations)) if (ran.has(id)) add(id, e);
   for (const [id, e] of Object.entries(expected.unsettled ?? {})) {
@@ -97,13 +91,9 @@ export function expectedShape(expected: PeerExpectation, result: RunResult): Rec
   return Object.fromEntries([...shape].map(([id, e]) => [id, { verdict: e.verdict, requirements: [...e.requirements].sort() }]));
 }
 
-/** Every expected deviation of a peer: the listed cases and the every-case one. */
+/** Every expected deviation of a peer, settled or not, by case. */
 export function allDeviations(expected: PeerExpectation): [string, ExpectedDeviation][] {
-  return [
-    ...Object.entries(expected.deviations),
-    ...Object.entries(expected.unsettled ?? {}),
-    ...(expected.everyCase ? [['(every case)', expected.everyCase.deviation] as [string, ExpectedDeviation]] : []),
-  ];
+  return [...Object.entries(expected.deviations), ...Object.entries(expected.unsettled ?? {})];
 }
 
 /** A readable line per case that did not pass quietly, for assertion messages. */

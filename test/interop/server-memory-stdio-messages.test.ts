@@ -1,10 +1,10 @@
-// @modelcontextprotocol/server-memory over stdio (a process per case), judged by every suite that
-// applies to an MCP server over stdio. Its knowledge graph lives in a temporary folder for the file.
+// @modelcontextprotocol/server-memory over stdio (a process per case), judged by mcp-core and bad-input.
+// Its knowledge graph lives in a temporary folder of this file.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { SERVER_MEMORY_STDIO, STDIO_MODULES } from './expected.js';
+import { CORE_MODULES_MESSAGES, SERVER_MEMORY_STDIO } from './expected.js';
 import { stdioCommand } from './peer-process.js';
 import { SERVER_MEMORY_VERSION, serverMemory } from './peers.js';
 import { describePeer } from './support.js';
@@ -12,8 +12,8 @@ import { describePeer } from './support.js';
 const folder = mkdtempSync(join(tmpdir(), 'interop-server-memory-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-describePeer(`@modelcontextprotocol/server-memory ${SERVER_MEMORY_VERSION} over stdio`, {
+describePeer(`@modelcontextprotocol/server-memory ${SERVER_MEMORY_VERSION} over stdio: mcp-core, bad-input`, {
   stdio: stdioCommand(serverMemory(join(folder, 'memory.jsonl'))),
-  modules: STDIO_MODULES,
+  modules: CORE_MODULES_MESSAGES,
   expected: SERVER_MEMORY_STDIO,
 });
