@@ -2,11 +2,13 @@
 // docs/interop.md says about that peer: the exact set of cases that FAIL or WARN, each tied to a
 // finding (a `### <ID>: ...` heading of docs/interop.md) and to the requirements its failed checks cite.
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaseRegistry, httpTarget, runConformance, stdioTarget, type CaseResult, type RunResult, type Target } from '../../src/harness/index.js';
 import { SERVER_CASE_MODULES } from '../../suites/server/index.js';
 import type { RunningPeer } from './peer-process.js';
+import { checkVerdictTable } from '../support/verdict-tables.js';
 
 /** Liveness bound of one interop test (never a timing assertion; each file stays well below it). */
 export const INTEROP_TIMEOUT_MS = 240_000;
@@ -131,6 +133,10 @@ export function undocumented(expected: PeerExpectation): string[] {
 export function expectDocumentedDeviations(result: RunResult, expected: PeerExpectation): void {
   expect(result.summary.PASS).toBeGreaterThan(0);
   expect(deviationsOf(result), describeDeviations(result)).toEqual(expectedShape(expected, result));
+  // Every other verdict too (PASS, INFO, NOT_APPLICABLE), pinned per test file in test/verdicts/interop/.
+  const file = basename(expect.getState().testPath ?? 'unknown.test.ts').replace(/\.test\.ts$/, '');
+  const changes = checkVerdictTable(`interop/${file}`, 'verdicts', result.cases);
+  expect(changes, `verdicts differ from test/verdicts/interop/${file}.json:\n  ${changes.join('\n  ')}`).toEqual([]);
 }
 
 /**

@@ -6,9 +6,10 @@ describe('the alternate-readings mock server over Streamable HTTP', () => {
   it(
     'gets no FAIL, WARN, TIMEOUT or ERROR from any case',
     async () => {
-      const { problems, applied } = await correctMockProblems('http', { server: { readings: 'alternate' } });
+      const { problems, applied, changes } = await correctMockProblems('http', { server: { readings: 'alternate' }, verdicts: 'self-test/correct-alt-http' });
       expect(problems, listed('case(s) failed the alternate-readings mock server', problems)).toEqual([]);
       expect(applied).toBeGreaterThan(0);
+      expect(changes, listed('verdict(s) differ from test/verdicts/self-test/correct-alt-http.json', changes)).toEqual([]);
     },
     SELF_TEST_TIMEOUT_MS,
   );

@@ -6,9 +6,10 @@ describe('the alternate-readings mock server over stdio (shard 3 of 6: a process
   it(
     'gets no FAIL, WARN, TIMEOUT or ERROR from any case',
     async () => {
-      const { problems, applied } = await correctMockProblems('stdio', { shard: { index: 3, count: 6 }, server: { readings: 'alternate' } });
+      const { problems, applied, changes } = await correctMockProblems('stdio', { shard: { index: 3, count: 6 }, server: { readings: 'alternate' }, verdicts: 'self-test/correct-alt-stdio-3' });
       expect(problems, listed('case(s) failed the alternate-readings mock server', problems)).toEqual([]);
       expect(applied).toBeGreaterThan(0);
+      expect(changes, listed('verdict(s) differ from test/verdicts/self-test/correct-alt-stdio-3.json', changes)).toEqual([]);
     },
     SELF_TEST_TIMEOUT_MS,
   );

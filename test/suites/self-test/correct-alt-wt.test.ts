@@ -6,9 +6,10 @@ describe('the alternate-readings mock server over WebTransport', () => {
   it(
     'gets no FAIL, WARN, TIMEOUT or ERROR from any case',
     async () => {
-      const { problems, applied } = await correctMockProblems('wt', { server: { readings: 'alternate', encodings: ['cbor', 'json'] } });
+      const { problems, applied, changes } = await correctMockProblems('wt', { server: { readings: 'alternate', encodings: ['cbor', 'json'] }, verdicts: 'self-test/correct-alt-wt' });
       expect(problems, listed('case(s) failed the alternate-readings mock server', problems)).toEqual([]);
       expect(applied).toBeGreaterThan(0);
+      expect(changes, listed('verdict(s) differ from test/verdicts/self-test/correct-alt-wt.json', changes)).toEqual([]);
     },
     SELF_TEST_TIMEOUT_MS,
   );

@@ -6,9 +6,10 @@ describe('the correct mock server over Streamable HTTP', () => {
   it(
     'gets no FAIL, WARN, TIMEOUT or ERROR from any case',
     async () => {
-      const { problems, applied } = await correctMockProblems('http');
+      const { problems, applied, changes } = await correctMockProblems('http', { verdicts: 'self-test/correct-http' });
       expect(problems, listed('case(s) failed the correct mock server', problems)).toEqual([]);
       expect(applied).toBeGreaterThan(0);
+      expect(changes, listed('verdict(s) differ from test/verdicts/self-test/correct-http.json', changes)).toEqual([]);
     },
     SELF_TEST_TIMEOUT_MS,
   );

@@ -6,9 +6,10 @@ describe('the correct mock server over stdio (shard 6 of 6: a process per case)'
   it(
     'gets no FAIL, WARN, TIMEOUT or ERROR from any case',
     async () => {
-      const { problems, applied } = await correctMockProblems('stdio', { shard: { index: 6, count: 6 } });
+      const { problems, applied, changes } = await correctMockProblems('stdio', { shard: { index: 6, count: 6 }, verdicts: 'self-test/correct-stdio-6' });
       expect(problems, listed('case(s) failed the correct mock server', problems)).toEqual([]);
       expect(applied).toBeGreaterThan(0);
+      expect(changes, listed('verdict(s) differ from test/verdicts/self-test/correct-stdio-6.json', changes)).toEqual([]);
     },
     SELF_TEST_TIMEOUT_MS,
   );

@@ -6,9 +6,10 @@ describe('the correct mock server over WebTransport (encodings cbor, json)', () 
   it(
     'gets no FAIL, WARN, TIMEOUT or ERROR from any case',
     async () => {
-      const { problems, applied } = await correctMockProblems('wt', { server: { encodings: ['cbor', 'json'] } });
+      const { problems, applied, changes } = await correctMockProblems('wt', { server: { encodings: ['cbor', 'json'] }, verdicts: 'self-test/correct-wt' });
       expect(problems, listed('case(s) failed the correct mock server', problems)).toEqual([]);
       expect(applied).toBeGreaterThan(0);
+      expect(changes, listed('verdict(s) differ from test/verdicts/self-test/correct-wt.json', changes)).toEqual([]);
     },
     SELF_TEST_TIMEOUT_MS,
   );

@@ -9,8 +9,9 @@ describe('webtransport faults, part 1 of 2', () => {
   it(
     `each of ${faults.length} faults is caught (a FAIL or WARN citing its requirement)`,
     async () => {
-      const uncaught = await uncaughtFaults(faults);
+      const { uncaught, changes } = await uncaughtFaults(faults, { verdicts: 'self-test/faults-webtransport-1' });
       expect(uncaught, listed('fault(s) caught by no case', uncaught)).toEqual([]);
+      expect(changes, listed('verdict(s) differ from test/verdicts/self-test/faults-webtransport-1.json', changes)).toEqual([]);
     },
     SELF_TEST_TIMEOUT_MS,
   );

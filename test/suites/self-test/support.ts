@@ -5,6 +5,7 @@ import { mockServerFaultCatalog, type CatalogEntry, type FaultLayer } from '../.
 import type { CaseResult, CaseFilters, ConformanceCase } from '../../../src/harness/index.js';
 import { serverCases } from '../../../suites/server/index.js';
 import { casesFor, runOnMock, type MockRunOptions, type SuiteTransport } from '../support.js';
+import { checkVerdictTable } from '../../support/verdict-tables.js';
 
 /** Liveness bound for one self-test file (never a timing assertion: a loaded machine is slow). */
 export const SELF_TEST_TIMEOUT_MS = 15 * 60_000;
@@ -40,8 +41,14 @@ export const SELF_TEST_SEEDS: readonly number[] = [20261126, 1, 424242, 98765432
  */
 export async function correctMockProblems(
   transport: SuiteTransport,
-  options: { server?: MockRunOptions['server']; shard?: CaseFilters['shard']; seeds?: readonly number[] } = {},
-): Promise<{ problems: string[]; applied: number; total: number }> {
+  options: {
+    server?: MockRunOptions['server'];
+    shard?: CaseFilters['shard'];
+    seeds?: readonly number[];
+    /** The verdict group (test/verdicts/<group>.json) every run's verdicts are compared with. */
+    verdicts?: string;
+  } = {},
+): Promise<{ problems: string[]; applied: number; total: number; changes: string[] }> {
   const [first, ...others] = options.seeds ?? SELF_TEST_SEEDS;
   const runWith = async (cases: readonly ConformanceCase[], seed: number | undefined, shard: CaseFilters['shard'] | undefined) =>
     runOnMock(cases, {
@@ -58,15 +65,17 @@ export async function correctMockProblems(
   const run = await runWith(serverCases(), first, options.shard);
   const cases = run.result.cases.filter((c) => c.verdict !== 'SKIPPED');
   const problems = problemLines(cases);
+  const changes = options.verdicts === undefined ? [] : checkVerdictTable(options.verdicts, `seed ${first}`, cases);
   const generating = new Set(cases.filter((c) => c.seed !== undefined).map((c) => c.id));
   if (generating.size > 0) {
     const again = serverCases().filter((c) => generating.has(c.id));
     for (const seed of others) {
       const rerun = await runWith(again, seed, undefined);
       problems.push(...problemLines(rerun.result.cases).map((line) => `${line} (seed ${seed})`));
+      if (options.verdicts !== undefined) changes.push(...checkVerdictTable(options.verdicts, `seed ${seed}`, rerun.result.cases));
     }
   }
-  return { problems, applied: cases.filter((c) => c.verdict !== 'NOT_APPLICABLE').length, total: cases.length };
+  return { problems, applied: cases.filter((c) => c.verdict !== 'NOT_APPLICABLE').length, total: cases.length, changes };
 }
 
 /**
@@ -98,7 +107,10 @@ export function faultsOf(layer: FaultLayer, part = 1, parts = 1): CatalogEntry[]
  * Why a fault was not caught, or undefined when a case declaring its requirement FAILed/WARNed
  * citing it on one of the fault's transports.
  */
-export async function faultNotCaught(entry: CatalogEntry): Promise<string | undefined> {
+export async function faultNotCaught(
+  entry: CatalogEntry,
+  record: (table: string, cases: readonly CaseResult[]) => void = () => undefined,
+): Promise<string | undefined> {
   const declaring = casesFor(serverCases(), entry.requirement);
   const label = `${entry.name} (${entry.requirement}, ${entry.layer})`;
   if (declaring.length === 0) return `${label}: no case declares ${entry.requirement}`;
@@ -110,10 +122,12 @@ export async function faultNotCaught(entry: CatalogEntry): Promise<string | unde
     cases.some((c) => c.checks.some((check) => check.requirement === entry.requirement && (check.verdict === 'FAIL' || check.verdict === 'WARN')));
   for (const transport of transports) {
     const run = await runOnMock(declaring, { transport, faults: [entry.name], ...(server ? { server } : {}) });
+    record(`${entry.name} on ${transport}`, run.result.cases);
     if (cites(run.result.cases)) {
       if (server === undefined) return undefined;
       // Only a catch if the configured mock without the fault passes the same cases.
       const control = await runOnMock(declaring, { transport, server });
+      record(`${entry.name} on ${transport}: the configured mock without the fault`, control.result.cases);
       if (!cites(control.result.cases)) return undefined;
       return `${label}: on ${transport} the mock configured ${JSON.stringify(server)} fails ${entry.requirement} without the fault too: ${problemLines(control.result.cases).join('; ')}`;
     }
@@ -152,15 +166,27 @@ export const NOT_RELIABLY_CATCHABLE: Readonly<Record<string, string>> = {
     '256 MiB stream within moments and the ping it held is answered before the case deadline; caught only when the transfer outlasts it',
 };
 
-/** Runs `faultNotCaught` over `entries`, `concurrency` at a time; returns the uncaught ones' lines. */
-export async function uncaughtFaults(entries: readonly CatalogEntry[], concurrency = 3): Promise<string[]> {
+/**
+ * Runs `faultNotCaught` over `entries`, `concurrency` at a time: the uncaught ones' lines, and, when
+ * `verdicts` names a group, every difference between the runs' verdicts and the pinned tables
+ * (test/verdicts/<group>.json; faults caught only now and then are not pinned).
+ */
+export async function uncaughtFaults(
+  entries: readonly CatalogEntry[],
+  options: { concurrency?: number; verdicts?: string } = {},
+): Promise<{ uncaught: string[]; changes: string[] }> {
   const queue = [...entries];
   const lines: string[] = [];
+  const changes: string[] = [];
   const worker = async () => {
     for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) {
       let line: string | undefined;
+      const pinned = options.verdicts !== undefined && !Object.hasOwn(NOT_RELIABLY_CATCHABLE, entry.name);
+      const record = (table: string, cases: readonly CaseResult[]) => {
+        if (pinned) changes.push(...checkVerdictTable(options.verdicts!, table, cases));
+      };
       try {
-        line = await faultNotCaught(entry);
+        line = await faultNotCaught(entry, record);
         if (Object.hasOwn(NOT_RELIABLY_CATCHABLE, entry.name)) line = undefined;
         else if (Object.hasOwn(NOT_CATCHABLE_FROM_OUTSIDE, entry.name)) {
           line = line === undefined ? `${entry.name}: listed as not catchable from outside, but a case caught it: take it off the list` : undefined;
@@ -171,8 +197,8 @@ export async function uncaughtFaults(entries: readonly CatalogEntry[], concurren
       if (line !== undefined) lines.push(line);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, entries.length) }, worker));
-  return lines.sort();
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 3, entries.length) }, worker));
+  return { uncaught: lines.sort(), changes: changes.sort() };
 }
 
 /** The assertion message of a list of problems: a count, then one per line. */
