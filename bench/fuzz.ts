@@ -31,6 +31,8 @@ export interface FuzzOptions {
   transports: readonly Transport[];
   seed: number;
   deadlineMs: number;
+  /** Extra `mock-server` arguments (e.g. `--fault NAME`, to show the judge catches a broken mock). */
+  mockArgs?: readonly string[];
   out: (line: string) => void;
 }
 
@@ -177,7 +179,7 @@ async function fuzzStdio(build: MockBuild, makers: readonly InputMaker[], option
   let peak: { rss: number; peak: number } | undefined;
   const began = performance.now();
   while (done < makers.length) {
-    const connection = await spawnStdio([...build.command, 'mock-server', '--transport', 'stdio']);
+    const connection = await spawnStdio([...build.command, 'mock-server', '--transport', 'stdio', ...(options.mockArgs ?? [])]);
     await connection.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } });
     await connection.next((r) => idOf(r.message) === 'init', { timeoutMs: 30_000 });
     await connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -208,7 +210,7 @@ async function fuzzStdio(build: MockBuild, makers: readonly InputMaker[], option
 async function fuzzWebTransport(build: MockBuild, makers: readonly InputMaker[], options: FuzzOptions): Promise<TransportReport> {
   const tally = new Tally();
   let crashes = 0;
-  let mock: MockProcess = await startMockProcess(build, 'wt');
+  let mock: MockProcess = await startMockProcess(build, 'wt', [...(options.mockArgs ?? [])]);
   let done = 0;
   const began = performance.now();
   let memory: { rss: number; peak: number } | undefined;
@@ -216,7 +218,7 @@ async function fuzzWebTransport(build: MockBuild, makers: readonly InputMaker[],
     if (mock.exit) {
       crashes++;
       options.out(`  wt: the mock exited ${JSON.stringify(mock.exit)}: ${mock.stderrTail().slice(-300)}`);
-      mock = await startMockProcess(build, 'wt');
+      mock = await startMockProcess(build, 'wt', [...(options.mockArgs ?? [])]);
     }
     const connection = await connectWebTransport(mock.url, { certificateHash: mock.certificateHash! });
     try {
@@ -313,7 +315,7 @@ async function openHttpSession(url: string, deadlineMs: number): Promise<string>
 async function fuzzHttp(build: MockBuild, makers: readonly InputMaker[], options: FuzzOptions): Promise<TransportReport> {
   const tally = new Tally();
   let crashes = 0;
-  let mock: MockProcess = await startMockProcess(build, 'http');
+  let mock: MockProcess = await startMockProcess(build, 'http', [...(options.mockArgs ?? [])]);
   let next = 0;
   let pingsFailed = 0;
   const began = performance.now();
@@ -330,7 +332,7 @@ async function fuzzHttp(build: MockBuild, makers: readonly InputMaker[], options
       if (mock.exit) {
         crashes++;
         options.out(`  http: the mock exited ${JSON.stringify(mock.exit)}: ${mock.stderrTail().slice(-300)}`);
-        mock = await startMockProcess(build, 'http');
+        mock = await startMockProcess(build, 'http', [...(options.mockArgs ?? [])]);
         sessionId = undefined;
       }
       if (sessionId === undefined || used >= INPUTS_PER_CONNECTION / HTTP_SESSIONS) {
