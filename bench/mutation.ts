@@ -5,11 +5,13 @@
 // relevant suites against it (server code: every server suite against `mock-server --transport
 // stdio`; client code: every client suite against `mock-client --driver`, over WebTransport then
 // Streamable HTTP, the client's transports) and counts a mutant caught when a case that the
-// unmutated mock PASSes gets FAIL, WARN, TIMEOUT or ERROR (or the run's pre-flight refuses it).
+// unmutated mock passes (PASS, or INFO naming a reading taken, or NOT_APPLICABLE) gets FAIL, WARN,
+// TIMEOUT or ERROR, or when the run's pre-flight refuses it. A survivor's report lists the cases
+// whose verdict moved all the same (PASS -> INFO: another accepted reading), to help judge it.
 // The sample is drawn, with a seed, from the sites the unmutated runs execute (V8 coverage); the
 // sites they never reach are counted apart. Prints the share caught and the survivors by file:line.
 // Run: npx tsx bench/mutation.ts [--mutants 100] [--seed 1] [--files 'src/peer/server/**'] [--case glob]
-//      [--workers 4] [--timeout-scale 5] [--json out.json]
+//      [--site file:line:col]... [--workers 4] [--timeout-scale 5] [--json out.json]
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -36,7 +38,7 @@ export const DEFAULT_FILES = ['src/peer/server/**', 'src/peer/client/**'];
 export const DEFAULT_EXCLUDE = ['**/faults.ts', '**/index.ts'];
 /** The fast-check seed of every run, so generated input is the same for the mock and its mutants. */
 const RUN_SEED = 20261126;
-/** Verdicts that catch a mutant on a case the unmutated mock PASSes. */
+/** Verdicts that catch a mutant on a case the unmutated mock passes (the correct mock never gets them). */
 const CATCHING = new Set(['FAIL', 'WARN', 'TIMEOUT', 'ERROR']);
 
 export type PeerRole = 'server' | 'client';
@@ -53,6 +55,8 @@ export interface MutationBenchOptions {
   exclude: string[];
   /** Only cases whose ID matches one of these globs (for quick runs). */
   cases?: string[];
+  /** These sites (`file:line:col`) instead of a sample. */
+  sites?: string[];
   workers: number;
   timeoutScale: number;
   /** Write every mutant's outcome as JSON. */
@@ -67,6 +71,8 @@ export interface MutantOutcome {
   status: MutantStatus;
   /** How it was caught (`case/id VERDICT: reason`), or why it did not build, or what was unstable. */
   evidence: string[];
+  /** Cases whose verdict moved without catching it (`case/id PASS -> INFO`). */
+  moved?: string[];
   durationMs: number;
 }
 
@@ -215,15 +221,15 @@ export async function runMutationBench(options: MutationBenchOptions): Promise<M
     const coverageDir = join(workspace.dir, 'coverage');
     mkdirSync(coverageDir);
     const original = await workspace.build('original', undefined, { sourcemap: true });
-    const passing = new Map<RunKind, Set<string>>();
+    const baseline = new Map<RunKind, Map<string, string>>();
     for (const role of roles) {
       for (const kind of RUNS_OF[role]) {
         const run = await runSuites(kind, original, options, registryFor(kind, caseGlobs, new Map()), { coverageDir });
         if (!run.result) throw new Error(`the unmutated ${kind} run stopped: ${run.error}`);
-        const pass = run.result.cases.filter((c) => c.verdict === 'PASS').map((c) => c.id);
+        const pass = run.result.cases.filter((c) => c.verdict === 'PASS');
         const bad = run.result.cases.filter((c) => CATCHING.has(c.verdict));
-        passing.set(kind, new Set(pass));
-        out(`unmutated ${kind}: ${run.result.cases.length} cases, ${pass.length} PASS${bad.length > 0 ? `, ${bad.length} not PASS/INFO/N/A (${bad.map((c) => `${c.id} ${c.verdict}`).join(', ')})` : ''}`);
+        baseline.set(kind, new Map(run.result.cases.map((c) => [c.id, c.verdict])));
+        out(`unmutated ${kind}: ${run.result.cases.length} cases, ${pass.length} PASS, ${run.result.cases.filter((c) => c.verdict === 'INFO').length} INFO${bad.length > 0 ? `, ${bad.length} not PASS/INFO/N/A (${bad.map((c) => `${c.id} ${c.verdict}`).join(', ')})` : ''}`);
       }
     }
     const covered = coveredSites(root, original, coverageDir, sites);
@@ -233,17 +239,18 @@ export async function runMutationBench(options: MutationBenchOptions): Promise<M
     sites.forEach((s, i) => {
       if (!covered[i]) notReachedByFile[s.file] = (notReachedByFile[s.file] ?? 0) + 1;
     });
-    const chosen = sample(reachedSites, options.mutants, options.seed);
-    out(`${reachedSites.length} of ${sites.length} sites are executed by the unmutated runs; ${chosen.length} mutant(s) sampled with seed ${options.seed}`);
+    const chosen = options.sites ? pickSites(sites, options.sites) : sample(reachedSites, options.mutants, options.seed);
+    out(`${reachedSites.length} of ${sites.length} sites are executed by the unmutated runs; ${options.sites ? `${chosen.length} mutant(s) named` : `${chosen.length} mutant(s) sampled with seed ${options.seed}`}`);
 
     const catches = new Map<string, number>();
     const outcomes: MutantOutcome[] = [];
     for (const [index, site] of chosen.entries()) {
       const started = performance.now();
-      const outcome = await judgeMutant(site, sources.get(site.file)!, workspace, original, passing, catches, caseGlobs, options);
+      const outcome = await judgeMutant(site, sources.get(site.file)!, workspace, original, baseline, catches, caseGlobs, options);
       outcome.durationMs = performance.now() - started;
       outcomes.push(outcome);
-      out(`[${index + 1}/${chosen.length}] ${outcome.status.toUpperCase().padEnd(11)} ${describeSite(site)}${outcome.evidence.length > 0 ? `\n      ${outcome.evidence.slice(0, 2).join('\n      ')}` : ''}`);
+      const notes = [...outcome.evidence.slice(0, 2), ...(outcome.moved && outcome.moved.length > 0 ? [`moved: ${outcome.moved.slice(0, 6).join(', ')}`] : [])];
+      out(`[${index + 1}/${chosen.length}] ${outcome.status.toUpperCase().padEnd(11)} ${describeSite(site)}${notes.length > 0 ? `\n      ${notes.join('\n      ')}` : ''}`);
     }
     const caught = outcomes.filter((o) => o.status === 'caught').length;
     const survived = outcomes.filter((o) => o.status === 'survived');
@@ -262,7 +269,7 @@ async function judgeMutant(
   text: string,
   workspace: BundleWorkspace,
   original: string,
-  passing: Map<RunKind, Set<string>>,
+  baseline: Map<RunKind, Map<string, string>>,
   catches: Map<string, number>,
   caseGlobs: readonly RegExp[] | undefined,
   options: MutationBenchOptions,
@@ -273,30 +280,43 @@ async function judgeMutant(
   } catch (error) {
     return { site, status: 'build-error', evidence: [oneLine(error instanceof Error ? error.message : String(error))], durationMs: 0 };
   }
+  const moved: string[] = [];
   try {
     for (const kind of RUNS_OF[roleOf(site.file)]) {
-      const pass = passing.get(kind)!;
-      const catching = (c: CaseResult) => pass.has(c.id) && CATCHING.has(c.verdict);
+      const before = baseline.get(kind)!;
+      const catching = (c: CaseResult) => before.has(c.id) && !CATCHING.has(before.get(c.id)!) && CATCHING.has(c.verdict);
       const run = await runSuites(kind, bundle, options, registryFor(kind, caseGlobs, catches), { stopWhen: catching });
       if (!run.result) return { site, status: 'caught', evidence: [`${kind}: the run stopped before its cases: ${run.error}`], durationMs: 0 };
       const caughtBy = run.result.cases.filter(catching);
-      if (caughtBy.length === 0) continue;
+      if (caughtBy.length === 0) {
+        for (const c of run.result.cases) if (before.get(c.id) !== c.verdict && c.verdict !== 'SKIPPED') moved.push(`${c.id} ${before.get(c.id)} -> ${c.verdict}`);
+        continue;
+      }
       // Only a deadline missed? Make sure the unmutated mock meets it when run the same way now.
       if (caughtBy.every((c) => c.verdict === 'TIMEOUT' || c.verdict === 'ERROR')) {
         const ids = new Set(caughtBy.map((c) => c.id));
         const again = await runSuites(kind, original, options, registryFor(kind, caseGlobs, new Map(), ids));
-        const stillBad = again.result?.cases.filter((c) => c.verdict !== 'PASS') ?? [];
+        const stillBad = again.result?.cases.filter((c) => CATCHING.has(c.verdict)) ?? [];
         if (!again.result || stillBad.length > 0) {
-          return { site, status: 'unstable', evidence: caughtBy.map((c) => `${kind}: ${c.id} ${c.verdict} (the unmutated mock too, re-run now: ${stillBad.map((s) => s.verdict).join(', ') || again.error})`), durationMs: 0 };
+          return { site, status: 'unstable', evidence: caughtBy.map((c) => `${kind}: ${c.id} ${c.verdict} (the unmutated mock too, re-run now: ${stillBad.map((b) => b.verdict).join(', ') || again.error})`), durationMs: 0 };
         }
       }
       for (const c of caughtBy) catches.set(c.id, (catches.get(c.id) ?? 0) + 1);
-      return { site, status: 'caught', evidence: caughtBy.map((c) => `${kind}: ${c.id} ${c.verdict}: ${oneLine(c.reason)}`), durationMs: 0 };
+      return { site, status: 'caught', evidence: caughtBy.map((c) => `${kind}: ${c.id} ${before.get(c.id)} -> ${c.verdict}: ${oneLine(c.reason)}`), durationMs: 0 };
     }
-    return { site, status: 'survived', evidence: [], durationMs: 0 };
+    return { site, status: 'survived', evidence: [], moved, durationMs: 0 };
   } finally {
     workspace.discard(bundle);
   }
+}
+
+/** The sites named `file:line:col` (each must be one the finder knows). */
+function pickSites(sites: readonly MutationSite[], names: readonly string[]): MutationSite[] {
+  return names.map((name) => {
+    const site = sites.find((s) => `${s.file}:${s.line}:${s.column}` === name);
+    if (!site) throw new Error(`--site ${name}: no mutation site there (sites are named file:line:col as the bench prints them)`);
+    return site;
+  });
 }
 
 function printSummary(report: MutationReport, out: (line: string) => void, wallMs: number): void {
@@ -319,7 +339,7 @@ function printSummary(report: MutationReport, out: (line: string) => void, wallM
   }
   const survivors = report.outcomes.filter((o) => o.status === 'survived').sort((a, b) => a.site.file.localeCompare(b.site.file) || a.site.line - b.site.line);
   out(`survivors (${survivors.length}):`);
-  for (const o of survivors) out(`  ${describeSite(o.site)}`);
+  for (const o of survivors) out(`  ${describeSite(o.site)}${o.moved && o.moved.length > 0 ? ` (moved: ${o.moved.slice(0, 4).join(', ')})` : ''}`);
   const unreached = Object.entries(report.notReachedByFile).sort(([a], [b]) => a.localeCompare(b));
   if (unreached.length > 0) out(`sites no unmutated run executes, by file: ${unreached.map(([f, n]) => `${f} ${n}`).join(', ')}`);
 }
@@ -339,9 +359,10 @@ function parseArgs(argv: readonly string[]): Omit<MutationBenchOptions, 'out'> {
     if (!check(n)) throw new Error(`--${name} must be ${what}, got ${JSON.stringify(text)}`);
     return n;
   };
-  const known = new Set(['--mutants', '--seed', '--files', '--exclude', '--case', '--workers', '--timeout-scale', '--json']);
+  const known = new Set(['--mutants', '--seed', '--files', '--exclude', '--case', '--site', '--workers', '--timeout-scale', '--json']);
   for (let i = 0; i < argv.length; i += 2) if (!known.has(argv[i]!)) throw new Error(`unknown option ${argv[i]} (options: ${[...known].join(' ')})`);
   const cases = list('case');
+  const sites = list('site');
   const json = value('json');
   return {
     root: resolve(fileURLToPath(new URL('..', import.meta.url))),
@@ -350,6 +371,7 @@ function parseArgs(argv: readonly string[]): Omit<MutationBenchOptions, 'out'> {
     files: list('files') ?? DEFAULT_FILES,
     exclude: list('exclude') ?? DEFAULT_EXCLUDE,
     ...(cases !== undefined ? { cases } : {}),
+    ...(sites !== undefined ? { sites } : {}),
     workers: number('workers', 4, (n) => Number.isSafeInteger(n) && n > 0, 'a positive integer'),
     timeoutScale: number('timeout-scale', 5, (n) => Number.isFinite(n) && n > 0, 'a positive number'),
     ...(json !== undefined ? { json } : {}),
