@@ -244,7 +244,16 @@ export async function runMutationBench(options: MutationBenchOptions): Promise<M
 
     const catches = new Map<string, number>();
     const outcomes: MutantOutcome[] = [];
+    // Ctrl-C (or SIGTERM) after a long while: the mutant under way finishes, the summary covers what was judged.
+    let stopping = false;
+    const stop = () => {
+      if (!stopping) out('stopping: the figures will cover the mutants judged so far (again to quit at once)');
+      else process.exit(130);
+      stopping = true;
+    };
+    process.on('SIGINT', stop).on('SIGTERM', stop);
     for (const [index, site] of chosen.entries()) {
+      if (stopping) break;
       const started = performance.now();
       const outcome = await judgeMutant(site, sources.get(site.file)!, workspace, original, baseline, catches, caseGlobs, options);
       outcome.durationMs = performance.now() - started;
@@ -252,10 +261,11 @@ export async function runMutationBench(options: MutationBenchOptions): Promise<M
       const notes = [...outcome.evidence.slice(0, 2), ...(outcome.moved && outcome.moved.length > 0 ? [`moved: ${outcome.moved.slice(0, 6).join(', ')}`] : [])];
       out(`[${index + 1}/${chosen.length}] ${outcome.status.toUpperCase().padEnd(11)} ${describeSite(site)}${notes.length > 0 ? `\n      ${notes.join('\n      ')}` : ''}`);
     }
+    process.off('SIGINT', stop).off('SIGTERM', stop);
     const caught = outcomes.filter((o) => o.status === 'caught').length;
     const survived = outcomes.filter((o) => o.status === 'survived');
     const score = caught + survived.length > 0 ? caught / (caught + survived.length) : 0;
-    const report: MutationReport = { files: files.length, sites: sites.length, reached: reachedSites.length, sampled: chosen.length, outcomes, score, notReachedByFile };
+    const report: MutationReport = { files: files.length, sites: sites.length, reached: reachedSites.length, sampled: outcomes.length, outcomes, score, notReachedByFile };
     printSummary(report, out, performance.now() - began);
     if (options.json !== undefined) writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
     return report;
