@@ -34,6 +34,10 @@ export interface LoadOptions {
 
 export interface PhaseFigures {
   responds: number;
+  /** Sessions that stopped on an error (each its first error), the others carrying on. */
+  failures: string[];
+  /** The connections that stopped. */
+  failed: ReadonlySet<Connection>;
   seconds: number;
   perSecond: number;
   p50Ms: number;
@@ -64,10 +68,29 @@ async function openSession(transport: LoadTransport, mock: MockProcess): Promise
   }
   const connection = await connectHttp(mock.url, { eventStream: true });
   await connection.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'load', version: '1' } } });
-  const answer = (await connection.next(responseTo(0), DEADLINE)).message as Message;
+  const answer = await expect(connection, responseTo(0), 'the initialize result');
   if (!answer.result) throw new Error(`initialize failed: ${JSON.stringify(answer)}`);
   await connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return connection;
+}
+
+/**
+ * The next message `match` accepts. A failed exchange (a POST reset by the peer...) ends the wait
+ * at once with that error: the harness's HTTP connection records it in its transcript, and the
+ * answer it carried will not come.
+ */
+async function expect(connection: Connection, match: (r: ReceivedMessage) => boolean, what: string): Promise<Message> {
+  const since = connection.transcript.entries().at(-1)?.seq ?? -1;
+  const until = performance.now() + DEADLINE.timeoutMs;
+  for (;;) {
+    try {
+      return (await connection.next(match, { timeoutMs: Math.max(1, Math.min(500, until - performance.now())) })).message as Message;
+    } catch (error) {
+      const failed = connection.transcript.excerpt(8).find((e) => e.seq > since && e.error !== undefined)?.error;
+      if (failed) throw new Error(`${connection.kind}: waiting for ${what}: an exchange failed: ${failed.code}: ${failed.message}`, { cause: error });
+      if (connection.isClosed || performance.now() >= until) throw new Error(`${connection.kind}: waiting for ${what}: ${(error as Error).message}`, { cause: error });
+    }
+  }
 }
 
 /** Runs `count` registration wizards on one session; each respond's latency goes to `latencies`. */
@@ -76,21 +99,21 @@ async function runWizards(connection: Connection, count: number, firstId: number
   for (let n = 0; n < count; n++) {
     const startId = id++;
     await connection.send({ jsonrpc: '2.0', id: startId, method: 'interaction.start', params: { toolName: 'registration' } });
-    const started = (await connection.next(responseTo(startId), DEADLINE)).message as Message;
+    const started = await expect(connection, responseTo(startId), `the answer to interaction.start ${startId}`);
     const sessionId = started.result?.sessionId as string | undefined;
     if (sessionId === undefined) throw new Error(`interaction.start failed: ${JSON.stringify(started)}`);
     for (const value of ANSWERS) {
-      const prompt = (await connection.next(serverRequest('interaction.prompt'), DEADLINE)).message as Message;
+      const prompt = await expect(connection, serverRequest('interaction.prompt'), `interaction.prompt ${ANSWERS.indexOf(value) + 1} of session ${sessionId}`);
       await connection.send({ jsonrpc: '2.0', id: prompt.id, result: { acknowledged: true } });
       if (pace) await pace();
       const respondId = id++;
       const began = performance.now();
       await connection.send({ jsonrpc: '2.0', id: respondId, method: 'interaction.respond', params: { sessionId, response: { value } } });
-      const answer = (await connection.next(responseTo(respondId), DEADLINE)).message as Message;
+      const answer = await expect(connection, responseTo(respondId), `the answer to interaction.respond ${respondId}`);
       latencies.push(performance.now() - began);
       if (answer.result?.accepted !== true) throw new Error(`interaction.respond was not accepted: ${JSON.stringify(answer)}`);
     }
-    const complete = (await connection.next(serverRequest('interaction.complete'), DEADLINE)).message as Message;
+    const complete = await expect(connection, serverRequest('interaction.complete'), `interaction.complete of session ${sessionId}`);
     await connection.send({ jsonrpc: '2.0', id: complete.id, result: { success: true } });
   }
 }
@@ -109,11 +132,17 @@ function pacer(perSecond: number): () => Promise<void> {
 
 async function phase(connections: readonly Connection[], interactions: number, firstId: number, mock: MockProcess, pace?: () => Promise<void>): Promise<PhaseFigures> {
   const perSession = connections.map(() => [] as number[]);
+  const failures: string[] = [];
+  const failed = new Set<Connection>();
   const began = performance.now();
-  await Promise.all(connections.map((c, i) => runWizards(c, interactions, firstId, perSession[i]!, pace)));
+  const stopped = (c: Connection) => (error: unknown) => {
+    failures.push((error as Error).message);
+    failed.add(c);
+  };
+  await Promise.all(connections.map((c, i) => runWizards(c, interactions, firstId, perSession[i]!, pace).catch(stopped(c))));
   const seconds = (performance.now() - began) / 1000;
   const all = perSession.flat().sort((a, b) => a - b);
-  return { responds: all.length, seconds, perSecond: all.length / seconds, p50Ms: percentile(all, 50), p99Ms: percentile(all, 99), memory: memoryOf(mock.pid) };
+  return { responds: all.length, failures, failed, seconds, perSecond: all.length / seconds, p50Ms: percentile(all, 50), p99Ms: percentile(all, 99), memory: memoryOf(mock.pid) };
 }
 
 async function loadTransport(build: MockBuild, transport: LoadTransport, options: LoadOptions): Promise<LoadReport> {
@@ -125,7 +154,14 @@ async function loadTransport(build: MockBuild, transport: LoadTransport, options
     }
     const saturation = await phase(connections, options.interactions, 1_000, mock);
     const target = saturation.perSecond / 2;
-    const halfRate = await phase(connections, options.interactions, 1_000_000, mock, pacer(target));
+    // A session that failed is left out of the second phase (its state is unknown).
+    const halfRate = await phase(
+      connections.filter((c) => !saturation.failed.has(c)),
+      options.interactions,
+      1_000_000,
+      mock,
+      pacer(target),
+    );
     return { transport, saturation, halfRate: { ...halfRate, targetPerSecond: target } };
   } finally {
     await Promise.all(connections.map((c) => c.close().catch(() => undefined)));
@@ -141,6 +177,9 @@ export function printLoad(report: LoadReport, options: Pick<LoadOptions, 'sessio
   out(`${report.transport}: ${options.sessions} sessions x ${options.interactions} registration wizards (${ANSWERS.length} responds each)`);
   out(`  saturation: ${s.perSecond.toFixed(0)} interaction.respond/s (${s.responds} in ${s.seconds.toFixed(1)} s; p50 ${ms(s.p50Ms)}, p99 ${ms(s.p99Ms)}); mock RSS ${mib(s.memory?.rss)} (peak ${mib(s.memory?.peak)})`);
   out(`  half rate:  ${h.perSecond.toFixed(0)} respond/s achieved of ${h.targetPerSecond.toFixed(0)} paced; latency p50 ${ms(h.p50Ms)}, p99 ${ms(h.p99Ms)}; mock RSS ${mib(h.memory?.rss)} (peak ${mib(h.memory?.peak)})`);
+  for (const [name, figures] of [['saturation', s], ['half rate', h]] as const) {
+    if (figures.failures.length > 0) out(`  ${name}: ${figures.failures.length} session(s) stopped on an error; the first: ${figures.failures[0]}`);
+  }
 }
 
 export async function runLoadBench(options: LoadOptions): Promise<LoadReport[]> {
