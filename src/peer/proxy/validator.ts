@@ -12,6 +12,7 @@ import {
   maySend,
   type ProtocolVersion,
 } from '../../protocol/methods.js';
+import { idKey } from '../../protocol/jsonrpc.js';
 import { findIllegalObservation, isInteractionState, isTerminal, type InteractionState } from '../../protocol/flow-session.js';
 import { failureVerdict, type Requirements } from '../../protocol/requirements.js';
 import { judgeMessage, type SchemaRegistry } from '../../schema/index.js';
@@ -77,7 +78,6 @@ interface FlowSession {
 
 const other = (flow: Flow): Flow => (flow === 'client-to-server' ? 'server-to-client' : 'client-to-server');
 const senderOf = (flow: Flow): 'client' | 'server' => (flow === 'client-to-server' ? 'client' : 'server');
-const idKey = (id: unknown): string => `${typeof id}:${String(id)}`;
 const isId = (id: unknown): id is string | number => typeof id === 'string' || typeof id === 'number';
 
 export class SessionValidator {
