@@ -138,8 +138,8 @@ export const PROMPT_RULE_REQUIREMENTS: readonly string[] = ['FLOW-PROMPT-3', 'FL
  * The problems of the prompts and progress a message carries, wherever 000 puts them: the
  * `initialPrompt` and `progress` of an `interaction.start` result (`requestMethod` names the
  * request it answers), the `prompt` of an `interaction.prompt`, the `nextPrompt` of an
- * `interaction.continue`, and their `progress`. Members that are absent are not judged here (a
- * missing required member is the schema's finding).
+ * `interaction.continue`, and their `progress`. A prompt that is absent or not an object is the
+ * schema's finding (FLOW-PROMPT-1, -3), not these rules'.
  */
 export function flowMessageProblems(message: unknown, requestMethod?: string): Problem[] {
   if (!isRecord(message)) return [];
@@ -152,5 +152,5 @@ export function flowMessageProblems(message: unknown, requestMethod?: string): P
     carried.prompt = message['method'] === FLOW_METHOD.prompt ? params['prompt'] : params['nextPrompt'];
     carried.progress = params['progress'];
   }
-  return [...(carried.prompt === undefined ? [] : promptProblems(carried.prompt)), ...progressProblems(carried.progress)];
+  return [...(isRecord(carried.prompt) ? promptProblems(carried.prompt) : []), ...progressProblems(carried.progress)];
 }
