@@ -2,6 +2,7 @@
 // the message types, guards that tell a request, a notification and a response apart, the key
 // that keeps an id's JSON type, the error of an answer, and builders for each kind of message.
 //
+// The types are type aliases (not interfaces) so that a built message is a `Message` too.
 // The guards sort messages; they do not judge them. A request here is any object with a string
 // `method` and a string or number `id`; whether that id is one MCP allows (CORE-RPC-3) is
 // `isRequestId`'s question, and whether a message is well-formed is the judge's (src/judge/).
@@ -13,37 +14,37 @@ export type RequestId = string | number;
 /** Any JSON-RPC object, before it is known what it is. */
 export type Message = Record<string, unknown>;
 
-export interface JsonRpcRequest {
+export type JsonRpcRequest = {
   jsonrpc: '2.0';
   id: RequestId;
   method: string;
   params?: Message;
-}
+};
 
-export interface JsonRpcNotification {
+export type JsonRpcNotification = {
   jsonrpc: '2.0';
   method: string;
   params?: Message;
-}
+};
 
-export interface JsonRpcErrorObject {
+export type JsonRpcErrorObject = {
   code: number;
   message: string;
   data?: unknown;
-}
+};
 
-export interface JsonRpcResult {
+export type JsonRpcResult = {
   jsonrpc: '2.0';
   id: RequestId;
   result: unknown;
-}
+};
 
-export interface JsonRpcErrorResponse {
+export type JsonRpcErrorResponse = {
   jsonrpc: '2.0';
   /** null only when the id of the request could not be read (JSON-RPC 2.0 §5). */
   id: RequestId | null;
   error: JsonRpcErrorObject;
-}
+};
 
 export type JsonRpcResponse = JsonRpcResult | JsonRpcErrorResponse;
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;

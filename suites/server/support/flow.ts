@@ -23,7 +23,7 @@ import { FLOW_METHOD } from '../../../src/protocol/methods.js';
 import { compilePattern, compileWholePattern, isCalendarDate, validatePromptValue, type FlowPrompt } from '../../../src/protocol/prompt-validation.js';
 import type { ReceivedMessage } from '../../../src/transport/connection.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { interactiveTool, isResponseTo, setupRequest, type Message } from '../support.js';
+import { interactiveTool, isResponseTo, resultResponse, setupRequest, type Message } from '../support.js';
 
 /** Set-up waits (a prompt, the completion) before --timeout-scale (ctx.next applies it). */
 export const FLOW_EVENT_MS = 5_000;
@@ -176,7 +176,7 @@ export async function nextFlowEvent(ctx: CaseContext, sessionId: string, options
   const carried = method === FLOW_METHOD.prompt ? params.prompt : method === FLOW_METHOD.continue ? params.nextPrompt : undefined;
   const event: FlowEvent = { method, message, params, answered: false, received, ...(isRecord(carried) ? { prompt: carried } : {}) };
   if ((options.acknowledge ?? true) && 'id' in message) {
-    await ctx.connection.send({ jsonrpc: '2.0', id: message.id, result: profileAnswer(event) });
+    await ctx.connection.send(resultResponse(message.id, profileAnswer(event)));
     event.answered = true;
   }
   return event;
