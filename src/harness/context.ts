@@ -1,13 +1,13 @@
 // What a running case holds: its connection, its signal, and the checks it recorded. The verdict
 // of a failed check is the requirement's (MUST fails, SHOULD warns); a case never picks it.
 import fc from 'fast-check';
+import { isResponseTo, request } from '../protocol/jsonrpc.js';
 import { failureVerdict, type Requirements } from '../protocol/requirements.js';
 import type { Connection, ReceivedMessage } from '../transport/connection.js';
 import { ConnectionClosedError, ConnectionTimeoutError } from '../transport/errors.js';
 import type { CaseContext, CheckDetails, ClientProcess, Discovery, ExpectAnswerOptions, PropertyOptions, RegisteredCase, TargetDescription } from './case.js';
 import { CaseMisuseError } from './errors.js';
 import type { CheckResult } from './result.js';
-import { isRecord } from '../wire/index.js';
 
 /** Default answer deadline (before --timeout-scale), capped at half the case's own limit. */
 export const DEFAULT_ANSWER_MS = 5_000;
@@ -134,10 +134,7 @@ export class CaseRun implements CaseContext {
     const timeoutMs = this.scaled(base);
     const what = options.what ?? `request ${JSON.stringify(id)}`;
     try {
-      const received = await this.connection.next(
-        (r) => isRecord(r.message) && !('method' in r.message) && r.message.id === id && ('result' in r.message || 'error' in r.message),
-        { timeoutMs, signal: this.signal },
-      );
+      const received = await this.connection.next((r) => isResponseTo(r.message, id), { timeoutMs, signal: this.signal });
       return received.message as Record<string, unknown>;
     } catch (error) {
       if (this.signal.aborted) throw error;
@@ -166,7 +163,7 @@ export class CaseRun implements CaseContext {
     this.#declared(requirement);
     const id = this.nextId();
     try {
-      await this.connection.send({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
+      await this.connection.send(request(id, method, params));
     } catch (error) {
       if (error instanceof ConnectionClosedError) {
         this.check(requirement, false, { message: `the connection closed before ${method} could be sent`, actual: 'connection closed' });

@@ -7,6 +7,7 @@
 // WebTransport listener that gives each session a fresh SDK server.
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { idKey, type RequestId } from '../../protocol/jsonrpc.js';
 import { InvalidStateError } from '../errors.js';
 import { WebTransportSdkTransport } from './sdk-transport.js';
 import { listenWebTransport, type WebTransportServer, type WebTransportServerOptions } from './server.js';
@@ -15,11 +16,7 @@ import type { WebTransportSessionConnection } from './session.js';
 /** The error a request cancelled with `$/cancel` is answered with (001 §4.2: -32000 "Cancelled"). */
 export const CANCELLED_ERROR = { code: -32000, message: 'Cancelled' } as const;
 
-type RequestId = string | number;
-
-/** Map key of a request id that keeps 1 and "1" apart. */
-const keyOf = (id: RequestId): string => `${typeof id}:${String(id)}`;
-
+/** A string or number id, as the SDK's own RequestId type has it. */
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || typeof value === 'number';
 }
@@ -67,14 +64,14 @@ export class WebTransportSdkServerTransport implements Transport {
     const record = message as unknown as Record<string, unknown>;
     const id = record['id'];
     if (!('method' in record) && isRequestId(id)) {
-      const key = keyOf(id);
+      const key = idKey(id);
       this.#inFlight.delete(key);
       // Already answered with CANCELLED_ERROR: exactly one answer per request (CORE-RPC-16).
       if (this.#cancelled.delete(key)) return;
     } else if (record['method'] === 'notifications/progress' || record['method'] === 'notifications/message') {
       // Nothing more for a cancelled request (WT-CANCEL-3).
       const related = options?.relatedRequestId;
-      if (related !== undefined && this.#cancelled.has(keyOf(related))) return;
+      if (related !== undefined && this.#cancelled.has(idKey(related))) return;
     }
     await this.#inner.send(message, options);
   }
@@ -89,7 +86,7 @@ export class WebTransportSdkServerTransport implements Transport {
       return;
     }
     if (typeof message['method'] === 'string' && isRequestId(message['id'])) {
-      const key = keyOf(message['id']);
+      const key = idKey(message['id']);
       // A (forbidden, CORE-RPC-4) reuse of a cancelled id is a new request: its answer goes out.
       this.#cancelled.delete(key);
       this.#inFlight.add(key);
@@ -102,7 +99,7 @@ export class WebTransportSdkServerTransport implements Transport {
     const record = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
     const requestId = record['requestId'];
     if (!isRequestId(requestId)) return;
-    const key = keyOf(requestId);
+    const key = idKey(requestId);
     // Unknown, finished or already cancelled: ignored (WT-CANCEL-4).
     if (!this.#inFlight.delete(key)) return;
     this.#cancelled.add(key);

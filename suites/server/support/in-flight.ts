@@ -14,7 +14,7 @@ import type { CaseContext } from '../../../src/harness/index.js';
 import type { IncomingExecutionStream, ReceivedDatagram, ReceivedMessage } from '../../../src/transport/connection.js';
 import { ConnectionTimeoutError } from '../../../src/transport/errors.js';
 import { DatagramChannel, isRecord } from '../../../src/wire/index.js';
-import { isResponseTo, openSession, setupResult, type Message } from '../support.js';
+import { isResponseTo, notification, openSession, request, setupResult, type Message } from '../support.js';
 
 /** Capabilities the cancellation cases declare so that tools may ask the client. */
 export const ASKING_CLIENT_CAPABILITIES = { sampling: {}, elicitation: {} } as const;
@@ -132,7 +132,7 @@ function isToolRequestFromTarget(message: unknown): message is Message & { id: s
 export async function sendToolCall(ctx: CaseContext, tool: string, args: Record<string, unknown>): Promise<ToolCall> {
   const id = ctx.nextId();
   const progressToken = `${ctx.caseId}#${id}`;
-  await ctx.connection.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: args, _meta: { progressToken } } });
+  await ctx.connection.send(request(id, 'tools/call', { name: tool, arguments: args, _meta: { progressToken } }));
   return { tool, id, progressToken, arguments: args };
 }
 
@@ -203,7 +203,7 @@ export interface InFlightCall extends ToolCall {
 
 /** Cancels a probed call the case does not want (the cancel is not a check). */
 async function dropCall(ctx: CaseContext, call: ToolCall): Promise<void> {
-  await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call.id, reason: 'conformance probe' } });
+  await ctx.connection.send(notification('notifications/cancelled', { requestId: call.id, reason: 'conformance probe' }));
 }
 
 /** Opens the session the cancellation cases need (declaring the client features tools may use). */
