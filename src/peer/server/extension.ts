@@ -2,7 +2,7 @@
 // MCP Flow engine, the core tools/resources/prompts, and anything else a session serves. An
 // extension declares capabilities, request and notification handlers, tools and the faults it
 // can switch on; the core runs the session (lifecycle, JSON-RPC, cancellation, progress, logging).
-import type { WebTransportFacet } from '../../transport/connection.js';
+import type { Connection, WebTransportFacet } from '../../transport/connection.js';
 
 /**
  * A JSON-RPC error a handler answers with. The core sends `{ code, message, data }` as the error
@@ -223,5 +223,7 @@ export interface ServerExtension {
   readonly notifications?: Record<string, (params: unknown, ctx: ServerSessionContext) => void | Promise<void>>;
   readonly tools?: readonly ServerTool[];
   readonly faults?: readonly FaultDefinition[];
+  /** Members merged into the initialize result on this connection (e.g. the WebTransport binding's `transport`, WT-INIT-3). */
+  initializeResult?(connection: Connection): Record<string, unknown> | undefined;
   onSessionEnd?(ctx: ServerSessionContext): void;
 }
