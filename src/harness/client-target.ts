@@ -9,6 +9,7 @@ import { ConnectionError } from '../transport/errors.js';
 import { listenHttp, type HttpListener, type HttpServerConnection } from '../transport/http/index.js';
 import { ArrivalQueue } from '../transport/arrival-queue.js';
 import { generateSelfSignedCertificate, listenWebTransport, type TlsMaterial, type WebTransportServer } from '../transport/webtransport/index.js';
+import { webTransportBinding } from '../peer/server/binding.js';
 import { isRecord } from '../wire/index.js';
 import type { CaseSession, ClientScenario, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
 import { answerInitialize, isInitializeRequest } from './client-session.js';
@@ -62,7 +63,8 @@ interface CaseListener {
 }
 
 async function listenWt(tls: TlsMaterial, http: 2 | 3): Promise<CaseListener> {
-  const server: WebTransportServer = await listenWebTransport({ tls, http, path: '/mcp' });
+  // The binding's rules (admission before READY, result.transport) as the mock server has them.
+  const server: WebTransportServer = await listenWebTransport({ tls, http, path: '/mcp', ...webTransportBinding().listener });
   return {
     url: server.url,
     certificateHash: server.certificateHash,

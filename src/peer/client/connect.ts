@@ -5,7 +5,6 @@ import { connectHttp } from '../../transport/http/index.js';
 import { spawnStdio } from '../../transport/stdio/index.js';
 import type { Transcript } from '../../transport/transcript.js';
 import { connectWebTransport } from '../../transport/webtransport/client.js';
-import { WEBTRANSPORT_FAULT } from '../../transport/webtransport/faults.js';
 import { MockClientTargetError } from './errors.js';
 import { MOCK_CLIENT_FAULT as F, type ClientFaults } from './faults.js';
 
@@ -59,13 +58,12 @@ export async function openConnection(target: MockClientTarget, options: OpenOpti
         streamInjection: !faults.has(F.injectionUnreported),
         streamReferences: !faults.has(F.danglingStreamRefIgnored),
       },
-      faults: {
-        has: (name) =>
-          // FAULT accept-injected-stream: the session delivers a stream whose request id was never sent.
-          (name === WEBTRANSPORT_FAULT.acceptInjectedStreamHeader && faults.has(F.acceptInjectedStream)) ||
-          // FAULT requests-after-shutdown: the session stays open after the server's $/shutdown.
-          (name === WEBTRANSPORT_FAULT.shutdownIgnored && faults.has(F.requestsAfterShutdown)),
-      },
+      hooks: () => ({
+        // FAULT accept-injected-stream: the session delivers a stream whose request id was never sent.
+        ...(faults.has(F.acceptInjectedStream) ? { injectedStream: () => 'accept' as const } : {}),
+        // FAULT requests-after-shutdown: the session stays open after the server's $/shutdown.
+        ...(faults.has(F.requestsAfterShutdown) ? { shutdownReceived: () => 'ignore' as const } : {}),
+      }),
       // FAULT oversized-frame: the session no longer refuses frames above the server's maxMessageSize.
       raw: faults.has(F.oversizedFrame),
     });

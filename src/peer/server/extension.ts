@@ -3,7 +3,7 @@
 // extension declares capabilities, request and notification handlers, tools and the faults it
 // can switch on; the core runs the session (lifecycle, JSON-RPC, cancellation, progress, logging).
 import { closestNames } from '../../common/names.js';
-import type { WebTransportFacet } from '../../transport/connection.js';
+import type { Connection, WebTransportFacet } from '../../transport/connection.js';
 
 export { closestNames };
 
@@ -196,5 +196,7 @@ export interface ServerExtension {
   readonly notifications?: Record<string, (params: unknown, ctx: ServerSessionContext) => void | Promise<void>>;
   readonly tools?: readonly ServerTool[];
   readonly faults?: readonly FaultDefinition[];
+  /** Members merged into the initialize result on this connection (e.g. the WebTransport binding's `transport`, WT-INIT-3). */
+  initializeResult?(connection: Connection): Record<string, unknown> | undefined;
   onSessionEnd?(ctx: ServerSessionContext): void;
 }

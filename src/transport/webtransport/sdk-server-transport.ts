@@ -1,9 +1,10 @@
 // An official @modelcontextprotocol/sdk `Server` or `McpServer` serving MCP over the MCP Flow
 // WebTransport binding. The server-role session connection already enforces the binding's framing,
-// encodings and the 001 §1 state machine; the SDK adapter (sdk-transport.ts) fills in
-// `result.transport`. What is left is the binding's own cancellation, which the SDK does not know:
-// `$/cancel` (001 §4, WT-CANCEL-1..4) aborts the work as MCP's `notifications/cancelled` does, but
-// the cancelled request is still answered, with an error. `listenSdkServer` puts it together: a
+// encodings and the 001 §1 state machine, with the binding's admission rules attached through its
+// hooks (`hooks`); the SDK adapter (sdk-transport.ts) fills in `result.transport` from them. What
+// is left is the binding's own cancellation, which the SDK does not know: `$/cancel` (001 §4,
+// WT-CANCEL-1..4) aborts the work as MCP's `notifications/cancelled` does, but the cancelled
+// request is still answered, with an error. `listenSdkServer` puts it together: a
 // WebTransport listener that gives each session a fresh SDK server.
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -123,6 +124,8 @@ export interface SdkServerLike {
 export interface SdkServerListenOptions extends Omit<WebTransportServerOptions, 'onConnection'> {
   /** A fresh SDK server for each session (an SDK server serves one transport at a time). */
   createServer(connection: WebTransportSessionConnection): SdkServerLike;
+  /** The binding's rules the SDK does not know (admission before READY, `result.transport`): e.g. webTransportBinding().listener.hooks (src/peer/server/binding.ts). */
+  hooks: NonNullable<WebTransportServerOptions['hooks']>;
 }
 
 /**

@@ -435,9 +435,9 @@ export class ServerSession {
     }
     if (this.#options.instructions !== undefined) result['instructions'] = this.#options.instructions;
     if (this.#readings.extensionMembers) result['_meta'] = { ...MOCK_META };
-    const negotiate = (this.#connection as { negotiate?: () => unknown }).negotiate;
-    if (wt && typeof negotiate === 'function' && !this.#faults.has(F.wtTransportMissing)) {
-      result['transport'] = negotiate.call(this.#connection);
+    // Members an extension adds on this connection: the WebTransport binding's `transport` (WT-INIT-3).
+    if (!(wt && this.#faults.has(F.wtTransportMissing))) {
+      for (const extension of this.#options.extensions) Object.assign(result, extension.initializeResult?.(this.#connection));
     }
     // Initialized before the answer goes out, so that the next message already sees it.
     this.#initialized = true;

@@ -6,6 +6,7 @@ import { listenWebTransport, type WebTransportServer } from '../../../../src/tra
 import { connectWebTransport, initializeSession } from '../../../../src/transport/webtransport/client.js';
 import type { WebTransportSessionConnection } from '../../../../src/transport/webtransport/session.js';
 import { generateSelfSignedCertificate } from '../../../../src/transport/webtransport/tls.js';
+import { webTransportBinding } from '../../../../src/peer/server/binding.js';
 import { createMockServer, type MockServer } from '../../../../src/peer/server/server.js';
 import { CORE_FAULT } from '../../../../src/peer/server/faults.js';
 import { downloadByte } from '../../../../src/peer/server/core/tools.js';
@@ -14,11 +15,13 @@ const LIVENESS = { timeoutMs: 20_000 };
 type Msg = Record<string, unknown>;
 
 let wt: WebTransportServer;
-let current: MockServer = createMockServer();
+// The WebTransport binding: attached to the listener's sessions, and the server's extension (result.transport).
+const binding = webTransportBinding();
+let current: MockServer = createMockServer({ extensions: [binding] });
 const clients: WebTransportSessionConnection[] = [];
 
 beforeAll(async () => {
-  wt = await listenWebTransport({ tls: await generateSelfSignedCertificate(), onConnection: (connection) => void current.serve(connection) });
+  wt = await listenWebTransport({ tls: await generateSelfSignedCertificate(), ...binding.listener, onConnection: (connection) => void current.serve(connection) });
 });
 afterAll(async () => {
   // The server closes its sessions first: closing clients first can leave the library's HTTP/2
@@ -28,7 +31,7 @@ afterAll(async () => {
 });
 
 async function open(faults: string[] = [], encodings?: string[]): Promise<WebTransportSessionConnection> {
-  current = createMockServer({ faults });
+  current = createMockServer({ faults, extensions: [binding] });
   const client = await connectWebTransport(wt.url, { certificateHash: wt.certificateHash, ...LIVENESS });
   clients.push(client);
   return client;
