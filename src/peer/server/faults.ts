@@ -1,7 +1,8 @@
 // The mock server's fault catalog: each fault, when switched on (`--fault NAME`), makes the server
 // break exactly one requirement, named by its ID in suites/requirements.json. The conformance
 // suite runs its checks against a faulty server to prove that each check can fail.
-import { ActiveFaults, defineFault, type FaultDefinition, type ServerExtension } from './extension.js';
+import { defineFault, type FaultDefinition } from '../faults.js';
+import { ActiveFaults, type ServerExtension } from './extension.js';
 
 const fault = defineFault;
 
@@ -78,6 +79,7 @@ export const CORE_FAULT = {
   wtCancelKeepsStream: 'wt-cancel-keeps-stream',
   wtStreamErrorWithFin: 'wt-stream-error-with-fin',
   wtNoStreamErrorNotification: 'wt-no-stream-error-notification',
+  deafToCancel: 'deaf-to-cancel',
 } as const;
 
 const F = CORE_FAULT;
@@ -155,6 +157,8 @@ export const CORE_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault(F.wtCancelKeepsStream, 'WT-CANCEL-3', 'keeps writing a request execution stream after $/cancel (WebTransport)'),
   fault(F.wtStreamErrorWithFin, 'WT-STREAMERR-2', 'ends a failed execution stream with FIN instead of resetting it (WebTransport)'),
   fault(F.wtNoStreamErrorNotification, 'WT-STREAMERR-1', 'sends no $/streamError when an execution stream fails mid-transfer (WebTransport)'),
+  // Added after the catalog was split into the self-test files: new faults go last, so each keeps its file.
+  fault(F.deafToCancel, 'WT-CANCEL-1', 'ignores $/cancel and notifications/cancelled alike: a cancelled call runs to its normal end and is answered with its result'),
 ]);
 
 /** The whole catalog: the core faults and every extension's, checked for duplicate names by ActiveFaults. */

@@ -4,7 +4,7 @@
 // listener (http-front.ts); the tool-list faults (FW-TOOL-1, FW-TOOL-2) by the extension's tool
 // list, which is built from the faults switched on. FW-ERR-5, FW-CONV-6 and FW-CONV-7 cannot be
 // observed from outside, so none of these has a fault here.
-import { defineFault, type FaultDefinition } from '../extension.js';
+import { defineFault, type FaultDefinition } from '../../faults.js';
 
 const fault = defineFault;
 

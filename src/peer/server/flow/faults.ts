@@ -2,7 +2,7 @@
 // requirement (a MUST a server can break, or a SHOULD whose recommended reading it leaves for no
 // accepted one), so that the conformance checks can be shown to fail. No fault takes an accepted
 // reading: those are the alternate mock's (options.ts, flowReadings).
-import { defineFault, type FaultDefinition } from '../extension.js';
+import { defineFault, type FaultDefinition } from '../../faults.js';
 
 const fault = defineFault;
 

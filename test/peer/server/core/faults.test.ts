@@ -210,6 +210,7 @@ const PROBES: Record<string, Probe> = {
     run: async (s) => (await s.initialize(), countAfter(s, () => s.notify('notifications/cancelled', { requestId: 'ghost' }), () => true)),
   },
   [F.dollarCancelAnsweredWithResult]: { run: (s, gate) => cancelGate(s, gate, '$/cancel') },
+  [F.deafToCancel]: { run: (s, gate) => cancelGate(s, gate, '$/cancel') },
   [F.answerUnknownDollarCancel]: {
     run: async (s) => (await s.initialize(), countAfter(s, () => s.notify('$/cancel', { requestId: 'ghost' }), () => true)),
   },
