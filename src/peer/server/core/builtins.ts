@@ -7,7 +7,7 @@ import { CORE_METHOD, declares } from '../../../protocol/methods.js';
 import { LOG_LEVELS, RpcError, type ActiveFaults, type LogLevel, type RequestContext, type ServerTool, type ToolResult } from '../extension.js';
 import { CORE_FAULT as F } from '../faults.js';
 import { schemaErrors } from './arguments.js';
-import { LISTED_TOOL_REWRITES, LOG_PARAMS_REWRITES, TOOL_CONTENT_REWRITES } from './fault-hooks.js';
+import { LISTED_TOOL_REWRITES, LOG_PARAMS_REWRITES, TOOL_CONTENT_REWRITES, TOOL_LIST_REWRITES } from './fault-hooks.js';
 import { isRecord, type RequestId } from './jsonrpc.js';
 import { describe, type Outbox } from './outbox.js';
 import type { CoreReadings } from './readings.js';
@@ -32,7 +32,15 @@ export class BuiltinRequests {
     this.#closed = options.closed;
   }
 
-  async ping(): Promise<unknown> {
+  /** Under the unknown-params-member-refused fault: -32602 for a params member other than `known` (CORE-RPC-15). */
+  #refuseUnknownMembers(method: string, params: unknown, known: readonly string[]): void {
+    if (!this.#faults.has(F.unknownParamsMemberRefused) || !isRecord(params)) return;
+    const unknown = Object.keys(params).find((key) => !known.includes(key));
+    if (unknown !== undefined) throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: ${method} has no parameter ${JSON.stringify(unknown)}`);
+  }
+
+  async ping(params: unknown): Promise<unknown> {
+    this.#refuseUnknownMembers(CORE_METHOD.ping, params, ['_meta']);
     return this.#faults.has(F.pingNonEmptyResult) ? { pong: true } : {};
   }
 
@@ -62,6 +70,7 @@ export class BuiltinRequests {
   }
 
   async listTools(params: unknown): Promise<unknown> {
+    this.#refuseUnknownMembers(CORE_METHOD.toolsList, params, ['cursor', '_meta']);
     if (isRecord(params) && params['cursor'] !== undefined) {
       throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown cursor ${JSON.stringify(params['cursor'])} (tools/list has one page)`);
     }
@@ -72,7 +81,7 @@ export class BuiltinRequests {
       if (modern && tool.outputSchema !== undefined) listed['outputSchema'] = tool.outputSchema;
       return this.#faults.rewrite(LISTED_TOOL_REWRITES, listed);
     });
-    return { tools };
+    return { tools: this.#faults.rewrite(TOOL_LIST_REWRITES, tools) };
   }
 
   async callTool(params: unknown, ctx: RequestContext): Promise<unknown> {

@@ -25,6 +25,12 @@ export const RESPONSE_REWRITES: FaultHooks<Rewrite<Message>> = {
     return typeof id === 'string' && /^-?[0-9]+$/.test(id) ? { ...response, id: Number(id) } : response;
   },
   [F.integerIdEchoedAsString]: (response) => (typeof response['id'] === 'number' ? { ...response, id: String(response['id']) } : response),
+  [F.errorStackLeaked]: (response) => {
+    const error = response['error'];
+    if (!isRecord(error)) return response;
+    const stack = (new Error('internal failure').stack ?? '').split('\n').slice(1).join('\n');
+    return { ...response, error: { ...error, message: `${String(error['message'])}\n${stack}` } };
+  },
 };
 
 /** The initialize result. */
@@ -35,6 +41,19 @@ export const INITIALIZE_RESULT_REWRITES: FaultHooks<Rewrite<Message>> = {
     return { ...result, capabilities: booleans };
   },
   [F.initializeMissingServerInfo]: (result) => withoutKey(result, 'serverInfo'),
+  [F.wtTransportTypeNotEchoed]: (result) => {
+    const transport = result['transport'];
+    return isRecord(transport) ? { ...result, transport: withoutKey(withoutKey(transport, 'type'), 'version') } : result;
+  },
+  [F.wtUnboundedMessageSize]: (result) => {
+    const transport = result['transport'];
+    return isRecord(transport) ? { ...result, transport: { ...transport, maxMessageSize: 0xffff_ffff } } : result;
+  },
+};
+
+/** The tools of a tools/list result. */
+export const TOOL_LIST_REWRITES: FaultHooks<Rewrite<Message[]>> = {
+  [F.duplicateToolName]: (tools) => (tools.length > 0 ? [...tools, tools[0]!] : tools),
 };
 
 /** Each tool of a tools/list result. */

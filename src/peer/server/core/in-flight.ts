@@ -97,6 +97,8 @@ export class InFlightRequests {
 
   /** notifications/cancelled: stop the work, send no answer (CORE-CANCEL-2); unknown ids are ignored (CORE-CANCEL-4). */
   async onCancelled(requestId: unknown, reason: unknown): Promise<void> {
+    // FAULT wt-cancelled-answered (WT-CANCEL-5): over WebTransport the notification is handled as $/cancel.
+    if (this.#connection.kind === 'webtransport' && this.#faults.has(F.wtCancelledAnswered)) return this.onDollarCancel(requestId, reason);
     const entry = this.#find(requestId);
     if (!entry) {
       if (this.#faults.has(F.answerCancelledNotification) && (typeof requestId === 'string' || typeof requestId === 'number')) {

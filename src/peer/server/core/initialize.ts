@@ -64,6 +64,11 @@ export function initialize(params: unknown, options: InitializeOptions): Initial
   const p = params as Record<string, unknown>;
   const connection = options.connection;
   const wt = connection.kind === 'webtransport';
+  // FAULT wt-unknown-encoding-refused (WT-ENC-11): an encoding name it does not know is refused, not ignored.
+  const unknownEncoding = wt && faults.has(F.wtUnknownEncodingRefused) ? unknownEncodingIn(p['transport']) : undefined;
+  if (unknownEncoding !== undefined) {
+    return { error: errorObject(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown encoding ${JSON.stringify(unknownEncoding)} in transport.encodings`) };
+  }
   const requested = p['protocolVersion'] as string;
   const supported = options.protocolVersions;
   const latest = supported[supported.length - 1] ?? LATEST_PROTOCOL_VERSION;
@@ -72,7 +77,9 @@ export function initialize(params: unknown, options: InitializeOptions): Initial
   if (!isSupported && !state.initialized && readings.unsupportedVersion === 'refuse' && !faults.has(F.unsupportedVersionEchoed)) {
     return { error: errorObject(JSONRPC_ERROR.InvalidParams, 'Unsupported protocol version', { supported: [...supported], requested }) };
   }
-  const version: ProtocolVersion = isSupported && !faults.has(F.wrongProtocolVersion) ? (requested as ProtocolVersion) : latest;
+  // FAULT older-version-offered (CORE-VER-4): the oldest, not the latest, instead of an unsupported version.
+  const instead = !isSupported && faults.has(F.olderVersionOffered) ? (supported[0] ?? latest) : latest;
+  const version: ProtocolVersion = isSupported && !faults.has(F.wrongProtocolVersion) ? (requested as ProtocolVersion) : instead;
   const fresh = !state.initialized || reset;
   if (fresh) {
     state.protocolVersion = version;
@@ -107,6 +114,13 @@ function initializeProblem(params: unknown): string | undefined {
     return 'initialize params need clientInfo with string name and version';
   }
   return undefined;
+}
+
+/** The first name in the initialize params' transport.encodings that is neither json nor cbor. */
+function unknownEncodingIn(transport: unknown): string | undefined {
+  const encodings = isRecord(transport) && Array.isArray(transport['encodings']) ? transport['encodings'] : [];
+  const unknown = encodings.find((name) => name !== 'json' && name !== 'cbor');
+  return unknown === undefined ? undefined : String(unknown);
 }
 
 /** Deep merge of capability objects (later extensions add to earlier ones). */

@@ -271,7 +271,7 @@ export class ServerSession {
     const builtins = this.#builtins;
     switch (method) {
       case CORE_METHOD.ping:
-        return () => builtins.ping();
+        return (params) => builtins.ping(params);
       case CORE_METHOD.loggingSetLevel:
         return this.#options.logging || this.#faults.has(F.undeclaredCapabilityServed) ? (params) => builtins.setLevel(params) : undefined;
       case CORE_METHOD.toolsList:

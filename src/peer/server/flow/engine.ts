@@ -141,7 +141,8 @@ export class FlowEngine {
     if (typeof toolName !== 'string' || toolName === '') throw invalidParams('interaction.start needs a non-empty string toolName');
     if (initialParams !== undefined && !isObject(initialParams)) throw invalidParams('interaction.start initialParams must be an object');
     if (context !== undefined && !isObject(context)) throw invalidParams('interaction.start context must be an object');
-    const timeoutMs = this.#timeoutParam(timeout, faults);
+    // FAULT start-timeout-ignored (FLOW-TIMEOUT-2): the session keeps the wizard's or the default timeout.
+    const timeoutMs = faults.has('start-timeout-ignored') ? undefined : this.#timeoutParam(timeout, faults);
     let wizard = this.wizards.get(toolName);
     if (wizard === undefined) {
       if ([...this.options.plainTools()].includes(toolName)) {
@@ -193,7 +194,8 @@ export class FlowEngine {
       }
       this.#table.touch(session);
       result.sessionId = this.#table.publicId(session);
-      result.state = this.options.initialPromptState === 'idle' ? 'idle' : this.#reportState(record.state, faults);
+      // FAULT initial-prompt-state-active (FLOW-START-5): neither waiting_user nor idle.
+      result.state = faults.has('initial-prompt-state-active') ? 'active' : this.options.initialPromptState === 'idle' ? 'idle' : this.#reportState(record.state, faults);
       result.initialPrompt = sent;
       result.progress = this.#prompter.progress(session, step);
       if (faults.has('prompt-while-waiting')) {
@@ -299,7 +301,8 @@ export class FlowEngine {
       }
       const validation: Record<string, unknown> = { valid: false };
       if (!faults.has('rejection-without-error')) validation.error = outcome.error;
-      if (outcome.suggestion !== undefined) validation.suggestion = outcome.suggestion;
+      // FAULT rejection-without-suggestion (FLOW-VALID-13).
+      if (outcome.suggestion !== undefined && !faults.has('rejection-without-suggestion')) validation.suggestion = outcome.suggestion;
       // FLOW-VALID-10 reading 2: the rejected exchange is a turn of history (never of accumulatedData).
       if (this.options.recordRejectedTurns && record.currentPrompt !== null) {
         record.history.push({ turnId: this.options.historyTurnBase + record.history.length, prompt: record.currentPrompt, response: { value: value ?? null }, timestamp: this.#now() });

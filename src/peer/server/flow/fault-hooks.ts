@@ -40,6 +40,15 @@ export const SENT_PROMPT_REWRITES: FaultHooks<Rewrite<EnginePrompt>> = {
     if (rules?.pattern !== undefined) rules.pattern = `${rules.pattern}(`;
     return prompt;
   },
+  'date-bounds-not-full-date': (prompt) => {
+    if (prompt.type !== 'date') return prompt;
+    const dateTime = (value: unknown) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+    const rules = prompt.validation;
+    if (rules?.min !== undefined) rules.min = dateTime(rules.min) as string;
+    if (rules?.max !== undefined) rules.max = dateTime(rules.max) as string;
+    if (prompt.defaultValue !== undefined) prompt.defaultValue = dateTime(prompt.defaultValue);
+    return prompt;
+  },
   'default-wrong-type': (prompt) => {
     if (prompt.defaultValue !== undefined) prompt.defaultValue = typeof prompt.defaultValue === 'string' ? 0 : String(prompt.defaultValue);
     return prompt;
@@ -56,6 +65,7 @@ export const PROGRESS_REWRITES: FaultHooks<Rewrite<Progress>> = {
 export const CAPABILITY_REWRITES: FaultHooks<Rewrite<Result>> = {
   'capabilities-interactive-not-boolean': (object) => ({ ...object, interactive: 'yes' }),
   'feature-flag-not-boolean': (object) => ({ ...object, features: { ...(object.features as Result), validation: 'client' } }),
+  'capabilities-version-wrong': (object) => ({ ...object, version: '1.0.0' }),
 };
 
 /** The interaction.getState result. */
@@ -65,6 +75,10 @@ export const GET_STATE_REWRITES: FaultHooks<Rewrite<Result>> = {
     return { ...result, metadata };
   },
   'missing-history': (result) => ({ ...result, history: [] }),
+  'last-activity-frozen': (result) => {
+    const metadata = result.metadata as Result;
+    return { ...result, metadata: { ...metadata, lastActivityAt: metadata.createdAt } };
+  },
 };
 
 /** The `result` of interaction.complete. */
@@ -104,4 +118,5 @@ export const ACCEPTED_UNCHECKED: FaultHooks<(prompt: EnginePrompt, missing: bool
   'accept-non-number': (prompt, missing) => !missing && prompt.type === 'number',
   'accept-unlisted-choice': (prompt, missing) => !missing && prompt.type === 'choice',
   'accept-non-boolean-confirm': (prompt, missing) => !missing && prompt.type === 'confirm',
+  'accept-invalid-date': (prompt, missing) => !missing && prompt.type === 'date',
 };

@@ -159,6 +159,8 @@ export class Prompter {
     const file = renderExport(live.wizard, live.record.accumulatedData, live.record.params);
     if (file === undefined) return undefined;
     live.export = { file };
+    // FAULT export-inline-on-webtransport (WT-EXEC-10): no execution stream, the file stays inline.
+    if (ctx.faults.has('export-inline-on-webtransport')) return undefined;
     const stream = await openExportStream(ctx, file);
     if (stream === undefined) return undefined;
     live.export.stream = stream;

@@ -22,7 +22,9 @@ export function invalidParams(message: string, data?: unknown): RpcError {
 /** An MCP Flow error: `data.sessionId` names the session (unless the missing-error-session-id fault leaves it out). */
 export function flowError(faults: ActiveFaults, code: number, message: string, sessionId: string | undefined, extra: Params = {}): RpcError {
   const data = faults.has('missing-error-session-id') || sessionId === undefined ? extra : { sessionId, ...extra };
-  return new RpcError(code, message, Object.keys(data).length === 0 ? undefined : data);
+  // FAULT error-message-without-session (FLOW-ERR-3): the message no longer names the session.
+  const text = faults.has('error-message-without-session') && sessionId !== undefined ? message.split(sessionId).join('the session') : message;
+  return new RpcError(code, text, Object.keys(data).length === 0 ? undefined : data);
 }
 
 /** -32001 for a session the server does not know (or the faults' other codes). */

@@ -112,7 +112,8 @@ export class SessionTable {
       this.#sessions.delete(id);
       return id;
     }
-    return `session_${randomBytes(18).toString('base64url')}`;
+    // FAULT short-session-ids (FLOW-SEC-9): 96 random bits instead of 144.
+    return `session_${randomBytes(faults.has('short-session-ids') ? 12 : 18).toString('base64url')}`;
   }
 
   // ---- limits and timeouts -----------------------------------------------------------------
@@ -156,7 +157,8 @@ export class SessionTable {
     const durationLeft = limits.maxDurationMs - (this.#now() - record.createdAt);
     const left = Math.max(0, Math.min(idleLeft, durationLeft));
     const lead = Math.min(this.#options.timeoutWarningLeadMs ?? Math.floor(record.timeoutMs / 5), left);
-    if (lead > 0 && left - lead > 0) {
+    // FAULT no-expiry-warning (FLOW-TIMEOUT-4): the session expires unannounced.
+    if (lead > 0 && left - lead > 0 && !live.ctx.faults.has('no-expiry-warning')) {
       live.timers.push(clock.setTimer(left - lead, () => this.#warn(live, lead)));
     }
     // FAULT no-expiry: the warning still announces the expiry, which never comes.
@@ -230,6 +232,8 @@ export class SessionTable {
     const live = this.#options.stateless === undefined ? this.#resolveStateful(sessionId, ctx) : this.#resolveStateless(sessionId, ctx);
     if (this.#isOverdue(live.record, faults)) {
       this.#expire(live);
+      // FAULT expired-token-not-found (FLOW-STATELESS-6): an expired token is not told from an unknown one.
+      if (this.#options.stateless !== undefined && faults.has('expired-token-not-found')) throw sessionNotFound(faults, sessionId, ctx.method);
       throw sessionExpired(faults, sessionId);
     }
     if (!this.#withinRate(live.record.id)) {
