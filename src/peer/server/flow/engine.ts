@@ -155,6 +155,14 @@ export class FlowEngine {
       }
       wizard = [...this.wizards.values()][0] as Wizard;
     }
+    // FAULT sessions-shared-across-connections (FLOW-SEC-1): another connection's live session of the tool is handed out again.
+    const joined = faults.has('sessions-shared-across-connections')
+      ? this.#table.joinElsewhere(toolName, (context as Params | undefined) ?? {}, ctx.connectionId)
+      : undefined;
+    if (joined !== undefined) {
+      const prompt = joined.record.currentPrompt;
+      return { sessionId: this.#table.publicId(joined), state: this.#reportState(joined.record.state, faults), ...(prompt !== null ? { initialPrompt: structuredClone(prompt) } : {}) };
+    }
     const live = this.#table.liveOf(ctx.connectionId);
     const maxSessions = this.options.limits.maxSessionsPerConnection;
     if (live.length >= maxSessions) {

@@ -88,4 +88,5 @@ export const FLOW_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault('accept-invalid-date', 'FLOW-VALID-9', 'date prompts accept any value, also one that is not a calendar date in YYYY-MM-DD form'),
   fault('short-session-ids', 'FLOW-SEC-9', 'session ids carry 96 random bits (enough for FLOW-SEC-2, less than the recommended 120)'),
   fault('export-inline-on-webtransport', 'WT-EXEC-10', 'a wizard export file stays inline in interaction.complete on WebTransport too (no execution stream)'),
+  fault('sessions-shared-across-connections', 'FLOW-SEC-1', "an interaction.start with the toolName and the (non-empty) context of a live session of another connection joins that session (sessions keyed by the context the client sends, not by connection): one connection's answers show in the other's session"),
 ]);

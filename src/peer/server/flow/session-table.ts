@@ -34,6 +34,8 @@ export interface LiveSession {
   completion?: unknown;
   /** The exported file, rendered when the completing answer was accepted, and its execution stream if it has one (C-32). */
   export?: { file: ExportPayload; stream?: ExportStream };
+  /** Other connections the session is served to (only under the sessions-shared-across-connections fault). */
+  joinedBy?: Set<string>;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -78,6 +80,20 @@ export class SessionTable {
     this.previousStarted = this.lastStarted;
     this.lastStarted = live.record;
     if (this.#options.stateless === undefined) this.#sessions.set(live.record.id, live);
+  }
+
+  /**
+   * FAULT sessions-shared-across-connections: a live session another connection started with the
+   * same toolName and the same non-empty context, now also served to `connectionId`.
+   */
+  joinElsewhere(toolName: string, context: Record<string, unknown>, connectionId: string): LiveSession | undefined {
+    if (Object.keys(context).length === 0) return undefined;
+    const key = JSON.stringify(context);
+    const found = [...this.#sessions.values()].find(
+      (s) => s.record.toolName === toolName && s.record.connectionId !== connectionId && !isTerminal(s.record.state) && JSON.stringify(s.record.context) === key,
+    );
+    if (found !== undefined) (found.joinedBy ??= new Set()).add(connectionId);
+    return found;
   }
 
   /** The sessions of one connection that have not ended. */
@@ -250,8 +266,8 @@ export class SessionTable {
       if (owner !== undefined && (!bound || owner === ctx.connectionId)) throw sessionExpired(ctx.faults, sessionId);
       throw sessionNotFound(ctx.faults, sessionId, ctx.method);
     }
-    // FLOW-SEC-4 reading 1: another connection's session does not exist for this one.
-    if (bound && live.record.connectionId !== ctx.connectionId) throw sessionNotFound(ctx.faults, sessionId, ctx.method);
+    // FLOW-SEC-4 reading 1: another connection's session does not exist for this one (unless it joined it, a fault).
+    if (bound && live.record.connectionId !== ctx.connectionId && !live.joinedBy?.has(ctx.connectionId)) throw sessionNotFound(ctx.faults, sessionId, ctx.method);
     return live;
   }
 

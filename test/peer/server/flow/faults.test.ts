@@ -473,6 +473,17 @@ const SCENARIOS: Record<string, Scenario> = {
       return !(await accepted(server, conn, sessionId, '2031-02-30'));
     },
   },
+  'sessions-shared-across-connections': {
+    holds: async (server, conn) => {
+      const context = { conversation: 'c-1' };
+      const first = await id(conn, 'booking', { context });
+      const other = server.connect({ checkSchemas: conn.checkSchemas });
+      const second = await id(other, 'booking', { context });
+      await answer(server, conn, first, 'Madrid');
+      const state = await other.call('interaction.getState', { sessionId: second });
+      return second !== first && !JSON.stringify(state).includes('Madrid');
+    },
+  },
   'short-session-ids': {
     holds: async (_, conn) => {
       const ids: string[] = [];
