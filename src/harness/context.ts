@@ -31,6 +31,8 @@ export interface CaseRunOptions {
   /** fast-check seed of the run; `path` replays one counterexample. */
   seed: number;
   path?: string;
+  /** Opens another connection to the target (server runs); without it `openConnection` is a misuse. */
+  connect?: (signal: AbortSignal) => Promise<Connection>;
 }
 
 /** The index of the one accepted reading whose text contains `words` (case-insensitive), or -1. */
@@ -57,9 +59,16 @@ export class CaseRun implements CaseContext {
   readonly #scale: number;
   readonly #seed: number;
   readonly #path: string | undefined;
+  readonly #options: CaseRunOptions;
+  /** Connections `openConnection` opened (shared with the contexts it returned). */
+  readonly #opened: Connection[];
   #nextId = 1;
 
-  constructor(options: CaseRunOptions) {
+  /** `shared`: the checks and opened connections of the context this one is a second connection of. */
+  constructor(options: CaseRunOptions, shared?: { checks: CheckResult[]; opened: Connection[] }) {
+    this.#options = options;
+    this.#opened = shared?.opened ?? [];
+    if (shared) this.checks = shared.checks;
     this.#case = options.case;
     this.caseId = options.case.id;
     this.connection = options.connection;
@@ -209,5 +218,20 @@ export class CaseRun implements CaseContext {
 
   note(text: string): void {
     this.connection.transcript.event(text);
+  }
+
+  async openConnection(): Promise<CaseContext> {
+    const connect = this.#options.connect;
+    if (connect === undefined) throw new CaseMisuseError(`case ${this.caseId} asked for a second connection, which this target cannot open (a client under test connects to the harness)`);
+    this.signal.throwIfAborted();
+    const connection = await connect(this.signal);
+    this.#opened.push(connection);
+    this.note(`a second connection to the target was opened (${connection.kind})`);
+    return new CaseRun({ ...this.#options, connection }, { checks: this.checks, opened: this.#opened });
+  }
+
+  /** Closes the connections `openConnection` opened (the runner calls it once the case ended). */
+  async closeOpened(reason: string): Promise<void> {
+    await Promise.all(this.#opened.splice(0).map((connection) => connection.close(reason).catch(() => undefined)));
   }
 }

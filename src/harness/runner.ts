@@ -260,6 +260,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
       timeoutScale: env.scale,
       seed: env.seed,
       ...(env.options.path !== undefined ? { path: env.options.path } : {}),
+      // A second connection to a server target (ctx.openConnection); a client under test connects to us instead.
+      ...(env.target.role !== 'client' ? { connect: (signal: AbortSignal) => target.connect(signal) } : {}),
     });
     await c.run(run);
   })();
@@ -274,6 +276,7 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   // A client that ended on its own, before the runner stopped it below, is evidence about the case.
   const endedFirst = client?.exitStatus !== undefined ? client : undefined;
   if (connection) await within(connection.close(timedOut ? 'case time limit reached' : 'case finished').catch(() => undefined), env.graceMs);
+  if (run) await within(run.closeOpened(timedOut ? 'case time limit reached' : 'case finished'), env.graceMs);
   // What a client target started for the case (its listener, the client process) stops with it;
   // a session still opening when the case was abandoned is disposed whenever it opens.
   const opened = opening as Promise<CaseSession> | undefined;

@@ -16,7 +16,7 @@ import { HTTP_FAULTS, httpFaultOptions } from './binding-http.js';
 import { webTransportBinding, type WebTransportBinding } from './binding.js';
 import { CORE_TOOLS } from './core/tools.js';
 import { MockServerError, UnknownFaultError, closestNames, type ActiveFaults, type FaultDefinition, type ServerExtension } from './extension.js';
-import { FASTWORKFLOW_FAULTS, fastWorkflowExtension, type FastWorkflowReadings } from './fastworkflow/index.js';
+import { FASTWORKFLOW_FAULTS, FW_FAULT, fastWorkflowExtension, type FastWorkflowReadings } from './fastworkflow/index.js';
 import { withFastWorkflowHttpFront } from './fastworkflow/http-front.js';
 import { CORE_FAULTS } from './faults.js';
 import { FLOW_FAULTS, flowExtension, flowReadings, loadShippedWizards, loadWizard, type FlowExtensionOptions, type Wizard } from './flow/index.js';
@@ -284,6 +284,8 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
       const listener: HttpListener = await listenHttp({
         host,
         port,
+        // FAULT endpoint-not-at-mcp (FW-TRANSPORT-2).
+        ...(server.faults.has(FW_FAULT.endpointNotAtMcp) ? { path: '/api' } : {}),
         ...(limits.maxMessageSize !== undefined ? { maxBodyBytes: limits.maxMessageSize } : {}),
         // The MCP-Protocol-Version header is judged by the versions the server core speaks (CORE-VER-8).
         ...(options.server?.protocolVersions !== undefined ? { supportedProtocolVersions: options.server.protocolVersions } : {}),

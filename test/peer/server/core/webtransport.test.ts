@@ -131,6 +131,30 @@ const PROBES: Record<string, (faults: string[]) => Promise<unknown>> = {
     expect((await answerTo(client, 7))['result']).toMatchObject({ isError: true });
     return client.pending().map((r) => (r.message as Msg)['method']).filter((m) => m === '$/streamError').length;
   },
+  [CORE_FAULT.wtCancelledAnswered]: async (faults) => {
+    const { client } = await ready(faults);
+    await call(client, 8, 'slow', { steps: 1000, stepMs: 50 });
+    await client.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 8 } });
+    // Everything sent before the ping's answer has been handled.
+    await client.send({ jsonrpc: '2.0', id: 9, method: 'ping' });
+    await answerTo(client, 9);
+    return client.pending().some((r) => (r.message as Msg)['id'] === 8);
+  },
+  [CORE_FAULT.wtTransportTypeNotEchoed]: async (faults) => {
+    const transport = (await ready(faults)).result['transport'] as Msg;
+    return [transport['type'], transport['version']];
+  },
+  [CORE_FAULT.wtUnboundedMessageSize]: async (faults) => ((await ready(faults)).result['transport'] as Msg)['maxMessageSize'],
+  [CORE_FAULT.wtUnknownEncodingRefused]: async (faults) => {
+    const client = await open(faults);
+    await client.send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' }, transport: { type: 'mcp-flow', version: '0.1', encodings: ['x-unknown', 'json'] } },
+    });
+    return 'result' in (await answerTo(client, 0));
+  },
 };
 
 describe('each WebTransport fault changes observable behaviour', () => {
