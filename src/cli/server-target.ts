@@ -170,8 +170,9 @@ export function parseServerTarget(args: ServerTargetArgs): ServerTargetSpec {
   };
 }
 
-/** The harness Target for a checked spec. */
-export function serverTarget(spec: ServerTargetSpec): Target {
+/** The harness Target for a checked spec; `keptMessageBytes` is each connection's transcript limit per message. */
+export function serverTarget(spec: ServerTargetSpec, keptMessageBytes?: number): Target {
+  const transcript = keptMessageBytes === undefined ? {} : { transcript: { maxMessageBytes: keptMessageBytes } };
   const common: TargetCommonOptions = {
     rerunArgs: spec.rerunArgs,
     ...(spec.protocolVersion !== undefined ? { protocolVersion: spec.protocolVersion } : {}),
@@ -179,11 +180,12 @@ export function serverTarget(spec: ServerTargetSpec): Target {
   };
   switch (spec.transport) {
     case 'stdio':
-      return stdioTarget(spec.location, common);
+      return stdioTarget(spec.location, { ...common, client: transcript });
     case 'http':
       return httpTarget(spec.location, {
         ...common,
         client: {
+          ...transcript,
           ...(Object.keys(spec.headers).length > 0 ? { headers: spec.headers } : {}),
           ...(spec.ca !== undefined ? { tls: { ca: spec.ca.pem } } : {}),
         },
@@ -192,6 +194,7 @@ export function serverTarget(spec: ServerTargetSpec): Target {
       return webTransportTarget(spec.location, {
         ...common,
         client: {
+          ...transcript,
           http: spec.http,
           ...(spec.certificateHash !== undefined ? { certificateHash: spec.certificateHash } : {}),
           ...(spec.ca !== undefined ? { caFile: spec.ca.file } : {}),

@@ -8,6 +8,7 @@ import { judgeTranscript } from '../judge/index.js';
 import { SchemaRegistry } from '../schema/registry.js';
 import type { CloseInfo, Connection } from '../transport/connection.js';
 import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
+import { boundValue, checkMessageLimit, DEFAULT_MAX_MESSAGE_BYTES } from '../transport/message-bound.js';
 import { applyBaseline, exitCodeFor, type Baseline } from './baseline.js';
 import type { CaseSession, ClientProcess, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
 import { CaseRun } from './context.js';
@@ -66,6 +67,12 @@ export interface RunOptions {
   schemas?: SchemaRegistry;
   /** Transcript entries kept on failing, timed-out and erroring cases. Default 40. */
   excerptEntries?: number;
+  /**
+   * Bytes of one value a check keeps as its expected or actual (a case may put a whole message
+   * there): a larger value is kept as its size, SHA-256 and first characters. Default 64 KiB; the
+   * targets' transcripts take the same limit (TranscriptOptions.maxMessageBytes).
+   */
+  maxMessageBytes?: number;
   /** The CLI command rerun commands start with. Default 'server'. */
   command?: string;
   /**
@@ -112,6 +119,13 @@ function checkOptions(options: RunOptions): void {
   if (!Number.isFinite(graceMs) || graceMs < 0) throw new RunOptionsError(`graceMs must be zero or positive, got ${graceMs}`);
   if (options.seed !== undefined && !Number.isInteger(options.seed)) throw new RunOptionsError(`seed must be an integer, got ${options.seed}`);
   if (options.path !== undefined && options.seed === undefined) throw new RunOptionsError('--path replays a counterexample and needs --seed');
+  if (options.maxMessageBytes !== undefined) {
+    try {
+      checkMessageLimit(options.maxMessageBytes);
+    } catch (error) {
+      throw new RunOptionsError((error as Error).message);
+    }
+  }
 }
 
 /** Runs discovery with a deadline; unreachable targets end the run, other failures are recorded. */
@@ -152,6 +166,15 @@ interface Env {
   graceMs: number;
   seed: number;
   schemas: SchemaRegistry | undefined;
+  maxMessageBytes: number;
+}
+
+/** A check as its case result keeps it: expected and actual held to the message limit. */
+function keptCheck(check: CheckResult, limit: number): CheckResult {
+  const kept = { ...check };
+  if ('expected' in kept) kept.expected = boundValue(kept.expected, limit);
+  if ('actual' in kept) kept.actual = boundValue(kept.actual, limit);
+  return kept;
 }
 
 function baseResult(c: RegisteredCase, env: Env, startedAt: number): CaseResult {
@@ -196,7 +219,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
     judgeCase(checks, outcome, { caseId: c.id, requirements: c.requirements, catalog: env.options.registry.requirements, strict: env.options.strict ?? false, ...extra });
   const finish = (judgement: CaseJudgement): CaseResult => {
     result.verdict = judgement.verdict;
-    result.checks = judgement.checks;
+    // The checks the judgement added (a failed precondition's actual) are held to the limit too.
+    result.checks = judgement.checks.map((check) => keptCheck(check, env.maxMessageBytes));
     if (judgement.reason !== undefined) result.reason = judgement.reason;
     if (judgement.requirementText !== undefined) result.requirementText = judgement.requirementText;
     result.durationMs = Date.now() - startedAt;
@@ -283,7 +307,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   if (opened) await within(opened.then((session) => session.dispose(), () => undefined), env.graceMs + DISPOSE_LIMIT_MS);
 
   // A copy: a case abandoned past its grace may still record checks, and must not change the result.
-  const checks: CheckResult[] = run ? [...run.checks] : [];
+  // Values are held to the message limit, so a huge answer is not kept until the end of the run.
+  const checks: CheckResult[] = run ? run.checks.map((check) => keptCheck(check, env.maxMessageBytes)) : [];
   if (run?.propertyRun) {
     result.seed = run.propertyRun.seed;
     if (run.propertyRun.path !== undefined) result.path = run.propertyRun.path;
@@ -411,7 +436,16 @@ async function runSelected(
     await preflight(options.target, { limitMs: discoveryLimitMs, ...(interrupt ? { signal: interrupt } : {}) });
   }
   const discovery = await discover(options.target, discoveryLimitMs, graceMs, scale, interrupt);
-  const env: Env = { options, target, discovery, scale, graceMs, seed: options.seed ?? randomInt(0, 2 ** 31 - 1), schemas };
+  const env: Env = {
+    options,
+    target,
+    discovery,
+    scale,
+    graceMs,
+    seed: options.seed ?? randomInt(0, 2 ** 31 - 1),
+    schemas,
+    maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+  };
 
   const results = new Map<string, CaseResult>();
   const queue = [...selection.selected];

@@ -68,6 +68,7 @@ export async function runMockServer(args: Record<string, unknown>, io: CliIo): P
       faults: (args['fault'] as string[] | undefined) ?? [],
       readings: (args['readings'] as 'recommended' | 'alternate' | undefined) ?? 'recommended',
       ...(args['log'] === true ? { log: (line: string) => print(line) } : {}),
+      ...(optionalNumber(args, 'kept-message-bytes') !== undefined ? { transcript: { maxMessageBytes: optionalNumber(args, 'kept-message-bytes')! } } : {}),
     });
   } catch (error) {
     dispose();
@@ -103,6 +104,7 @@ export const mockServerCommand: CliCommand = {
       .option('max-message-size', { type: 'number', describe: 'largest message accepted, in bytes' })
       .option('max-concurrent-streams', { type: 'number', describe: 'execution streams a client may hold open (wt)' })
       .option('max-sessions', { type: 'number', describe: 'WebTransport sessions open at once' })
+      .option('kept-message-bytes', { type: 'number', describe: 'bytes of each message kept in a session\'s transcript (default 65536); a larger one is kept as its size, SHA-256 and first bytes' })
       .option('datagrams', { type: 'boolean', default: true, describe: 'advertise datagram support (wt); --no-datagrams turns it off' })
       .option('wizard', { type: 'string', array: true, describe: 'a wizard file to serve besides the shipped ones (repeatable)' })
       .option('fastworkflow', { type: 'boolean', describe: 'serve the FastWorkflow profile (default: on for http)' })

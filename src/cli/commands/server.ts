@@ -47,6 +47,8 @@ export interface ServerPlan {
   timeoutScale: number;
   seed?: number;
   path?: string;
+  /** Bytes of each message kept in transcripts and reports (--kept-message-bytes). */
+  keptMessageBytes?: number;
 }
 
 /** Repeatable options may also be comma-separated (`--suite a,b`). */
@@ -145,6 +147,7 @@ export function parseRunArgs(args: Record<string, unknown>): RunPlan {
   const seed = oneNumber(args['seed'], '--seed', (n) => Number.isSafeInteger(n), 'an integer');
   const path = oneString(args['path'], '--path');
   if (path !== undefined && seed === undefined) throw new CliUsageError('--path', 'replays a fast-check counterexample and needs --seed');
+  const keptMessageBytes = oneNumber(args['kept-message-bytes'], '--kept-message-bytes', (n) => Number.isSafeInteger(n) && n >= 0, 'a whole number of bytes (0 or more)');
   const baselineFile = oneString(args['baseline'], '--baseline');
   const failOnStale = args['fail-on-stale'] === true;
   if (failOnStale && baselineFile === undefined) throw new CliUsageError('--fail-on-stale', 'needs --baseline (it fails the run on the stale entries of a baseline)');
@@ -159,6 +162,7 @@ export function parseRunArgs(args: Record<string, unknown>): RunPlan {
     timeoutScale,
     ...(seed !== undefined ? { seed } : {}),
     ...(path !== undefined ? { path } : {}),
+    ...(keptMessageBytes !== undefined ? { keptMessageBytes } : {}),
   };
 }
 
@@ -217,7 +221,7 @@ export async function runServer(args: Record<string, unknown>, io: CliIo, hooks:
   return executeRun(io, {
     plan,
     registry,
-    target: serverTarget(spec),
+    target: serverTarget(spec, plan.keptMessageBytes),
     banner: `testing ${spec.location} over ${spec.transport}${config === undefined ? '' : ` (settings from ${config.file})`}`,
     command: 'server',
     ...(baseline !== undefined ? { baseline } : {}),
@@ -303,6 +307,7 @@ export async function executeRun(givenIo: CliIo, run: PlannedRun): Promise<numbe
     ...(plan.failOnStale ? { failOnStale: true } : {}),
     ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
     ...(plan.path !== undefined ? { path: plan.path } : {}),
+    ...(plan.keptMessageBytes !== undefined ? { maxMessageBytes: plan.keptMessageBytes } : {}),
     command: run.command,
     // run-end is shown after the reports are written, so the counts line stays the last line.
     onEvent: (event) => {
@@ -392,6 +397,7 @@ export function runOptions(describe: { workers: string; timeoutScale: string }):
     'timeout-scale': { type: 'number', describe: describe.timeoutScale },
     seed: { type: 'number', describe: 'fast-check seed (from a failure report) to replay generated input' },
     path: { type: 'string', describe: 'fast-check path of one counterexample (with --seed and one --case)' },
+    'kept-message-bytes': { type: 'number', describe: 'bytes of each message kept in transcripts and reports (default 65536); a larger one is kept as its size, SHA-256 and first bytes' },
     list: { type: 'boolean', describe: 'list the selected cases with their suite and requirement IDs, and exit' },
   };
 }

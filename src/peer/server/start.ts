@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Connection, ReceivedMessage } from '../../transport/connection.js';
+import type { TranscriptOptions } from '../../transport/transcript.js';
 import { listenHttp, type HttpListener } from '../../transport/http/index.js';
 import { serveStdio, type StdioServerConnection } from '../../transport/stdio/index.js';
 import { bindingReadings, listenWebTransport, type WebTransportServer, type WtBindingReadings } from '../../transport/webtransport/index.js';
@@ -79,7 +80,16 @@ export interface StartMockServerOptions {
   server?: Omit<MockServerOptions, 'extensions' | 'faults'>;
   /** stdio only: the streams to serve instead of this process's stdin and stdout. */
   stdio?: { stdin: Readable; stdout: Writable };
+  /**
+   * What each session's transcript keeps (`--kept-message-bytes` sets maxMessageBytes): by default a
+   * ring of 1000 entries and 4 MiB per session, each message whole up to 64 KiB (larger: its size,
+   * SHA-256 and first bytes), so a long-running mock stays bounded whatever its clients send.
+   */
+  transcript?: Pick<TranscriptOptions, 'maxMessageBytes' | 'maxEntries' | 'maxBytes'>;
 }
+
+/** Each session's transcript of the mock, unless `transcript` says otherwise. */
+const SESSION_TRANSCRIPT = { maxEntries: 1000, maxBytes: 4 * 1024 * 1024 } as const;
 
 export interface RunningMockServer {
   /** https://host:port/mcp (wt), http://host:port/mcp (http), or stdio: (stdio). */
@@ -167,6 +177,10 @@ function checkOptions(options: StartMockServerOptions): { encodings: EncodingNam
   positiveInteger('max-message-size', options.limits?.maxMessageSize);
   positiveInteger('max-concurrent-streams', options.limits?.maxConcurrentStreams);
   positiveInteger('max-sessions', options.limits?.maxSessions);
+  const kept = options.transcript?.maxMessageBytes;
+  if (kept !== undefined && !(Number.isSafeInteger(kept) && kept >= 0)) {
+    throw new MockServerOptionError('kept-message-bytes', `must be a whole number of bytes (0 or more), got ${String(kept)}`);
+  }
   if (options.readings !== undefined && !isMockReadings(options.readings)) {
     throw new MockServerOptionError('readings', `must be one of ${MOCK_READINGS.join(', ')}, got ${JSON.stringify(options.readings)}`);
   }
@@ -258,6 +272,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
     let ended!: () => void;
     const done = new Promise<void>((resolve) => (ended = resolve));
     const limits = options.limits ?? {};
+    const transcript = { ...SESSION_TRANSCRIPT, ...options.transcript };
 
     if (options.transport === 'wt') {
       const listener: WebTransportServer = await listenWebTransport({
@@ -275,6 +290,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
         ...binding!.listener,
         // The binding's readings follow the server's (WT-CONN-4, WT-FRAME-2/5/7, WT-ENC-5/7, WT-EXEC-1/2/3, WT-DGRAM-*, WT-ID-2/3, WT-CANCEL-2, WT-SEC-1/5).
         readings: bindingReadings(readings, options.bindingReadings),
+        transcript,
         onConnection: serve,
       });
       url = listener.url;
@@ -290,6 +306,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
         // The MCP-Protocol-Version header is judged by the versions the server core speaks (CORE-VER-8).
         ...(options.server?.protocolVersions !== undefined ? { supportedProtocolVersions: options.server.protocolVersions } : {}),
         ...httpFaultOptions(server.faults),
+        transcript,
         onSession: serve,
       });
       // FastWorkflow's transport faults and readings sit in front of the listener (the listener itself when neither is on).
@@ -304,6 +321,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
       const connection: StdioServerConnection = serveStdio({
         ...(options.stdio ?? {}),
         ...(limits.maxMessageSize !== undefined ? { maxLineBytes: limits.maxMessageSize } : {}),
+        transcript,
       });
       url = 'stdio:';
       serve(connection);

@@ -105,7 +105,8 @@ class HttpEndpoint {
   constructor(options: HttpServerOptions) {
     this.#options = options;
     this.path = options.path ?? '/mcp';
-    this.transcript = new Transcript(options.transcript);
+    // Requests refused before they reach a session keep nothing but their note, size and hash.
+    this.transcript = new Transcript({ ...options.transcript, maxMessageBytes: 0, maxHexBytes: 0 });
   }
 
   handle(req: http.IncomingMessage, res: http.ServerResponse): void {

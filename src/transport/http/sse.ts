@@ -14,13 +14,30 @@ export interface SseEvent {
   raw: string;
 }
 
+export interface SseParserOptions {
+  /**
+   * Characters one event may take (its lines, comments included) before it is given up on: the
+   * rest of it is skipped to its blank line and `onOverflow` is told. Default: no limit.
+   */
+  maxEventChars?: number;
+  /** Called with how many characters an over-long event had when it was skipped to its end. */
+  onOverflow?: (chars: number) => void;
+}
+
 /**
  * Feeds text/event-stream bytes in arbitrary chunks and returns the events completed by each
  * chunk. Lines end with CRLF, LF or CR; a blank line dispatches; comments (":") are skipped;
- * an event whose data is empty is not dispatched, as the standard says.
+ * an event whose data is empty is not dispatched, as the standard says. An event over
+ * `maxEventChars` is skipped (a stream that never ends its event cannot grow the parser).
  */
 export class SseParser {
   readonly #decoder = new TextDecoder('utf-8');
+  readonly #maxEventChars: number;
+  readonly #onOverflow: ((chars: number) => void) | undefined;
+  /** Characters of the over-long event being skipped (undefined when not skipping). */
+  #skipped: number | undefined;
+  /** While skipping: whether the current line is empty so far (an empty line ends the event). */
+  #skipLineEmpty = false;
   #buffer = '';
   #raw = '';
   #data: string[] = [];
@@ -30,6 +47,11 @@ export class SseParser {
   #sawCr = false;
   #lastDispatched: SseEvent | undefined;
 
+  constructor(options: SseParserOptions = {}) {
+    this.#maxEventChars = options.maxEventChars ?? Number.POSITIVE_INFINITY;
+    this.#onOverflow = options.onOverflow;
+  }
+
   push(chunk: Uint8Array): SseEvent[] {
     return this.#consume(this.#decoder.decode(chunk, { stream: true }));
   }
@@ -38,6 +60,11 @@ export class SseParser {
   end(): SseEvent[] {
     const events = this.#consume(this.#decoder.decode());
     this.#buffer = '';
+    if (this.#skipped !== undefined) {
+      const chars = this.#skipped;
+      this.#skipped = undefined;
+      this.#onOverflow?.(chars);
+    }
     return events;
   }
 
@@ -46,6 +73,10 @@ export class SseParser {
     let start = 0;
     for (let i = 0; i < text.length; i++) {
       const char = text[i];
+      if (this.#skipped !== undefined) {
+        if (this.#skip(char!)) start = i + 1;
+        continue;
+      }
       if (char === '\n' && this.#sawCr && start === i) {
         // The LF of a CRLF pair whose CR ended the previous line (possibly in the previous chunk).
         this.#sawCr = false;
@@ -67,8 +98,44 @@ export class SseParser {
         if (event) events.push(event);
       }
     }
-    this.#buffer += text.slice(start);
+    if (this.#skipped === undefined) this.#buffer += text.slice(start);
+    if (this.#skipped === undefined && this.#buffer.length + this.#raw.length > this.#maxEventChars) this.#startSkipping();
     return events;
+  }
+
+  /** Gives up on the event being read: its text so far is dropped and the rest is skipped. */
+  #startSkipping(): void {
+    this.#skipped = this.#buffer.length + this.#raw.length;
+    this.#skipLineEmpty = this.#buffer === '';
+    this.#buffer = '';
+    this.#raw = '';
+    this.#data = [];
+    this.#event = undefined;
+    this.#retry = undefined;
+    this.#lastDispatched = undefined;
+  }
+
+  /** One character of a skipped event; true when it ended the event (a blank line). */
+  #skip(char: string): boolean {
+    this.#skipped!++;
+    if (char === '\n' && this.#sawCr) {
+      // The LF of a CRLF pair: the line already ended at its CR.
+      this.#sawCr = false;
+      return false;
+    }
+    this.#sawCr = char === '\r';
+    if (char !== '\r' && char !== '\n') {
+      this.#skipLineEmpty = false;
+      return false;
+    }
+    if (!this.#skipLineEmpty) {
+      this.#skipLineEmpty = true;
+      return false;
+    }
+    const chars = this.#skipped!;
+    this.#skipped = undefined;
+    this.#onOverflow?.(chars);
+    return true;
   }
 
   #line(line: string): SseEvent | undefined {

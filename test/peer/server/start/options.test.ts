@@ -40,6 +40,7 @@ describe('bad options', () => {
     [{ transport: 'wt' as const, limits: { maxMessageSize: 0 } }, 'max-message-size'],
     [{ transport: 'wt' as const, limits: { maxConcurrentStreams: -1 } }, 'max-concurrent-streams'],
     [{ transport: 'wt' as const, limits: { maxSessions: 2.5 } }, 'max-sessions'],
+    [{ transport: 'http' as const, transcript: { maxMessageBytes: -1 } }, 'kept-message-bytes'],
   ])('%j is refused naming %s', async (options, option) => {
     const error = await startMockServer(options).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MockServerOptionError);
