@@ -6,6 +6,8 @@ import { spawnStdio } from '../../transport/stdio/index.js';
 import type { Transcript } from '../../transport/transcript.js';
 import { connectWebTransport } from '../../transport/webtransport/client.js';
 import { WEBTRANSPORT_FAULT } from '../../transport/webtransport/faults.js';
+import type { LibrarySession } from '../../transport/webtransport/session.js';
+import { answersBindingFaults } from './binding-faults.js';
 import { MockClientTargetError } from './errors.js';
 import { MOCK_CLIENT_FAULT as F, type ClientFaults } from './faults.js';
 
@@ -48,15 +50,18 @@ export async function openConnection(target: MockClientTarget, options: OpenOpti
     throw new MockClientTargetError(`url: ${JSON.stringify(target.url)} is not a URL`);
   }
   if (url.protocol === 'https:') {
-    return connectWebTransport(target.url, {
+    // Faults that change how binding faults are answered have the client answer them (binding-faults.ts).
+    const clientAnswers = answersBindingFaults(faults);
+    let library: LibrarySession | undefined;
+    const connection = await connectWebTransport(target.url, {
       ...(target.certificateHash !== undefined ? { certificateHash: target.certificateHash } : {}),
       ...(target.caFile !== undefined ? { caFile: target.caFile } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       transcript,
       // A real client answers what the binding asks a receiver to answer; faults leave one out.
       answerErrors: {
-        parseErrors: !faults.has(F.parseErrorUnanswered),
-        streamInjection: !faults.has(F.injectionUnreported),
+        parseErrors: !clientAnswers && !faults.has(F.parseErrorUnanswered),
+        streamInjection: !clientAnswers && !faults.has(F.injectionUnreported),
         streamReferences: !faults.has(F.danglingStreamRefIgnored),
       },
       faults: {
@@ -64,14 +69,41 @@ export async function openConnection(target: MockClientTarget, options: OpenOpti
           // FAULT accept-injected-stream: the session delivers a stream whose request id was never sent.
           (name === WEBTRANSPORT_FAULT.acceptInjectedStreamHeader && faults.has(F.acceptInjectedStream)) ||
           // FAULT requests-after-shutdown: the session stays open after the server's $/shutdown.
-          (name === WEBTRANSPORT_FAULT.shutdownIgnored && faults.has(F.requestsAfterShutdown)),
+          (name === WEBTRANSPORT_FAULT.shutdownIgnored && faults.has(F.requestsAfterShutdown)) ||
+          // FAULT session-kept-after-control-end: the session stays open after the server ended its control stream.
+          (name === WEBTRANSPORT_FAULT.controlStreamEndIgnored && faults.has(F.controlStreamEndIgnored)) ||
+          // FAULT split-frame-lost: a control frame whose bytes came in more than one read is dropped.
+          (name === WEBTRANSPORT_FAULT.splitFrameDropped && faults.has(F.splitFrameDropped)) ||
+          // FAULT partial-frame-served: a frame cut short by the end of the control stream is served if what came decodes.
+          (name === WEBTRANSPORT_FAULT.truncatedFrameAtEndServed && faults.has(F.partialFrameServed)),
       },
-      // FAULT oversized-frame: the session no longer refuses frames above the server's maxMessageSize.
-      raw: faults.has(F.oversizedFrame),
+      // FAULTs oversized-frame and stream-after-shutdown: the session no longer refuses frames above
+      // the server's maxMessageSize, nor streams after $/shutdown.
+      raw: faults.has(F.oversizedFrame) || faults.has(F.streamAfterShutdown),
+      // FAULT second-bidirectional-stream: the library session is kept to open one more bidirectional stream.
+      ...(faults.has(F.secondBidirectionalStream) ? { onSession: (session: LibrarySession) => void (library = session) } : {}),
     });
+    if (library) librarySessions.set(connection, library);
+    return connection;
   }
   if (url.protocol === 'http:') {
     return connectHttp(url, { eventStream: true, transcript, ...(target.headers !== undefined ? { headers: target.headers } : {}) });
   }
   throw new MockClientTargetError(`url: ${JSON.stringify(target.url)} must start with https:// (WebTransport) or http:// (Streamable HTTP)`);
+}
+
+/** The library sessions kept for FAULT second-bidirectional-stream, by the connection they carry. */
+const librarySessions = new WeakMap<Connection, LibrarySession>();
+
+/**
+ * FAULT second-bidirectional-stream: opens one more bidirectional stream on `connection` (only the
+ * control stream may be one, WT-CONN-2) and writes a byte so the server learns of it.
+ */
+export async function openSecondBidirectionalStream(connection: Connection): Promise<void> {
+  const library = librarySessions.get(connection);
+  if (!library) return;
+  const stream = await library.createBidirectionalStream();
+  const writer = stream.writable.getWriter();
+  await writer.write(new Uint8Array([0x00]));
+  writer.releaseLock();
 }

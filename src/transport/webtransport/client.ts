@@ -41,6 +41,8 @@ export interface WebTransportClientOptions {
   answerErrors?: boolean | ClientErrorAnswers;
   /** Binding fault switches honoured by the session in either role (faults.ts), e.g. by the mock client. */
   faults?: FaultSet;
+  /** Gets the library session once it is established (the mock client opens a stray bidirectional stream with it, a fault). */
+  onSession?: (session: LibrarySession) => void;
 }
 
 /** Opens a WebTransport session to an MCP Flow server. */
@@ -100,6 +102,7 @@ export async function connectWebTransport(
   } finally {
     clearTimeout(timer);
   }
+  options.onSession?.(session);
   const connection = new WebTransportSessionConnection({
     role: 'client',
     session,

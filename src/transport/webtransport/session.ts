@@ -513,8 +513,8 @@ export class WebTransportSessionConnection implements Connection {
    * Returns whether an answer went out.
    */
   #onControlEnd(): boolean {
-    // FAULT truncated-frame-at-end-served: the body bytes that did arrive are served if they decode.
-    const partial = this.role === 'server' && this.#broken(FAULT.truncatedFrameAtEndServed) ? this.#reader.partialBody : undefined;
+    // FAULT truncated-frame-at-end-served (either role; the mock client's partial-frame-served): the body bytes that did arrive are served if they decode.
+    const partial = this.#broken(FAULT.truncatedFrameAtEndServed) ? this.#reader.partialBody : undefined;
     try {
       this.#reader.end();
     } catch (error) {
