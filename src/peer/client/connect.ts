@@ -68,8 +68,9 @@ export async function openConnection(target: MockClientTarget, options: OpenOpti
         has: (name) =>
           // FAULT accept-injected-stream: the session delivers a stream whose request id was never sent.
           (name === WEBTRANSPORT_FAULT.acceptInjectedStreamHeader && faults.has(F.acceptInjectedStream)) ||
-          // FAULT requests-after-shutdown: the session stays open after the server's $/shutdown.
-          (name === WEBTRANSPORT_FAULT.shutdownIgnored && faults.has(F.requestsAfterShutdown)) ||
+          // FAULTs requests-after-shutdown, stream-opened-after-shutdown: the session stays open
+          // after the server's $/shutdown (and streams may still be opened).
+          (name === WEBTRANSPORT_FAULT.shutdownIgnored && (faults.has(F.requestsAfterShutdown) || faults.has(F.streamAfterShutdown))) ||
           // FAULT session-kept-after-control-end: the session stays open after the server ended its control stream.
           (name === WEBTRANSPORT_FAULT.controlStreamEndIgnored && faults.has(F.controlStreamEndIgnored)) ||
           // FAULT split-frame-lost: a control frame whose bytes came in more than one read is dropped.
@@ -77,9 +78,8 @@ export async function openConnection(target: MockClientTarget, options: OpenOpti
           // FAULT partial-frame-served: a frame cut short by the end of the control stream is served if what came decodes.
           (name === WEBTRANSPORT_FAULT.truncatedFrameAtEndServed && faults.has(F.partialFrameServed)),
       },
-      // FAULTs oversized-frame and stream-after-shutdown: the session no longer refuses frames above
-      // the server's maxMessageSize, nor streams after $/shutdown.
-      raw: faults.has(F.oversizedFrame) || faults.has(F.streamAfterShutdown),
+      // FAULT oversized-frame: the session no longer refuses frames above the server's maxMessageSize.
+      raw: faults.has(F.oversizedFrame),
       // FAULT second-bidirectional-stream: the library session is kept to open one more bidirectional stream.
       ...(faults.has(F.secondBidirectionalStream) ? { onSession: (session: LibrarySession) => void (library = session) } : {}),
     });

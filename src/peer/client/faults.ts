@@ -197,7 +197,7 @@ export const MOCK_CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freez
   fault(F.flaggedDatagramReportedWithId, 'WT-DGRAM-3', 'reports a datagram with non-zero flags with an error whose id is 0, not null', WT),
   fault(F.unknownDatagramFailsCalls, 'WT-DGRAM-10', 'gives up every call in flight when a datagram names a request that is not in flight', WT),
   fault(F.droppedDatagramClosesSession, 'WT-DGRAM-11', 'closes the session when it drops a datagram (too short, reserved channel, flags, no request in flight)', WT),
-  fault(F.streamAfterShutdown, 'WT-SHUT-2', 'opens an execution stream for its call in flight when the server sends $/shutdown', WT),
+  fault(F.streamAfterShutdown, 'WT-SHUT-2', 'ignores $/shutdown in its session and opens an execution stream for its call in flight when it arrives', WT),
   fault(F.closeOnShutdown, 'WT-SHUT-3', 'closes the session as soon as $/shutdown arrives, cutting the execution streams in flight', WT),
 ]);
 
