@@ -126,7 +126,7 @@ function checkAnswered(ctx: CaseContext, seen: Refusal, what: string): boolean {
   return ctx.check('CORE-RPC-16', seen.kind !== 'nothing', {
     message: `${what} is answered (or the connection closes)`,
     expected: 'a response (result or error), or a closed connection',
-    actual: 'no answer, and the connection stayed open',
+    actual: seen.kind === 'nothing' ? 'no answer, and the connection stayed open' : seen.kind === 'closed' ? 'the connection closed' : 'an answer',
   });
 }
 
