@@ -12,14 +12,19 @@ import {
   describe,
   ECHO_CALL,
   errorOf,
+  EXIT_WAIT_MS,
+  exitText,
+  isNotification,
   isRequest,
+  isResponse,
   paramsOf,
   QUIET_MS,
-  ScriptedServer,
   servedSession,
+  stderrTail,
   STEP_WAIT_MS,
   TOOL_PAGES,
   withoutSampling,
+  type ClientMessage,
   type RequestId,
 } from './support.js';
 
@@ -176,16 +181,20 @@ const declaredFeaturesOnly = defineCase({
   },
 });
 
+/** The progress token the scripted server puts in the ping it sends (the only token it ever gives). */
+const PING_PROGRESS_TOKEN = 'conformance-ping-progress';
+
 /**
  * CORE-PROG-1..4 over whatever the client sent: the progress tokens of its requests are strings or
  * integers, unique among its requests still in flight; any notifications/progress it sends names a
- * token the server gave it (the scripted server gives none), increases, and precedes the response.
+ * token the server gave it (the scripted server gives one, in its ping), increases per token, and
+ * does not come after the client's answer to the request that carried the token.
  */
-function checkProgress(ctx: CaseContext, messages: readonly Record<string, unknown>[], server: ScriptedServer): void {
+function checkProgress(ctx: CaseContext, messages: readonly ClientMessage[], tokenRequests: ReadonlyMap<unknown, RequestId>): void {
   const tokens: unknown[] = [];
   const bad: unknown[] = [];
   const active = new Map<string, RequestId>();
-  for (const m of messages) {
+  for (const { message: m } of messages) {
     if (isRequest(m)) {
       const meta = paramsOf(m)._meta;
       const token = isRecord(meta) ? meta.progressToken : undefined;
@@ -202,23 +211,38 @@ function checkProgress(ctx: CaseContext, messages: readonly Record<string, unkno
     expected: 'string or integer tokens',
     actual: bad.length > 0 ? bad : `${tokens.length} token(s)`,
   });
-  const progress = messages.filter((m) => isRecord(m) && m.method === 'notifications/progress');
-  // The scripted server never put a progressToken in its requests: any progress from the client names a token it was not given.
-  ctx.check('CORE-PROG-2', progress.length === 0, {
-    message: 'the client sends notifications/progress only for a token the server supplied (it supplied none)',
-    expected: 'no notifications/progress',
-    actual: progress.length > 0 ? progress.slice(0, 3) : 'none',
+  const progress = messages.filter((m) => isNotification(m.message, 'notifications/progress'));
+  if (progress.length === 0) {
+    for (const requirement of ['CORE-PROG-2', 'CORE-PROG-3', 'CORE-PROG-4']) ctx.info(requirement, 'the client sent no notifications/progress (nothing asked for it), so none to judge');
+    return;
+  }
+  const tokenOf = (m: ClientMessage) => paramsOf(m.message).progressToken;
+  const unknown = progress.filter((m) => !tokenRequests.has(tokenOf(m)));
+  ctx.check('CORE-PROG-2', unknown.length === 0, {
+    message: `notifications/progress names only a progress token the server gave (it gave ${JSON.stringify([...tokenRequests.keys()])})`,
+    expected: 'tokens the server supplied',
+    actual: unknown.length > 0 ? unknown.slice(0, 3).map((m) => paramsOf(m.message)) : `${progress.length} notification(s), all for given tokens`,
   });
-  const requestsWithToken = [...server.sentRequestIds].length;
-  ctx.check('CORE-PROG-3', progress.length === 0, {
-    message: `progress increases per token (no progress was due: the server's ${requestsWithToken} request(s) carried no token)`,
-    expected: 'no notifications/progress',
-    actual: progress.length > 0 ? progress.slice(0, 3) : 'none',
+  const notIncreasing: unknown[] = [];
+  const last = new Map<unknown, number>();
+  for (const m of progress) {
+    const params = paramsOf(m.message);
+    const value = params.progress;
+    const before = last.get(tokenOf(m));
+    if (typeof value !== 'number' || (before !== undefined && value <= before) || (params.total !== undefined && typeof params.total !== 'number')) notIncreasing.push(params);
+    if (typeof value === 'number') last.set(tokenOf(m), value);
+  }
+  ctx.check('CORE-PROG-3', notIncreasing.length === 0, {
+    message: 'for each token, progress increases with every notification; total, when present, is a number',
+    expected: 'increasing progress per token',
+    actual: notIncreasing.length > 0 ? notIncreasing.slice(0, 3) : `${progress.length} notification(s), increasing`,
   });
-  ctx.check('CORE-PROG-4', progress.length === 0, {
-    message: 'no progress notification after the response of its request (none was due)',
-    expected: 'no notifications/progress',
-    actual: progress.length > 0 ? progress.slice(0, 3) : 'none',
+  const answeredAt = (id: RequestId) => messages.find((m) => isResponse(m.message) && m.message.id === id)?.seq ?? Infinity;
+  const late = progress.filter((m) => tokenRequests.has(tokenOf(m)) && m.seq > answeredAt(tokenRequests.get(tokenOf(m))!));
+  ctx.check('CORE-PROG-4', late.length === 0, {
+    message: 'no progress notification for a request after the client answered that request',
+    expected: 'progress before the response',
+    actual: late.length > 0 ? late.slice(0, 3).map((m) => paramsOf(m.message)) : 'all before the response',
   });
 }
 
@@ -233,8 +257,8 @@ const wellFormed = defineCase({
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 2 } },
   async run(ctx) {
     const { server, call } = await callInFlight(ctx);
-    // Two requests to the client: one it can serve (ping), one it cannot (an unknown method).
-    const ping = await server.request('CORE-RPC-16', 'ping');
+    // Two requests to the client: one it can serve (ping, carrying a progress token), one it cannot (an unknown method).
+    const ping = await server.request('CORE-RPC-16', 'ping', { _meta: { progressToken: PING_PROGRESS_TOKEN } });
     const unknown = await server.request('CORE-RPC-16', UNKNOWN_METHOD);
     await server.finishCall(call);
     const messages = clientMessages(ctx).map((m) => m.message);
@@ -296,7 +320,8 @@ const wellFormed = defineCase({
     } else {
       ctx.info('CORE-LIFE-11', `the negotiated version ${JSON.stringify(version)} is not a known one: no method table to judge against`);
     }
-    checkProgress(ctx, clientMessages(ctx).map((m) => m.message), server);
+    // The answer to the ping carries its id: progress for its token may come until then.
+    checkProgress(ctx, clientMessages(ctx), new Map<unknown, RequestId>([[PING_PROGRESS_TOKEN, (ping?.id as RequestId | undefined) ?? Infinity]]));
     const answered = (id: RequestId) => answers.filter((m) => m.id === id).length;
     const notOnce = sentIds.filter((id) => answered(id) !== 1);
     ctx.check('CORE-RPC-16', ping !== undefined && unknown !== undefined && notOnce.length === 0, {
@@ -349,6 +374,29 @@ const carriesOnAfterError = defineCase({
     });
     if (second) await server.answerCall(second);
     await server.untilExit();
+  },
+});
+
+const toolErrorFailsStep = defineCase({
+  id: 'mcp-core/tool-error-fails-step',
+  suite: SUITE,
+  title: 'CORE-TOOLS-10: a tools/call result with isError: true is a failed tool execution (the scenario exits non-zero)',
+  requirements: ['CORE-TOOLS-10'],
+  scenario: { name: 'tools-call', context: ECHO_CALL },
+  async run(ctx) {
+    const { server, call } = await callInFlight(ctx);
+    await server.send({ jsonrpc: '2.0', id: call.id, result: { content: [{ type: 'text', text: 'the tool failed (the conformance harness, on purpose)' }], isError: true } });
+    const exit = await server.untilExit();
+    // A client still running at the deadline has not reported its outcome.
+    if (exit === undefined) {
+      ctx.info('CORE-TOOLS-10', `the client was still running ${ctx.scaled(EXIT_WAIT_MS)} ms after its call was answered with isError: true: its outcome is not known`);
+      return;
+    }
+    ctx.check('CORE-TOOLS-10', exit.code !== 0, {
+      message: 'a call answered with isError: true is a failed step: the client exits non-zero (docs/client-scenarios.md)',
+      expected: 'a non-zero exit status',
+      actual: { exit: exitText(exit), stderr: stderrTail(ctx) },
+    });
   },
 });
 
@@ -412,4 +460,4 @@ const samplingAnswered = defineCase({
   },
 });
 
-export const cases: readonly ConformanceCase[] = [wellFormed, unknownCancelIgnored, carriesOnAfterError, rootsAnswered, elicitationAnswered, samplingAnswered, pingAnswered, samplingRefused, cursorsExact, idsNotReused, notificationsUnanswered, declaredFeaturesOnly];
+export const cases: readonly ConformanceCase[] = [wellFormed, unknownCancelIgnored, carriesOnAfterError, toolErrorFailsStep, rootsAnswered, elicitationAnswered, samplingAnswered, pingAnswered, samplingRefused, cursorsExact, idsNotReused, notificationsUnanswered, declaredFeaturesOnly];

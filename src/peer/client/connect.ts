@@ -5,6 +5,8 @@ import { connectHttp } from '../../transport/http/index.js';
 import { spawnStdio } from '../../transport/stdio/index.js';
 import type { Transcript } from '../../transport/transcript.js';
 import { connectWebTransport } from '../../transport/webtransport/client.js';
+import type { LibrarySession } from '../../transport/webtransport/library-session.js';
+import { answersBindingFaults } from './binding-faults.js';
 import { MockClientTargetError } from './errors.js';
 import { MOCK_CLIENT_FAULT as F, type ClientFaults } from './faults.js';
 
@@ -47,29 +49,59 @@ export async function openConnection(target: MockClientTarget, options: OpenOpti
     throw new MockClientTargetError(`url: ${JSON.stringify(target.url)} is not a URL`);
   }
   if (url.protocol === 'https:') {
-    return connectWebTransport(target.url, {
+    // Faults that change how binding faults are answered have the client answer them (binding-faults.ts).
+    const clientAnswers = answersBindingFaults(faults);
+    let library: LibrarySession | undefined;
+    const connection = await connectWebTransport(target.url, {
       ...(target.certificateHash !== undefined ? { certificateHash: target.certificateHash } : {}),
       ...(target.caFile !== undefined ? { caFile: target.caFile } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       transcript,
       // A real client answers what the binding asks a receiver to answer; faults leave one out.
       answerErrors: {
-        parseErrors: !faults.has(F.parseErrorUnanswered),
-        streamInjection: !faults.has(F.injectionUnreported),
+        parseErrors: !clientAnswers && !faults.has(F.parseErrorUnanswered),
+        streamInjection: !clientAnswers && !faults.has(F.injectionUnreported),
         streamReferences: !faults.has(F.danglingStreamRefIgnored),
       },
       hooks: () => ({
         // FAULT accept-injected-stream: the session delivers a stream whose request id was never sent.
         ...(faults.has(F.acceptInjectedStream) ? { injectedStream: () => 'accept' as const } : {}),
-        // FAULT requests-after-shutdown: the session stays open after the server's $/shutdown.
-        ...(faults.has(F.requestsAfterShutdown) ? { shutdownReceived: () => 'ignore' as const } : {}),
+        // FAULTs requests-after-shutdown, stream-opened-after-shutdown: the session stays open
+        // after the server's $/shutdown (and streams may still be opened).
+        ...(faults.has(F.requestsAfterShutdown) || faults.has(F.streamAfterShutdown) ? { shutdownReceived: () => 'ignore' as const } : {}),
+        // FAULT session-kept-after-control-end: the session stays open after the server ended its control stream.
+        ...(faults.has(F.controlStreamEndIgnored) ? { controlStreamEnded: () => 'keep-open' as const } : {}),
+        // FAULT split-frame-lost: a control frame whose bytes came in more than one read is dropped.
+        ...(faults.has(F.splitFrameDropped) ? { chunkArrived: (buffered: number) => (buffered > 0 ? ('drop-buffered' as const) : ('keep' as const)) } : {}),
+        // FAULT partial-frame-served: a frame cut short by the end of the control stream is served if what came decodes.
+        ...(faults.has(F.partialFrameServed) ? { frameRefused: (_error: unknown, atEnd: boolean) => (atEnd ? ('serve-partial-body' as const) : ('answer' as const)) } : {}),
       }),
       // FAULT oversized-frame: the session no longer refuses frames above the server's maxMessageSize.
       raw: faults.has(F.oversizedFrame),
+      // FAULT second-bidirectional-stream: the library session is kept to open one more bidirectional stream.
+      ...(faults.has(F.secondBidirectionalStream) ? { onSession: (session: LibrarySession) => void (library = session) } : {}),
     });
+    if (library) librarySessions.set(connection, library);
+    return connection;
   }
   if (url.protocol === 'http:') {
     return connectHttp(url, { eventStream: true, transcript, ...(target.headers !== undefined ? { headers: target.headers } : {}) });
   }
   throw new MockClientTargetError(`url: ${JSON.stringify(target.url)} must start with https:// (WebTransport) or http:// (Streamable HTTP)`);
+}
+
+/** The library sessions kept for FAULT second-bidirectional-stream, by the connection they carry. */
+const librarySessions = new WeakMap<Connection, LibrarySession>();
+
+/**
+ * FAULT second-bidirectional-stream: opens one more bidirectional stream on `connection` (only the
+ * control stream may be one, WT-CONN-2) and writes a byte so the server learns of it.
+ */
+export async function openSecondBidirectionalStream(connection: Connection): Promise<void> {
+  const library = librarySessions.get(connection);
+  if (!library) return;
+  const stream = await library.createBidirectionalStream();
+  const writer = stream.writable.getWriter();
+  await writer.write(new Uint8Array([0x00]));
+  writer.releaseLock();
 }

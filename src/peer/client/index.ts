@@ -23,7 +23,7 @@ export {
 } from './faults.js';
 export { runScenario, scenarioFromEnvironment, SCENARIOS, SCENARIO_EXIT, type ScenarioEnv, type ScenarioOutcome, type ScenarioOptions, type ScenarioStep, type ScenarioName } from './scenario.js';
 export { ExecutionStreams, refStreamItems, type StreamInfo, type StreamOutcome, type StreamSink } from './streams.js';
-export { FrameLogTranscript, describeEntry } from './log.js';
+export { FrameLogTranscript, ObservedTranscript, describeEntry } from './log.js';
 export {
   MockClientError,
   UnknownClientFaultError,

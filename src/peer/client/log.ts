@@ -3,19 +3,30 @@
 // shown decoded (CBOR as JSON) with their encoding; stream payloads and datagrams by size.
 import { Transcript, type TranscriptChannel, type TranscriptEntry, type TranscriptOptions, type TranscriptRecord } from '../../transport/transcript.js';
 
-/** A transcript that also writes each entry as a log line. */
-export class FrameLogTranscript extends Transcript {
-  readonly #log: (line: string) => void;
+/**
+ * A transcript that tells a watcher of every entry as it is recorded: the client learns at once of
+ * what its session saw on its own (a frame refused, a datagram dropped: binding-faults.ts).
+ */
+export class ObservedTranscript extends Transcript {
+  readonly #watchers = new Set<(entry: TranscriptEntry) => void>();
 
-  constructor(log: (line: string) => void, options?: TranscriptOptions) {
-    super(options);
-    this.#log = log;
+  /** Calls `watcher` with every entry recorded from now on. */
+  watch(watcher: (entry: TranscriptEntry) => void): void {
+    this.#watchers.add(watcher);
   }
 
   override record(record: TranscriptRecord): TranscriptEntry {
     const entry = super.record(record);
-    this.#log(describeEntry(entry));
+    for (const watcher of this.#watchers) watcher(entry);
     return entry;
+  }
+}
+
+/** A transcript that also writes each entry as a log line. */
+export class FrameLogTranscript extends ObservedTranscript {
+  constructor(log: (line: string) => void, options?: TranscriptOptions) {
+    super(options);
+    this.watch((entry) => log(describeEntry(entry)));
   }
 }
 

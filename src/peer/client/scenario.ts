@@ -5,6 +5,7 @@ import { scriptedAnswerer, answerList, type Answerer } from './answerer.js';
 import { connectMockClient, type InitializeInfo, type MockClient, type MockClientOptions } from './client.js';
 import type { MockClientTarget } from './connect.js';
 import { ScenarioError } from './errors.js';
+import { MOCK_CLIENT_FAULT as F } from './faults.js';
 
 export const SCENARIOS = ['initialize', 'tools-call', 'interaction'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -120,6 +121,11 @@ function scenarioPlan(env: ScenarioEnv, options: ScenarioOptions, outcome: Scena
       return async (client) => {
         const tools = await client.listTools();
         outcome.steps.push({ name: 'tools/list', ok: true, detail: `${tools.length} tools` });
+        // FAULT undeclared-feature-called: prompts are listed whatever the server declared.
+        if (client.faults.has(F.undeclaredFeatureCalled)) {
+          const prompts = await client.listPrompts().then((list) => `${list.length} prompts`, (error: Error) => error.message);
+          outcome.steps.push({ name: 'prompts/list', ok: true, detail: `${prompts} (fault)` });
+        }
       };
     case 'tools-call': {
       if (typeof c['tool'] !== 'string') throw new ScenarioError('tools-call: the context needs a string "tool"');
@@ -134,7 +140,7 @@ function scenarioPlan(env: ScenarioEnv, options: ScenarioOptions, outcome: Scena
       const tool = c['tool'];
       return async (client) => {
         for (let i = 1; i <= (count as number); i++) {
-          if (client.shutdownReceived && !client.faults.has('requests-after-shutdown')) {
+          if (client.shutdownReceived && !client.faults.has(F.requestsAfterShutdown)) {
             outcome.steps.push({ name: `tools/call ${i}`, ok: true, detail: 'not sent: the server sent $/shutdown' });
             return;
           }
@@ -144,6 +150,8 @@ function scenarioPlan(env: ScenarioEnv, options: ScenarioOptions, outcome: Scena
             const call = await client.callTool(tool, args as Record<string, unknown>, { signal: abort.signal });
             if (call.ok) outcome.steps.push({ name: `tools/call ${i}`, ok: true, detail: call.streams.map((s) => `stream ${s.streamTag}: ${s.bytes} bytes`).join(', ') || undefined });
             else fail(`tools/call ${i}`, call.failures.join('; '));
+            // FAULT stops-after-error: no further call after one answered with an error.
+            if (call.error !== undefined && client.faults.has(F.stopsAfterError)) return;
           } finally {
             clearTimeout(timer);
           }

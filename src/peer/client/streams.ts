@@ -34,6 +34,11 @@ export interface ExecutionStreamsOptions {
   isOwnRequest(requestId: number): boolean;
   /** FAULT accept-injected-stream: read injected streams instead of stopping them. */
   acceptInjected: boolean;
+  /**
+   * FAULT stream-before-result-dropped: whether a stream of `requestId` is stopped because the
+   * result naming it has not come yet (a correct client reads it whatever the order, WT-EXEC-7).
+   */
+  refuseEarly?(requestId: number): boolean;
   /** A line for the client's log. */
   note(text: string): void;
   /** Payload bytes kept in memory per stream when no sink takes it. Default 64 MiB. */
@@ -51,6 +56,9 @@ export class ExecutionStreams {
   readonly #streamErrors = new Map<string, string>();
   /** Injected streams read because of the accept-injected-stream fault. */
   readonly injectedRead: StreamOutcome[] = [];
+  /** Streams being read now, and who waits for there to be none (whenIdle). */
+  #reading = 0;
+  readonly #idleWaiters = new Set<() => void>();
 
   constructor(facet: WebTransportFacet, options: ExecutionStreamsOptions) {
     this.#facet = facet;
@@ -102,6 +110,12 @@ export class ExecutionStreams {
     return outcome;
   }
 
+  /** Resolves once no execution stream is being read (at once when none is). */
+  whenIdle(): Promise<void> {
+    if (this.#reading === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.add(resolve));
+  }
+
   #arrival(k: string, graceMs: number): Promise<void> {
     return new Promise((resolve) => {
       const waiters = this.#arrivals.get(k) ?? new Set();
@@ -137,6 +151,12 @@ export class ExecutionStreams {
         void this.#read(stream, undefined).then((outcome) => void this.injectedRead.push(outcome));
         continue;
       }
+      if (this.#options.refuseEarly?.(requestId)) {
+        // FAULT stream-before-result-dropped.
+        this.#options.note(`execution stream for request ${requestId} (tag ${streamTag}) before its result: stopped (fault)`);
+        void stream.cancel('stream before its result');
+        continue;
+      }
       const k = key(requestId, streamTag);
       if (this.#outcomes.has(k)) {
         this.#options.note(`a second execution stream for request ${requestId} tag ${streamTag}: stopped`);
@@ -150,6 +170,20 @@ export class ExecutionStreams {
   }
 
   async #read(stream: IncomingExecutionStream, sink: WritableStream<Uint8Array> | undefined): Promise<StreamOutcome> {
+    this.#reading++;
+    try {
+      return await this.#readAll(stream, sink);
+    } finally {
+      this.#reading--;
+      if (this.#reading === 0) {
+        const waiters = [...this.#idleWaiters];
+        this.#idleWaiters.clear();
+        for (const wake of waiters) wake();
+      }
+    }
+  }
+
+  async #readAll(stream: IncomingExecutionStream, sink: WritableStream<Uint8Array> | undefined): Promise<StreamOutcome> {
     const { requestId, streamTag } = stream.header;
     const keepBytes = this.#options.keepBytes ?? 64 * 1024 * 1024;
     const writer = sink?.getWriter();
@@ -189,4 +223,13 @@ export function refStreamItems(value: unknown, depth = 0): { streamTag: number; 
     return [item];
   }
   return Object.values(record).flatMap((item) => refStreamItems(item, depth + 1));
+}
+
+/** Checks a stream against the length its result announced (the outcome fails when they differ). */
+export function checkLength(outcome: StreamOutcome, expected: number): void {
+  outcome.expectedBytes = expected;
+  if (outcome.complete && outcome.bytes !== expected) {
+    outcome.complete = false;
+    outcome.failure = `stream tag ${outcome.streamTag} of request ${outcome.requestId} carried ${outcome.bytes} bytes, but ${expected} were announced`;
+  }
 }

@@ -43,6 +43,8 @@ export interface WebTransportClientOptions {
   answerErrors?: boolean | ClientErrorAnswers;
   /** The session's hooks (hooks.ts), e.g. the mock client's faults. */
   hooks?: (view: WtSessionView) => WtSessionHooks;
+  /** Gets the library session once it is established (the mock client opens a stray bidirectional stream with it, a fault). */
+  onSession?: (session: LibrarySession) => void;
 }
 
 /** Opens a WebTransport session to an MCP Flow server. */
@@ -102,6 +104,7 @@ export async function connectWebTransport(
   } finally {
     clearTimeout(timer);
   }
+  options.onSession?.(session);
   const connection = new WebTransportSessionConnection({
     role: 'client',
     session,

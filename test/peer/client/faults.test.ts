@@ -2,78 +2,20 @@
 // against a client without and with the fault and compares what the server side observed. The
 // server side is scripted by hand (an in-memory pair, or a WebTransport listener) so each probe
 // can do what the fault is about (answer initialize with an error, inject a stream, send garbage...).
+// The probes of the faults added for issue 16 are in probes/ (core, flow, webtransport).
 import { describe, expect, it } from 'vitest';
 import { MOCK_CLIENT_FAULTS, mockClientFaultCatalog, MOCK_CLIENT_FAULT as F, ClientFaults, UnknownClientFaultError, scriptedAnswerer, connectMockClient } from '../../../src/peer/client/index.js';
-import type { Connection } from '../../../src/transport/connection.js';
 import { ConnectionClosedError } from '../../../src/transport/errors.js';
 import { encodeFrame } from '../../../src/wire/index.js';
 import { startMockServer } from '../../../src/peer/server/index.js';
 import { readCatalog } from '../../../src/protocol/requirements.js';
-import { DEADLINE, isRequest, isResponseTo, memoryPeer, webTransportPeer, type Message, type ScriptedPeer } from './support.js';
+import { DEADLINE, isRequest, isResponseTo, type Message } from './support.js';
+import { answerNext, completion, describeProbes, initialized, inject, method, startSession, sync, type Probe } from './probes/support.js';
+import { CORE_PROBES } from './probes/core.js';
+import { FLOW_PROBES } from './probes/flow.js';
+import { WEBTRANSPORT_PROBES } from './probes/webtransport.js';
 
-/** Sends a request the client always answers (-32601) and returns every message the client sent before that answer. */
-async function sync(server: Connection, label = 'sync'): Promise<Message[]> {
-  await server.send({ jsonrpc: '2.0', id: label, method: 'sync/unknown' });
-  const before: Message[] = [];
-  for (;;) {
-    const { message } = await server.next(undefined, DEADLINE);
-    if (isResponseTo(label)({ message } as never)) return before;
-    if ((message as Message).method !== 'notifications/initialized') before.push(message as Message);
-  }
-}
-
-/** An initialized peer (the client's initialize answered and its notifications/initialized taken, when it sends one). */
-async function initialized(peer: ScriptedPeer): Promise<ScriptedPeer> {
-  const init = peer.client.initialize();
-  await peer.answerInitialize();
-  await init;
-  return peer;
-}
-
-const method = (m: Message) => (typeof m.method === 'string' ? m.method : 'error' in m ? `error ${m.error?.code} id ${JSON.stringify(m.id)}` : `result id ${JSON.stringify(m.id)}`);
-
-type Probe = { transport: 'memory' | 'wt' | 'http'; run(peer: ScriptedPeer | undefined, faults: string[]): Promise<unknown> };
-
-/** Interaction.start answered with a session (and an initial prompt when given); resolves with the session id. */
-async function startSession(peer: ScriptedPeer, initialPrompt?: Message): Promise<string> {
-  const { message } = await peer.server.next(isRequest('interaction.start'), DEADLINE);
-  const sessionId = 'session_probe';
-  await peer.server.send({ jsonrpc: '2.0', id: (message as Message).id, result: { sessionId, state: initialPrompt ? 'waiting_user' : 'idle', ...(initialPrompt ? { initialPrompt } : {}) } });
-  return sessionId;
-}
-
-/** Answers the client's next request `name` with `result`; returns the request. */
-async function answerNext(server: Connection, name: string, result: Message): Promise<Message> {
-  const { message } = await server.next(isRequest(name), DEADLINE);
-  await server.send({ jsonrpc: '2.0', id: (message as Message).id, result });
-  return message as Message;
-}
-
-/**
- * Opens an execution stream naming a request the client never sent, waits (bounded) for the
- * client's -32002, then keeps writing: 'stopped' when the client stopped reading it (STOP_SENDING
- * fails a later write), 'read' when every write and the FIN went through. Also the id-null errors seen.
- */
-async function inject(peer: ScriptedPeer): Promise<{ stream: 'read' | 'stopped'; reported: boolean }> {
-  const stream = await peer.server.webtransport!.openExecutionStream({ requestId: 4242, streamTag: 1 });
-  await stream.write(new Uint8Array(1000).fill(0x41));
-  // The client waits its correlation grace (1 s) before it refuses the stream.
-  const reported = await peer.server
-    .next((r) => (r.message as Message)?.error?.code === -32002 && (r.message as Message).id === null, { timeoutMs: 6000 })
-    .then(() => true, () => false);
-  try {
-    for (let i = 0; i < 50; i++) {
-      await stream.write(new Uint8Array(64 * 1024).fill(0x41));
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    await stream.close();
-    return { stream: 'read', reported };
-  } catch {
-    return { stream: 'stopped', reported };
-  }
-}
-
-const PROBES: Record<string, Probe> = {
+const ORIGINAL_PROBES: Record<string, Probe> = {
   [F.requestBeforeInitialize]: {
     transport: 'memory',
     async run(peer) {
@@ -423,27 +365,8 @@ const PROBES: Record<string, Probe> = {
   },
 };
 
-/** A session completed by the server with result.data {answer: 42}: the client's answer to interaction.complete. */
-async function completion(peer: ScriptedPeer): Promise<Message> {
-  await initialized(peer);
-  const run = peer.client.interact('wizard', undefined, scriptedAnswerer([]));
-  const sessionId = await startSession(peer);
-  await peer.server.send({ jsonrpc: '2.0', id: 'done', method: 'interaction.complete', params: { sessionId, result: { success: true, data: { answer: 42 } }, summary: 'ok' } });
-  const answer = (await peer.server.next(isResponseTo('done'), DEADLINE)).message as Message;
-  await run;
-  return answer;
-}
-
-async function observe(fault: string, faults: string[]): Promise<unknown> {
-  const probe = PROBES[fault]!;
-  if (probe.transport === 'http') return probe.run(undefined, faults);
-  const peer = probe.transport === 'wt' ? await webTransportPeer(faults, {}, { maxMessageSize: 1024 }) : memoryPeer(faults);
-  try {
-    return await probe.run(peer, faults);
-  } finally {
-    await peer.close();
-  }
-}
+/** Every probe, by fault name. */
+const PROBES: Record<string, Probe> = { ...ORIGINAL_PROBES, ...CORE_PROBES, ...FLOW_PROBES, ...WEBTRANSPORT_PROBES };
 
 describe('the mock client fault catalog', () => {
   it('names each fault once, with a client-side requirement from the catalog', () => {
@@ -465,15 +388,6 @@ describe('the mock client fault catalog', () => {
 
   it('has a probe for every fault', () => {
     expect(Object.keys(PROBES).sort()).toEqual(MOCK_CLIENT_FAULTS.map((f) => f.name).sort());
-  });
-});
-
-describe('each fault changes what goes on the wire', () => {
-  it.each(MOCK_CLIENT_FAULTS.map((f) => [f.name, f.requirement]))('%s (%s)', async (fault) => {
-    const correct = await observe(fault, []);
-    const faulty = await observe(fault, [fault]);
-    expect(faulty, `with ${fault}: ${JSON.stringify(faulty)}; without: ${JSON.stringify(correct)}`).not.toEqual(correct);
-    expect(EXPECTED[fault]?.(correct, faulty) ?? true, `${fault}: without ${JSON.stringify(correct)}, with ${JSON.stringify(faulty)}`).toBe(true);
   });
 });
 
@@ -515,3 +429,5 @@ const EXPECTED: Record<string, (correct: any, faulty: any) => boolean> = {
   [F.initializeCancelled]: (c, f) => !c.includes('notifications/cancelled') && f.includes('notifications/cancelled'),
 };
 
+// The probes of the faults added for issue 16 run in probes-core.test.ts and probes-webtransport.test.ts.
+describeProbes('each fault changes what goes on the wire', Object.fromEntries(Object.entries(ORIGINAL_PROBES).map(([name, probe]) => [name, { ...probe, expected: EXPECTED[name] }])));

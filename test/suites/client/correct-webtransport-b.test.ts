@@ -1,4 +1,4 @@
 // The correct mock client over webtransport: MCP core cases.
 import { correctClientRun } from './correct.js';
 
-correctClientRun('webtransport', ['mcp-core']);
+correctClientRun('webtransport', ['mcp-core'], { verdicts: 'correct-webtransport-b' });

@@ -3,18 +3,27 @@
 // (a transport the case is not written for, or something the mock client does not declare).
 import { expect, it } from 'vitest';
 import { CLIENT_CASE_MODULES } from '../../../suites/client/index.js';
-import { runOnClient, type ClientSuiteTransport } from './support.js';
+import { runOnClient, verdictChanges, type ClientRunOptions, type ClientSuiteTransport } from './support.js';
 
-/** `viaProcess`: the driver runs as the CLI's `mock-client --driver` process per case (as users run it). */
-export function correctClientRun(transport: ClientSuiteTransport, modules: readonly string[], options: { viaProcess?: boolean } = {}): void {
+/**
+ * `viaProcess`: the driver runs as the CLI's `mock-client --driver` process per case (as users run
+ * it). `verdicts`: the verdict group (test/verdicts/client/<group>.json) the run is compared with.
+ */
+export function correctClientRun(
+  transport: ClientSuiteTransport,
+  modules: readonly string[],
+  options: { viaProcess?: boolean; verdicts: string; client?: ClientRunOptions['client'] },
+): void {
   const cases = modules.flatMap((name) => {
     const found = CLIENT_CASE_MODULES[name];
     if (!found) throw new Error(`no client case module ${name}`);
     return [...found];
   });
-  it(`the correct mock client passes ${modules.join(', ')} over ${transport}${options.viaProcess ? ' (a driver process per case)' : ''}`, async () => {
-    const run = await runOnClient(cases, { transport, ...(options.viaProcess ? { viaProcess: true } : {}) });
+  const declared = options.client?.capabilities ? ` declaring ${Object.keys(options.client.capabilities).join(', ')}` : '';
+  it(`the correct mock client${declared} passes ${modules.join(', ')} over ${transport}${options.viaProcess ? ' (a driver process per case)' : ''}`, async () => {
+    const run = await runOnClient(cases, { transport, ...(options.viaProcess ? { viaProcess: true } : {}), ...(options.client ? { client: options.client } : {}) });
     expect(run.problems).toEqual([]);
+    expect(verdictChanges(options.verdicts, transport, run.result.cases)).toEqual([]);
     for (const c of cases) {
       const result = run.get(c.id);
       const forTransport = c.transports === undefined || c.transports.includes(transport);

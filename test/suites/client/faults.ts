@@ -1,11 +1,12 @@
 // The fault self-test of the client suites, shared by the faults-<n>.test.ts shards: every fault of
 // the mock client's catalog, switched on alone, must make a case that declares its requirement
 // FAIL (MUST) or WARN (SHOULD) with a check of that requirement. The catalog is read at run time,
-// so a fault added later is covered by a shard without touching these files.
+// so a fault added later is covered by a shard without touching these files. Every run's verdicts
+// are pinned in test/verdicts/client/faults-<n>.json (the correct client's: correct-*.json).
 import { describe, expect, it } from 'vitest';
 import { clientCases } from '../../../suites/client/index.js';
 import { mockClientFaultCatalog } from '../../../src/peer/client/index.js';
-import { catchFault, shard } from './support.js';
+import { catchFault, shard, verdictChanges } from './support.js';
 
 /** Shards the catalog is split into (one test file each, each well under 90 s). */
 export const FAULT_SHARDS = 10;
@@ -17,7 +18,9 @@ export function describeFaultShard(index: number): void {
   const faults = shard(mockClientFaultCatalog(), index, FAULT_SHARDS);
   describe(`client faults, shard ${index} of ${FAULT_SHARDS}`, () => {
     it.each(faults.map((fault) => [fault.name, fault] as const))('%s is caught by a case declaring its requirement', async (_name, fault) => {
-      const outcome = await catchFault(clientCases(), fault);
+      const changes: string[] = [];
+      const outcome = await catchFault(clientCases(), fault, (table, cases) => changes.push(...verdictChanges(`faults-${index}`, table, cases)));
+      expect(changes, `${fault.name}: verdicts differ from test/verdicts/client/faults-${index}.json`).toEqual([]);
       if (Object.hasOwn(NOT_CATCHABLE, fault.name)) {
         expect(outcome.flagged, `${fault.name} is listed as not catchable (${NOT_CATCHABLE[fault.name]}) but was caught: take it off the list`).toEqual([]);
         return;

@@ -2,8 +2,9 @@
 // driver (`mock-client --driver`, correct or with faults on) over WebTransport or Streamable HTTP,
 // and read the verdicts.
 import { clientTarget, CaseRegistry, runConformance, type CaseResult, type ConformanceCase, type InProcessClient, type RunOptions, type RunResult } from '../../../src/harness/index.js';
-import { runScenario, scenarioFromEnvironment, ScenarioError, SCENARIO_EXIT } from '../../../src/peer/client/index.js';
+import { runScenario, scenarioFromEnvironment, ScenarioError, SCENARIO_EXIT, type MockClientOptions } from '../../../src/peer/client/index.js';
 import { cliCommand } from '../../support/cli.js';
+import { checkVerdictTable } from '../../support/verdict-tables.js';
 
 export type ClientSuiteTransport = 'webtransport' | 'http';
 
@@ -17,6 +18,8 @@ export interface ClientRunOptions {
    * of the same driver in this process (the default: a process per case costs a tsx start each).
    */
   viaProcess?: boolean;
+  /** In-process only: more options for the mock client (capabilities it declares, say). */
+  client?: Omit<MockClientOptions, 'faults' | 'signal'>;
 }
 
 export interface ClientRun {
@@ -32,8 +35,8 @@ export function mockClientDriver(faults: readonly string[] = []): string[] {
   return cliCommand('mock-client', '--driver', ...faults.flatMap((f) => ['--fault', f]));
 }
 
-/** What `mock-client --driver` runs, in this process: the scenario from the environment, `faults` on. */
-export function mockClientInProcess(faults: readonly string[] = []): InProcessClient {
+/** What `mock-client --driver` runs, in this process: the scenario from the environment, `faults` on (and `options`). */
+export function mockClientInProcess(faults: readonly string[] = [], options: Omit<MockClientOptions, 'faults' | 'signal'> = {}): InProcessClient {
   return async ({ url, env, signal, log }) => {
     let scenario;
     try {
@@ -43,7 +46,7 @@ export function mockClientInProcess(faults: readonly string[] = []): InProcessCl
       log(`error: --driver: ${error.message}`);
       return SCENARIO_EXIT.usage;
     }
-    const outcome = await runScenario(scenario, { faults, signal });
+    const outcome = await runScenario(scenario, { ...options, faults, signal });
     for (const step of outcome.steps) log(`${step.ok ? 'ok  ' : 'FAIL'} ${step.name}${step.detail ? `: ${step.detail}` : ''}`);
     return outcome.exitCode;
   };
@@ -55,7 +58,7 @@ export async function runOnClient(cases: readonly ConformanceCase[], options: Cl
   registry.registerAll(cases);
   const target = options.viaProcess
     ? clientTarget({ command: mockClientDriver(options.faults), transport: options.transport })
-    : clientTarget({ inProcess: mockClientInProcess(options.faults), description: 'mock-client --driver (in-process)', transport: options.transport });
+    : clientTarget({ inProcess: mockClientInProcess(options.faults, options.client), description: 'mock-client --driver (in-process)', transport: options.transport });
   const result = await runConformance({ registry, target, workers: 4, timeoutScale: 2, ...options.run });
   const byId = new Map(result.cases.map((c) => [c.id, c]));
   return {
@@ -108,9 +111,13 @@ export interface FaultOutcome {
 /**
  * Runs the cases that declare the fault's requirement against the mock client with that one fault
  * on: over WebTransport first (or the fault's own transports), then over Streamable HTTP when
- * WebTransport did not catch it.
+ * WebTransport did not catch it. `record` gets each run's verdicts (the verdict tables).
  */
-export async function catchFault(cases: readonly ConformanceCase[], fault: ClientFault): Promise<FaultOutcome> {
+export async function catchFault(
+  cases: readonly ConformanceCase[],
+  fault: ClientFault,
+  record: (table: string, cases: readonly CaseResult[]) => void = () => undefined,
+): Promise<FaultOutcome> {
   const declaring = casesFor(cases, fault.requirement);
   const transports = (fault.transports ?? ['webtransport', 'http']).filter((t): t is ClientSuiteTransport => t === 'webtransport' || t === 'http');
   const tried: Record<string, Record<string, string>> = {};
@@ -118,6 +125,7 @@ export async function catchFault(cases: readonly ConformanceCase[], fault: Clien
   if (declaring.length === 0) return outcome;
   for (const transport of transports) {
     const run = await runOnClient(declaring, { transport, faults: [fault.name] });
+    record(`${fault.name} on ${transport}`, run.result.cases);
     tried[transport] = run.verdicts;
     outcome = { transport, flagged: [...new Set(casesFlagging(run, fault.requirement))], tried };
     if (outcome.flagged.length > 0) return outcome;
@@ -128,4 +136,9 @@ export async function catchFault(cases: readonly ConformanceCase[], fault: Clien
 /** Shard `index` (1-based) of `count` of a list, so that each test file stays short. */
 export function shard<T>(items: readonly T[], index: number, count: number): T[] {
   return items.filter((_, i) => i % count === index - 1);
+}
+
+/** The differences between a run's verdicts and table `name` of test/verdicts/client/<group>.json (none when they agree or UPDATE_VERDICTS=1 pinned them). */
+export function verdictChanges(group: string, name: string, cases: readonly CaseResult[]): string[] {
+  return checkVerdictTable(`client/${group}`, name, cases);
 }

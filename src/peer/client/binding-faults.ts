@@ -1,0 +1,111 @@
+// What the client does about the binding faults its WebTransport session records (a frame that did
+// not decode, a stream that ended inside its header or names no request of the client's, a
+// datagram dropped): the session answers them itself (answerErrors) unless a fault changes the
+// answer; then the session only records them and the client answers here, with the fault's change.
+// Other faults react here to what was dropped (close the session, give up the calls in flight).
+import type { ConnectionFault } from '../../transport/connection.js';
+import type { ClientContext } from './context.js';
+import { MOCK_CLIENT_FAULT as F, type ClientFaults } from './faults.js';
+import type { Id, Message } from './types.js';
+
+/** Faults that change how the client answers a binding fault: with them on, the client answers, not its session. */
+const ANSWER_FAULTS = [F.zeroLengthFrameUnanswered, F.encodingMismatchUnanswered, F.truncatedHeaderWrongCode, F.injectionReportedAsInvalidReference, F.bindingErrorIdZero] as const;
+
+/** Whether the client answers binding faults itself (a fault changes the answers) rather than its session. */
+export function answersBindingFaults(faults: ClientFaults): boolean {
+  return ANSWER_FAULTS.some((name) => faults.has(name));
+}
+
+/** Codes after which the control stream is out of sync: the session ends (after its answer went out). */
+const LOSES_SYNC = new Set(['FRAME_TOO_LARGE', 'FRAME_EMPTY']);
+/** How long a session out of sync stays open for its error answer to get through. */
+const LOST_SYNC_CLOSE_DELAY_MS = 1000;
+/** Datagrams the session drops: malformed ones, and those naming no request in flight. */
+const DROPPED_DATAGRAM = new Set(['DATAGRAM_TOO_SHORT', 'DATAGRAM_RESERVED_CHANNEL', 'DATAGRAM_RESERVED_FLAGS', 'DATAGRAM_UNKNOWN_CHANNEL', 'DATAGRAM_NOT_IN_FLIGHT']);
+/** The malformed datagram each "reported with an id" fault answers. */
+const DATAGRAM_REPORT_FAULTS: Readonly<Record<string, string>> = {
+  DATAGRAM_TOO_SHORT: F.shortDatagramReportedWithId,
+  DATAGRAM_RESERVED_CHANNEL: F.reservedChannelDatagramReportedWithId,
+  DATAGRAM_RESERVED_FLAGS: F.flaggedDatagramReportedWithId,
+};
+
+export class BindingFaultWatch {
+  readonly #ctx: ClientContext;
+  readonly #answering: boolean;
+  #seen = 0;
+  #checkQueued = false;
+
+  constructor(ctx: ClientContext) {
+    this.#ctx = ctx;
+    this.#answering = answersBindingFaults(ctx.faults);
+  }
+
+  /** Something happened on the session: looks at the faults it recorded since (once the current task is done). */
+  poke(): void {
+    if (this.#checkQueued) return;
+    this.#checkQueued = true;
+    queueMicrotask(() => {
+      this.#checkQueued = false;
+      const faults = this.#ctx.connection.faults();
+      while (this.#seen < faults.length) this.#handle(faults[this.#seen++]!);
+    });
+  }
+
+  #handle(fault: ConnectionFault): void {
+    const ctx = this.#ctx;
+    if (fault.channel.kind === 'datagram') {
+      this.#onDroppedDatagram(fault);
+      return;
+    }
+    // FAULT truncated-header-closes-session: a stream too short for its header ends the whole session.
+    if (fault.code === 'EXEC_HEADER_TRUNCATED' && ctx.faults.has(F.truncatedHeaderClosesSession)) {
+      ctx.background(ctx.connection.close('an execution stream ended inside its header (fault)'));
+      return;
+    }
+    if (!this.#answering || fault.jsonRpcCode === undefined || fault.code === 'INVALID_STREAM_REFERENCE') return;
+    const answer = this.#answer(fault);
+    if (answer) ctx.background(ctx.send(answer));
+    if (LOSES_SYNC.has(fault.code) && fault.channel.kind === 'control') {
+      setTimeout(() => ctx.background(ctx.connection.close(`${fault.code}: ${fault.message}`)), LOST_SYNC_CLOSE_DELAY_MS).unref();
+    }
+  }
+
+  /** The error the client sends about `fault`, or undefined when a fault withholds it. */
+  #answer(fault: ConnectionFault): Message | undefined {
+    const faults = this.#ctx.faults;
+    // FAULT zero-length-frame-unanswered.
+    if (fault.code === 'FRAME_EMPTY' && faults.has(F.zeroLengthFrameUnanswered)) return undefined;
+    // FAULT encoding-mismatch-unanswered.
+    if (fault.code === 'ENCODING_MISMATCH' && faults.has(F.encodingMismatchUnanswered)) return undefined;
+    let code = fault.jsonRpcCode!;
+    // FAULT truncated-header-wrong-code: -32602 Invalid params instead of -32600 Invalid Request.
+    if (fault.code === 'EXEC_HEADER_TRUNCATED' && faults.has(F.truncatedHeaderWrongCode)) code = -32602;
+    // FAULT injection-reported-as-invalid-reference: -32001 (another binding code's meaning) instead of -32002.
+    if (fault.code === 'STREAM_INJECTION' && faults.has(F.injectionReportedAsInvalidReference)) code = -32001;
+    // FAULT binding-error-id-zero: id 0 instead of null.
+    const id: Id | null = faults.has(F.bindingErrorIdZero) ? 0 : null;
+    const header = fault.channel.kind === 'stream' ? fault.channel.header : undefined;
+    const data = header ? { requestId: header.requestId, streamTag: header.streamTag } : undefined;
+    return { jsonrpc: '2.0', id, error: { code, message: fault.message, ...(data ? { data } : {}) } };
+  }
+
+  #onDroppedDatagram(fault: ConnectionFault): void {
+    const ctx = this.#ctx;
+    if (!DROPPED_DATAGRAM.has(fault.code)) return;
+    // FAULT dropped-datagram-closes-session.
+    if (ctx.faults.has(F.droppedDatagramClosesSession)) {
+      ctx.background(ctx.connection.close(`a dropped datagram (${fault.code}) ends the session (fault)`));
+      return;
+    }
+    // FAULT unknown-datagram-fails-calls: every call in flight is given up.
+    if (fault.code === 'DATAGRAM_NOT_IN_FLIGHT' && ctx.faults.has(F.unknownDatagramFailsCalls)) {
+      ctx.abandonPending(new Error(`a datagram named a request not in flight, so every call in flight was given up (fault): ${fault.message}`));
+      return;
+    }
+    // FAULTs short-/reserved-channel-/flagged-datagram-reported-with-id: reported with id 0, not null.
+    const reportFault = DATAGRAM_REPORT_FAULTS[fault.code];
+    if (reportFault !== undefined && ctx.faults.has(reportFault as never)) {
+      ctx.background(ctx.send({ jsonrpc: '2.0', id: 0, error: { code: -32600, message: `Invalid Request: datagram dropped: ${fault.message}` } }));
+    }
+  }
+}
