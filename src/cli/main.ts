@@ -1,30 +1,37 @@
 // The `mcp-flow-conformance` command: yargs front door; each command lives in ./commands/.
 import yargs from 'yargs';
 import { type CliCommand, type CliIo, ExitCode, processIo } from './io.js';
-import { selfCheckCommand } from './commands/self-check.js';
-import { decodeCommand } from './commands/decode.js';
-import { validateCommand } from './commands/validate.js';
-import { mockServerCommand } from './commands/mock-server.js';
-import { mockClientCommand } from './commands/mock-client.js';
-import { serverCommand } from './commands/server.js';
-import { clientCommand } from './commands/client.js';
-import { selfTestCommand } from './commands/self-test.js';
-import { proxyCommand } from './commands/proxy.js';
-import { replayCommand } from './commands/replay.js';
 import { packageVersion } from './version.js';
 
-const commands: CliCommand[] = [
-  serverCommand,
-  clientCommand,
-  selfTestCommand,
-  selfCheckCommand,
-  decodeCommand,
-  validateCommand,
-  mockServerCommand,
-  mockClientCommand,
-  proxyCommand,
-  replayCommand,
-];
+/**
+ * Every command by its name (the first word of its `command`), in the order --help lists them.
+ * A command's module is loaded only when that command runs: the stdio mock server, started once
+ * per case, never loads the harness, the reports or the schemas.
+ */
+export const COMMANDS: Readonly<Record<string, () => Promise<CliCommand>>> = {
+  server: async () => (await import('./commands/server.js')).serverCommand,
+  client: async () => (await import('./commands/client.js')).clientCommand,
+  'self-test': async () => (await import('./commands/self-test.js')).selfTestCommand,
+  'self-check': async () => (await import('./commands/self-check.js')).selfCheckCommand,
+  decode: async () => (await import('./commands/decode.js')).decodeCommand,
+  validate: async () => (await import('./commands/validate.js')).validateCommand,
+  'mock-server': async () => (await import('./commands/mock-server.js')).mockServerCommand,
+  'mock-client': async () => (await import('./commands/mock-client.js')).mockClientCommand,
+  proxy: async () => (await import('./commands/proxy.js')).proxyCommand,
+  replay: async () => (await import('./commands/replay.js')).replayCommand,
+};
+
+/**
+ * The commands yargs must know for this command line: the one it names; every one when it names
+ * none that exists (for the error) or asks for the general --help; none for a bare --version or a
+ * command line without a command (yargs reports it).
+ */
+async function commandsFor(argv: readonly string[]): Promise<CliCommand[]> {
+  const name = argv.find((word) => !word.startsWith('-'));
+  if (name !== undefined && Object.hasOwn(COMMANDS, name)) return [await COMMANDS[name]!()];
+  if (name === undefined && !argv.some((word) => word === '--help' || word === '-h')) return [];
+  return Promise.all(Object.values(COMMANDS).map((load) => load()));
+}
 
 /** Report options whose value may be "-" (standard output). */
 const STDOUT_OPTIONS = new Set(['--junit', '--json', '--html', '--markdown']);
@@ -42,7 +49,8 @@ function joinStdoutValues(argv: readonly string[]): string[] {
 export async function main(givenArgv: string[], io: CliIo = processIo): Promise<number> {
   // Everything after `--` is the client command's, never ours.
   const end = givenArgv.indexOf('--');
-  const argv = end < 0 ? joinStdoutValues(givenArgv) : [...joinStdoutValues(givenArgv.slice(0, end)), ...givenArgv.slice(end)];
+  const own = joinStdoutValues(end < 0 ? givenArgv : givenArgv.slice(0, end));
+  const argv = end < 0 ? own : [...own, ...givenArgv.slice(end)];
   let exitCode: number = ExitCode.ok;
   // With exitProcess(false) yargs still runs a command's handler after a validation failure;
   // once usage failed, the handler must neither run nor overwrite the usage exit code. yargs may
@@ -63,7 +71,7 @@ export async function main(givenArgv: string[], io: CliIo = processIo): Promise<
       exitCode = ExitCode.usage;
       usageMessage = error ? `error: ${error.message}` : `error: ${message}\nRun with --help for usage.`;
     });
-  for (const command of commands) {
+  for (const command of await commandsFor(own)) {
     parser = parser.command(
       command.command,
       command.describe,
