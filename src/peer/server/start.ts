@@ -7,16 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Connection, ReceivedMessage } from '../../transport/connection.js';
-import { listenHttp, type HttpListener } from '../../transport/http/index.js';
+import type { HttpListener } from '../../transport/http/index.js';
 import { serveStdio, type StdioServerConnection } from '../../transport/stdio/index.js';
 import { HTTP_FAULTS } from '../../transport/http/faults.js';
 import { WEBTRANSPORT_FAULTS } from '../../transport/webtransport/faults.js';
-import { bindingReadings, listenWebTransport, type WebTransportServer, type WtBindingReadings } from '../../transport/webtransport/index.js';
+import type { WebTransportServer, WtBindingReadings } from '../../transport/webtransport/index.js';
 import { isEncodingName, type EncodingName } from '../../wire/codec.js';
 import { CORE_TOOLS } from './core/tools.js';
 import { MockServerError, UnknownFaultError, closestNames, type ActiveFaults, type FaultDefinition, type ServerExtension } from './extension.js';
-import { FASTWORKFLOW_FAULTS, fastWorkflowExtension, type FastWorkflowReadings } from './fastworkflow/index.js';
-import { withFastWorkflowHttpFront } from './fastworkflow/http-front.js';
+import { FASTWORKFLOW_FAULTS } from './fastworkflow/faults.js';
+import type { FastWorkflowReadings } from './fastworkflow/readings.js';
 import { CORE_FAULTS } from './faults.js';
 import { FLOW_FAULTS, flowExtension, flowReadings, loadShippedWizards, loadWizard, type FlowExtensionOptions, type Wizard } from './flow/index.js';
 import { isMockReadings, MOCK_READINGS, type MockReadings } from './readings.js';
@@ -212,7 +212,9 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
 
   try {
     const extensions: ServerExtension[] = [];
-    const fastworkflow = fastworkflowOn ? fastWorkflowExtension({ storeDir: storeDir!, faults: faultNames, readings, ...options.fastworkflowReadings }) : undefined;
+    // Each transport's listener and FastWorkflow are loaded only when served: the stdio mock,
+    // started once per case, loads neither WebTransport nor HTTP.
+    const fastworkflow = fastworkflowOn ? (await import('./fastworkflow/extension.js')).fastWorkflowExtension({ storeDir: storeDir!, faults: faultNames, readings, ...options.fastworkflowReadings }) : undefined;
     const plainTools = () => [...CORE_TOOLS.map((tool) => tool.name), ...(fastworkflow?.tools.map((tool) => tool.name) ?? [])];
     // The readings preset first, explicit engine options over it (src/peer/server/flow/options.ts, flowReadings).
     const flow = flowExtension({ ...flowReadings(readings, options.transport), ...options.flow, wizards, plainTools });
@@ -255,6 +257,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
     const limits = options.limits ?? {};
 
     if (options.transport === 'wt') {
+      const { bindingReadings, listenWebTransport } = await import('../../transport/webtransport/index.js');
       const listener: WebTransportServer = await listenWebTransport({
         host,
         port,
@@ -276,6 +279,8 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
       certificateHash = listener.certificateHash;
       stop = () => listener.close();
     } else if (options.transport === 'http') {
+      const { listenHttp } = await import('../../transport/http/index.js');
+      const { withFastWorkflowHttpFront } = await import('./fastworkflow/http-front.js');
       const listener: HttpListener = await listenHttp({
         host,
         port,
