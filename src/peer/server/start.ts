@@ -8,17 +8,17 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Connection, ReceivedMessage } from '../../transport/connection.js';
 import type { TranscriptOptions } from '../../transport/transcript.js';
-import { listenHttp, type HttpListener } from '../../transport/http/index.js';
+import type { HttpListener } from '../../transport/http/index.js';
 import { serveStdio, type StdioServerConnection } from '../../transport/stdio/index.js';
-import { bindingReadings, listenWebTransport, type WebTransportServer, type WtBindingReadings } from '../../transport/webtransport/index.js';
+import type { WebTransportServer, WtBindingReadings } from '../../transport/webtransport/index.js';
 import { isEncodingName, type EncodingName } from '../../wire/codec.js';
 import { WEBTRANSPORT_FAULTS } from './binding-faults.js';
 import { HTTP_FAULTS, httpFaultOptions } from './binding-http.js';
-import { webTransportBinding, type WebTransportBinding } from './binding.js';
+import type { WebTransportBinding } from './binding.js';
 import { CORE_TOOLS } from './core/tools.js';
 import { MockServerError, UnknownFaultError, closestNames, type ActiveFaults, type FaultDefinition, type ServerExtension } from './extension.js';
-import { FASTWORKFLOW_FAULTS, FW_FAULT, fastWorkflowExtension, type FastWorkflowReadings } from './fastworkflow/index.js';
-import { withFastWorkflowHttpFront } from './fastworkflow/http-front.js';
+import { FASTWORKFLOW_FAULTS, FW_FAULT } from './fastworkflow/faults.js';
+import type { FastWorkflowReadings } from './fastworkflow/readings.js';
 import { CORE_FAULTS } from './faults.js';
 import { FLOW_FAULTS, flowExtension, flowReadings, loadShippedWizards, loadWizard, type FlowExtensionOptions, type Wizard } from './flow/index.js';
 import { isMockReadings, MOCK_READINGS, type MockReadings } from './readings.js';
@@ -227,7 +227,9 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
 
   try {
     const extensions: ServerExtension[] = [];
-    const fastworkflow = fastworkflowOn ? fastWorkflowExtension({ storeDir: storeDir!, faults: faultNames, readings, ...options.fastworkflowReadings }) : undefined;
+    // Each transport's listener and FastWorkflow are loaded only when served: the stdio mock,
+    // started once per case, loads neither WebTransport nor HTTP.
+    const fastworkflow = fastworkflowOn ? (await import('./fastworkflow/extension.js')).fastWorkflowExtension({ storeDir: storeDir!, faults: faultNames, readings, ...options.fastworkflowReadings }) : undefined;
     const plainTools = () => [...CORE_TOOLS.map((tool) => tool.name), ...(fastworkflow?.tools.map((tool) => tool.name) ?? [])];
     // The readings preset first, explicit engine options over it (src/peer/server/flow/options.ts, flowReadings).
     const flow = flowExtension({ ...flowReadings(readings, options.transport), ...options.flow, wizards, plainTools });
@@ -236,6 +238,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
     // The WebTransport binding: an extension (its faults, the initialize result's `transport`) that the listener attaches to each session.
     let binding: WebTransportBinding | undefined;
     if (options.transport === 'wt') {
+      const { webTransportBinding } = await import('./binding.js');
       binding = webTransportBinding({ faults: { has: (name) => faultNames.includes(name) } });
       extensions.push(binding);
     }
@@ -275,6 +278,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
     const transcript = { ...SESSION_TRANSCRIPT, ...options.transcript };
 
     if (options.transport === 'wt') {
+      const { bindingReadings, listenWebTransport } = await import('../../transport/webtransport/index.js');
       const listener: WebTransportServer = await listenWebTransport({
         host,
         port,
@@ -297,6 +301,8 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
       certificateHash = listener.certificateHash;
       stop = () => listener.close();
     } else if (options.transport === 'http') {
+      const { listenHttp } = await import('../../transport/http/index.js');
+      const { withFastWorkflowHttpFront } = await import('./fastworkflow/http-front.js');
       const listener: HttpListener = await listenHttp({
         host,
         port,
