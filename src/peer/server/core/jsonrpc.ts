@@ -1,15 +1,15 @@
 // JSON-RPC 2.0 helpers of the mock server: message shapes, id rules, response builders.
 import { JSONRPC_ERROR } from '../../../protocol/error-codes.js';
-import { isRecord, isU32 } from '../../../wire/index.js';
+import { isReadableId, isRecord, isU32 } from '../../../wire/index.js';
 
 export { isRecord };
 
 export type RequestId = string | number;
 
 
-/** A valid MCP request id: a string or an integer (never null, never fractional) (CORE-RPC-3). */
+/** A valid MCP request id: a string or an integer (never null, never fractional) (CORE-RPC-3): the readable id every transport uses (src/wire/request-id.ts). */
 export function isRequestId(value: unknown): value is RequestId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+  return isReadableId(value);
 }
 
 /** A map key that keeps the JSON type of an id: the integer 1 and the string "1" differ (CORE-RPC-5). */
