@@ -35,8 +35,12 @@ export interface MockServerLimits {
   maxConcurrentStreams?: number;
   /** WebTransport: advertise and accept datagrams. Default true. */
   datagramsSupported?: boolean;
-  /** WebTransport: sessions open at once (more are refused with 429). Default 64. */
+  /** Sessions open at once, WebTransport or Streamable HTTP (more are refused with 429). Default 64. */
   maxSessions?: number;
+  /** WebTransport: a session not READY (initialize answered) this long after it opened is closed; 0: never. Default 30000 ms. */
+  handshakeTimeoutMs?: number;
+  /** A session (WebTransport or Streamable HTTP) where nothing crossed this long, with nothing in flight, is closed; 0: never. Default 600000 ms. */
+  idleTimeoutMs?: number;
 }
 
 export interface StartMockServerOptions {
@@ -157,6 +161,12 @@ function positiveInteger(option: string, value: number | undefined): number | un
   return value;
 }
 
+function nonNegativeInteger(option: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 0) throw new MockServerOptionError(option, `must be a non-negative integer (milliseconds, 0: never), got ${String(value)}`);
+  return value;
+}
+
 function checkOptions(options: StartMockServerOptions): { encodings: EncodingName[]; port: number; host: string } {
   if (!MOCK_TRANSPORTS.includes(options.transport)) {
     throw new MockServerOptionError('transport', `must be one of ${MOCK_TRANSPORTS.join(', ')}, got ${JSON.stringify(options.transport)}`);
@@ -181,6 +191,8 @@ function checkOptions(options: StartMockServerOptions): { encodings: EncodingNam
   if (kept !== undefined && !(Number.isSafeInteger(kept) && kept >= 0)) {
     throw new MockServerOptionError('kept-message-bytes', `must be a whole number of bytes (0 or more), got ${String(kept)}`);
   }
+  nonNegativeInteger('handshake-timeout', options.limits?.handshakeTimeoutMs);
+  nonNegativeInteger('idle-timeout', options.limits?.idleTimeoutMs);
   if (options.readings !== undefined && !isMockReadings(options.readings)) {
     throw new MockServerOptionError('readings', `must be one of ${MOCK_READINGS.join(', ')}, got ${JSON.stringify(options.readings)}`);
   }
@@ -288,6 +300,8 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
         limits: {
           ...(limits.maxMessageSize !== undefined ? { maxMessageSize: limits.maxMessageSize } : {}),
           ...(limits.maxConcurrentStreams !== undefined ? { maxConcurrentStreams: limits.maxConcurrentStreams } : {}),
+          ...(limits.handshakeTimeoutMs !== undefined ? { handshakeTimeoutMs: limits.handshakeTimeoutMs } : {}),
+          ...(limits.idleTimeoutMs !== undefined ? { idleTimeoutMs: limits.idleTimeoutMs } : {}),
         },
         datagramsSupported: limits.datagramsSupported ?? true,
         ...(limits.maxSessions !== undefined ? { maxSessions: limits.maxSessions } : {}),
@@ -309,6 +323,8 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
         // FAULT endpoint-not-at-mcp (FW-TRANSPORT-2).
         ...(server.faults.has(FW_FAULT.endpointNotAtMcp) ? { path: '/api' } : {}),
         ...(limits.maxMessageSize !== undefined ? { maxBodyBytes: limits.maxMessageSize } : {}),
+        ...(limits.maxSessions !== undefined ? { maxSessions: limits.maxSessions } : {}),
+        ...(limits.idleTimeoutMs !== undefined ? { sessionIdleTimeoutMs: limits.idleTimeoutMs } : {}),
         // The MCP-Protocol-Version header is judged by the versions the server core speaks (CORE-VER-8).
         ...(options.server?.protocolVersions !== undefined ? { supportedProtocolVersions: options.server.protocolVersions } : {}),
         ...httpFaultOptions(server.faults),
