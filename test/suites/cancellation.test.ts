@@ -108,6 +108,37 @@ describe('cancellation suite catches every fault of its requirements', () => {
   }
 });
 
+describe('a server deaf to cancels, whose only long tool reports progress (issue 16)', () => {
+  // No tool asks the client: the call is kept in flight by its progress alone, made to last and seen running
+  // (progress as notifications: a lost datagram would hide that the call runs).
+  const progressOnly = { core: { askingTools: false }, progressDatagrams: false } as const;
+  const judged = cases.filter((c) => ['cancellation/cancelled-notification-no-answer', 'cancellation/cancelled-notification-webtransport', 'cancellation/dollar-cancel-answered-with-error'].includes(c.id));
+  const requirementsOf = (run: Awaited<ReturnType<typeof runOnMock>>, id: string, verdict: string) =>
+    run.get(id).checks.filter((k) => k.verdict === verdict).map((k) => k.requirement);
+
+  it('over WebTransport: $/cancel FAILs WT-CANCEL-1 and -2, notifications/cancelled WARNs CORE-CANCEL-2 and WT-CANCEL-5; the same server hearing cancels passes', async () => {
+    const [deaf, hearing] = await Promise.all([
+      runOnMock(judged, { transport: 'wt', server: { server: progressOnly }, faults: ['deaf-to-cancel'] }),
+      runOnMock(judged, { transport: 'wt', server: { server: progressOnly } }),
+    ]);
+    expect(requirementsOf(deaf, 'cancellation/dollar-cancel-answered-with-error', 'FAIL').sort()).toEqual(['WT-CANCEL-1', 'WT-CANCEL-2']);
+    expect(requirementsOf(deaf, 'cancellation/cancelled-notification-no-answer', 'WARN')).toEqual(['CORE-CANCEL-2']);
+    expect(requirementsOf(deaf, 'cancellation/cancelled-notification-webtransport', 'WARN')).toEqual(['WT-CANCEL-5']);
+    expect(hearing.problems).toEqual([]);
+    // The judged call was seen running (not merely reporting progress), so a result after the cancel would not be a race.
+    expect(hearing.get('cancellation/cancelled-notification-no-answer').checks.find((k) => k.requirement === 'CORE-CANCEL-2')?.message).toMatch(/seen running at progress \d+ of \d+/);
+  }, 120_000);
+
+  it('over Streamable HTTP: notifications/cancelled WARNs CORE-CANCEL-2; the same server hearing cancels passes', async () => {
+    const [deaf, hearing] = await Promise.all([
+      runOnMock(judged, { transport: 'http', server: { server: progressOnly }, faults: ['deaf-to-cancel'] }),
+      runOnMock(judged, { transport: 'http', server: { server: progressOnly } }),
+    ]);
+    expect(requirementsOf(deaf, 'cancellation/cancelled-notification-no-answer', 'WARN')).toEqual(['CORE-CANCEL-2']);
+    expect(hearing.problems).toEqual([]);
+  }, 120_000);
+});
+
 describe('cancellation suite covers its requirements', () => {
   it('every testable server MUST and SHOULD of its areas is declared by a case', () => {
     const areas = ['CORE-CANCEL-', 'FLOW-CANCEL-', 'WT-CANCEL-'];
