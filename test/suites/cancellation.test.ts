@@ -46,7 +46,7 @@ describe('the in-flight rule', () => {
         if (asking) await openAskingSession(ctx);
         else await openSession(ctx);
         const call = await startInFlightCall(ctx);
-        ctx.info('CORE-CANCEL-2', JSON.stringify({ tool: call?.tool, how: call?.how }));
+        ctx.info('CORE-CANCEL-2', JSON.stringify({ tool: call?.tool.name, how: call?.how }));
       },
     });
 
