@@ -29,10 +29,10 @@ describe('the in-flight rule', () => {
       },
       required: ['text', 'bytes', 'kind', 'nested'],
     };
-    expect(argumentsFor(schema)).toEqual({ text: 'confo', bytes: 1, kind: 'a', nested: { flag: true } });
-    expect(argumentsFor(schema, 'large')).toEqual({ text: 'confo', bytes: LARGE_INTEGER_CAP, kind: 'a', nested: { flag: true } });
-    expect(argumentsFor({ type: 'object', properties: { n: { type: 'number', maximum: 10 } }, required: ['n'] }, 'large')).toEqual({ n: 10 });
-    expect(argumentsFor(undefined)).toEqual({});
+    expect(argumentsFor(schema)).toEqual({ text: 'confo', bytes: 0, kind: 'a', nested: { flag: false } });
+    expect(argumentsFor(schema, { size: 'large' })).toEqual({ text: 'confo', bytes: LARGE_INTEGER_CAP, kind: 'a', nested: { flag: false } });
+    expect(argumentsFor({ type: 'object', properties: { n: { type: 'number', maximum: 10 } }, required: ['n'] }, { size: 'large' })).toEqual({ n: 10 });
+    expect(argumentsFor(undefined)).toBeUndefined();
   });
 
   /** Reports, as an INFO, which tool the rule picked and how it knows the call is in flight. */
@@ -46,7 +46,7 @@ describe('the in-flight rule', () => {
         if (asking) await openAskingSession(ctx);
         else await openSession(ctx);
         const call = await startInFlightCall(ctx);
-        ctx.info('CORE-CANCEL-2', JSON.stringify({ tool: call?.tool, how: call?.how }));
+        ctx.info('CORE-CANCEL-2', JSON.stringify({ tool: call?.tool.name, how: call?.how }));
       },
     });
 

@@ -22,9 +22,9 @@ import { ConsoleReporter, ReportError, ReportWriteError, renderHtml, renderJUnit
 import { ProtocolError } from '../../protocol/errors.js';
 import { ConnectionError } from '../../transport/errors.js';
 import { CONFIG_FILE, loadConfig, mergeConfig, type LoadedConfig } from '../config.js';
-import { CliUsageError } from '../errors.js';
+import { CliUsageError, usageErrors } from '../errors.js';
 import { consoleOutput, ExitCode, type CliCommand, type CliIo } from '../io.js';
-import { parseServerTarget, serverTarget, type ServerTargetSpec } from '../server-target.js';
+import { parseServerTarget, serverTarget, type ServerTargetSpec } from '../../harness/server-target.js';
 
 /** Report file names inside a --reports folder. */
 export const REPORT_FILES = { junit: 'junit.xml', json: 'report.json', html: 'report.html', markdown: 'summary.md' } as const;
@@ -86,17 +86,19 @@ export function parseServerArgs(args: Record<string, unknown>): ServerPlan {
   const hasTarget = args['url'] !== undefined || args['stdio'] !== undefined;
   const target =
     !run.list || hasTarget
-      ? parseServerTarget({
-          url: args['url'] as string | undefined,
-          stdio: args['stdio'] as string | undefined,
-          transport: args['transport'] as string | undefined,
-          header: listOption(args['header'], '--header', false),
-          ca: oneString(args['ca'], '--ca'),
-          certificateHash: oneString(args['certificate-hash'], '--certificate-hash'),
-          http: oneNumber(args['http'], '--http', (n) => n === 2 || n === 3, '2 or 3'),
-          protocolVersion: oneString(args['protocol-version'], '--protocol-version'),
-          interactiveTool: listOption(args['interactive-tool'], '--interactive-tool', false),
-        })
+      ? usageErrors(() =>
+          parseServerTarget({
+            url: args['url'] as string | undefined,
+            stdio: args['stdio'] as string | undefined,
+            transport: args['transport'] as string | undefined,
+            header: listOption(args['header'], '--header', false),
+            ca: oneString(args['ca'], '--ca'),
+            certificateHash: oneString(args['certificate-hash'], '--certificate-hash'),
+            http: oneNumber(args['http'], '--http', (n) => n === 2 || n === 3, '2 or 3'),
+            protocolVersion: oneString(args['protocol-version'], '--protocol-version'),
+            interactiveTool: listOption(args['interactive-tool'], '--interactive-tool', false),
+          }),
+        )
       : undefined;
   return { ...run, ...(target !== undefined ? { target } : {}) };
 }
