@@ -111,7 +111,7 @@ describe('cancellation suite catches every fault of its requirements', () => {
 describe('a server deaf to cancels, whose only long tool reports progress (issue 16)', () => {
   // No tool asks the client: the call is kept in flight by its progress alone, made to last and seen running
   // (progress as notifications: a lost datagram would hide that the call runs).
-  const progressOnly = { core: { askingTools: false }, progressDatagrams: false } as const;
+  const progressOnly = { server: { core: { askingTools: false }, progressDatagrams: false } } as const;
   const judged = cases.filter((c) => ['cancellation/cancelled-notification-no-answer', 'cancellation/cancelled-notification-webtransport', 'cancellation/dollar-cancel-answered-with-error'].includes(c.id));
   const requirementsOf = (run: Awaited<ReturnType<typeof runOnMock>>, id: string, verdict: string) =>
     run.get(id).checks.filter((k) => k.verdict === verdict).map((k) => k.requirement);
