@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { webTransportBinding } from '../src/peer/server/binding.js';
 import { startMockServer } from '../src/peer/server/start.js';
 import type { ReceivedMessage } from '../src/transport/connection.js';
 import { connectWebTransport, initializeSession, listenWebTransport, WebTransportSdkTransport } from '../src/transport/webtransport/index.js';
@@ -97,6 +98,8 @@ async function main(): Promise<void> {
   });
   const sdk = await listenWebTransport({
     maxSessions: SESSIONS + 8,
+    // The binding's rules the SDK does not know (admission before READY, result.transport), as the mock has them.
+    ...webTransportBinding().listener,
     onConnection: (connection) => {
       const server = new Server({ name: 'bare-sdk-echo', version: '1.0.0' }, { capabilities: { tools: {} } });
       server.setRequestHandler(ListToolsRequestSchema, async () => ({

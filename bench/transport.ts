@@ -2,6 +2,7 @@
 // stream + initialize), control-stream round trip (ping), and execution-stream throughput as a
 // ratio to raw @fails-components/webtransport unidirectional streams measured in the same run
 // (goal >= 0.8). Run: npx tsx bench/transport.ts [--mb 64] [--rounds 5]
+import { webTransportBinding } from '../src/peer/server/binding.js';
 import { connectWebTransport, initializeSession } from '../src/transport/webtransport/client.js';
 import { loadWebTransportLibrary } from '../src/transport/webtransport/library.js';
 import { listenWebTransport } from '../src/transport/webtransport/server.js';
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
   const server = await listenWebTransport({
     tls,
     limits: { maxPendingBytes: 64 * 1024 * 1024 },
+    ...webTransportBinding().listener,
     onConnection: (connection) => {
       serverSide.push(connection);
       respond(connection);

@@ -193,6 +193,14 @@ export interface CaseContext {
   ): Promise<boolean>;
   /** Writes a note into the transcript (it shows in failure excerpts). */
   note(text: string): void;
+  /**
+   * A second connection to the same target (same transport, address and trust settings), not yet
+   * initialized, for requirements about another connection or session: a context like this one
+   * (same case, checks and signal) whose `connection` is the new one. The runner closes it with
+   * the case; its messages are not schema-checked. Over stdio the target is a command, so the
+   * second connection starts a second process, which shares nothing with the first.
+   */
+  openConnection(): Promise<CaseContext>;
 }
 
 export interface ConformanceCase {

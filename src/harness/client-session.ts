@@ -1,5 +1,6 @@
 // The harness as a server, for client runs: the standard answer to a client's initialize, and the
 // wait for that request. Cases build on these (suites/client/support.ts); discovery uses them too.
+import { resultResponse } from '../protocol/jsonrpc.js';
 import { isProtocolVersion, LATEST_PROTOCOL_VERSION } from '../protocol/methods.js';
 import type { Connection, ReceivedMessage, ServerTransportCapabilities } from '../transport/connection.js';
 import { WebTransportSessionConnection } from '../transport/webtransport/session.js';
@@ -48,6 +49,6 @@ export function initializeResult(connection: Connection, request: unknown, optio
 export async function answerInitialize(connection: Connection, request: unknown, options: InitializeResultOptions = {}): Promise<Record<string, unknown>> {
   const result = initializeResult(connection, request, options);
   const id = isRecord(request) ? request.id : null;
-  await connection.send({ jsonrpc: '2.0', id, result });
+  await connection.send(resultResponse(id, result));
   return result;
 }

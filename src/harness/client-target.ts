@@ -3,11 +3,13 @@
 // HTTP), runs the client with that URL appended and the case's scenario in its environment
 // (docs/client-scenarios.md), and hands the case the server side of the first session the client
 // opens. Discovery runs the `initialize` scenario once to learn what the client declares.
+import { errorResponse, resultResponse } from '../protocol/jsonrpc.js';
 import type { Connection } from '../transport/connection.js';
 import { ConnectionError } from '../transport/errors.js';
 import { listenHttp, type HttpListener, type HttpServerConnection } from '../transport/http/index.js';
 import { ArrivalQueue } from '../transport/arrival-queue.js';
 import { generateSelfSignedCertificate, listenWebTransport, type TlsMaterial, type WebTransportServer } from '../transport/webtransport/index.js';
+import { webTransportBinding } from '../peer/server/binding.js';
 import { isRecord } from '../wire/index.js';
 import type { CaseSession, ClientScenario, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
 import { answerInitialize, isInitializeRequest } from './client-session.js';
@@ -61,7 +63,8 @@ interface CaseListener {
 }
 
 async function listenWt(tls: TlsMaterial, http: 2 | 3): Promise<CaseListener> {
-  const server: WebTransportServer = await listenWebTransport({ tls, http, path: '/mcp' });
+  // The binding's rules (admission before READY, result.transport) as the mock server has them.
+  const server: WebTransportServer = await listenWebTransport({ tls, http, path: '/mcp', ...webTransportBinding().listener });
   return {
     url: server.url,
     certificateHash: server.certificateHash,
@@ -211,10 +214,9 @@ async function discoverClient(connection: Connection, stepMs: number, signal: Ab
     if (isRecord(message) && message.method === 'notifications/initialized') return discovery;
     if (!isRecord(message) || typeof message.method !== 'string' || !('id' in message)) continue;
     if (message.method === 'tools/list') {
-      await connection.send({ jsonrpc: '2.0', id: message.id, result: { tools: [] } });
+      await connection.send(resultResponse(message.id, { tools: [] }));
       return discovery;
     }
-    const answer = message.method === 'ping' ? { result: {} } : { error: { code: -32601, message: `Method not found: ${message.method}` } };
-    await connection.send({ jsonrpc: '2.0', id: message.id, ...answer });
+    await connection.send(message.method === 'ping' ? resultResponse(message.id, {}) : errorResponse(message.id, -32601, `Method not found: ${message.method}`));
   }
 }

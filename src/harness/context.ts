@@ -1,13 +1,13 @@
 // What a running case holds: its connection, its signal, and the checks it recorded. The verdict
 // of a failed check is the requirement's (MUST fails, SHOULD warns); a case never picks it.
 import fc from 'fast-check';
+import { isResponseTo, request } from '../protocol/jsonrpc.js';
 import { failureVerdict, type Requirements } from '../protocol/requirements.js';
 import type { Connection, ReceivedMessage } from '../transport/connection.js';
 import { ConnectionClosedError, ConnectionTimeoutError } from '../transport/errors.js';
 import type { CaseContext, CheckDetails, ClientProcess, Discovery, ExpectAnswerOptions, PropertyOptions, RegisteredCase, TargetDescription } from './case.js';
 import { CaseMisuseError } from './errors.js';
 import type { CheckResult } from './result.js';
-import { isRecord } from '../wire/index.js';
 
 /** Default answer deadline (before --timeout-scale), capped at half the case's own limit. */
 export const DEFAULT_ANSWER_MS = 5_000;
@@ -31,6 +31,8 @@ export interface CaseRunOptions {
   /** fast-check seed of the run; `path` replays one counterexample. */
   seed: number;
   path?: string;
+  /** Opens another connection to the target (server runs); without it `openConnection` is a misuse. */
+  connect?: (signal: AbortSignal) => Promise<Connection>;
 }
 
 /** The index of the one accepted reading whose text contains `words` (case-insensitive), or -1. */
@@ -57,9 +59,16 @@ export class CaseRun implements CaseContext {
   readonly #scale: number;
   readonly #seed: number;
   readonly #path: string | undefined;
+  readonly #options: CaseRunOptions;
+  /** Connections `openConnection` opened (shared with the contexts it returned). */
+  readonly #opened: Connection[];
   #nextId = 1;
 
-  constructor(options: CaseRunOptions) {
+  /** `shared`: the checks and opened connections of the context this one is a second connection of. */
+  constructor(options: CaseRunOptions, shared?: { checks: CheckResult[]; opened: Connection[] }) {
+    this.#options = options;
+    this.#opened = shared?.opened ?? [];
+    if (shared) this.checks = shared.checks;
     this.#case = options.case;
     this.caseId = options.case.id;
     this.connection = options.connection;
@@ -134,10 +143,7 @@ export class CaseRun implements CaseContext {
     const timeoutMs = this.scaled(base);
     const what = options.what ?? `request ${JSON.stringify(id)}`;
     try {
-      const received = await this.connection.next(
-        (r) => isRecord(r.message) && !('method' in r.message) && r.message.id === id && ('result' in r.message || 'error' in r.message),
-        { timeoutMs, signal: this.signal },
-      );
+      const received = await this.connection.next((r) => isResponseTo(r.message, id), { timeoutMs, signal: this.signal });
       return received.message as Record<string, unknown>;
     } catch (error) {
       if (this.signal.aborted) throw error;
@@ -166,7 +172,7 @@ export class CaseRun implements CaseContext {
     this.#declared(requirement);
     const id = this.nextId();
     try {
-      await this.connection.send({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
+      await this.connection.send(request(id, method, params));
     } catch (error) {
       if (error instanceof ConnectionClosedError) {
         this.check(requirement, false, { message: `the connection closed before ${method} could be sent`, actual: 'connection closed' });
@@ -212,5 +218,20 @@ export class CaseRun implements CaseContext {
 
   note(text: string): void {
     this.connection.transcript.event(text);
+  }
+
+  async openConnection(): Promise<CaseContext> {
+    const connect = this.#options.connect;
+    if (connect === undefined) throw new CaseMisuseError(`case ${this.caseId} asked for a second connection, which this target cannot open (a client under test connects to the harness)`);
+    this.signal.throwIfAborted();
+    const connection = await connect(this.signal);
+    this.#opened.push(connection);
+    this.note(`a second connection to the target was opened (${connection.kind})`);
+    return new CaseRun({ ...this.#options, connection }, { checks: this.checks, opened: this.#opened });
+  }
+
+  /** Closes the connections `openConnection` opened (the runner calls it once the case ended). */
+  async closeOpened(reason: string): Promise<void> {
+    await Promise.all(this.#opened.splice(0).map((connection) => connection.close(reason).catch(() => undefined)));
   }
 }

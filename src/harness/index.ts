@@ -7,6 +7,7 @@ export * from './registry.js';
 export * from './rerun.js';
 export * from './result.js';
 export * from './runner.js';
+export * from './judge-case.js';
 export * from './schema-check.js';
 export * from './selection.js';
 export * from './target.js';

@@ -2,7 +2,7 @@
 // session closed from the far side, the client process ended. The runner reports it as the case's
 // failed precondition when a case returned without recording a check: the peer took the case off
 // its path before anything could be judged, and the report says how.
-import { faultRequirement } from '../peer/proxy/fault-requirements.js';
+import { faultRequirement } from '../judge/wire-faults.js';
 import type { CloseInfo, Connection, ConnectionFault } from '../transport/connection.js';
 import { isRecord } from '../wire/index.js';
 import type { ClientProcess } from './case.js';

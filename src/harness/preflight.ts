@@ -7,6 +7,7 @@
 // before the answer. Any JSON-RPC answer, even an error, lets the run go on: judging it is the
 // cases' work. Silence until the deadline lets it go on too (discovery then records it).
 import { connect as tlsConnect } from 'node:tls';
+import { request } from '../protocol/jsonrpc.js';
 import { LATEST_PROTOCOL_VERSION } from '../protocol/methods.js';
 import type { Connection, ConnectionFault, ReceivedMessage } from '../transport/connection.js';
 import { ConnectFailedError, ConnectionError, TlsConfigError } from '../transport/errors.js';
@@ -157,17 +158,14 @@ export async function preflight(target: Target, options: PreflightOptions): Prom
   let deadline: NodeJS.Timeout | undefined;
   try {
     try {
-      await connection.send({
-        jsonrpc: '2.0',
-        id: REQUEST_ID,
-        method: 'initialize',
-        params: {
+      await connection.send(
+        request(REQUEST_ID, 'initialize', {
           protocolVersion: options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
           capabilities: {},
           clientInfo: HARNESS_CLIENT_INFO,
           ...(transport === 'webtransport' ? { transport: { type: 'mcp-flow', version: '0.1', encodings: [...DISCOVERY_ENCODINGS] } } : {}),
-        },
-      });
+        }),
+      );
     } catch (error) {
       if (options.signal?.aborted) return 'silent';
       // Streamable HTTP connects with the first request: a refused connection shows here.

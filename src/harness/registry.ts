@@ -1,6 +1,6 @@
 // The case registry: every case once, by stable ID, each tied to requirements that the catalog
 // defines. Registration checks the definition, so a bad case fails at load time, not mid-run.
-import { closestNames } from '../peer/server/extension.js';
+import { closestNames } from '../common/names.js';
 import { requirements as projectRequirements, type Requirements } from '../protocol/requirements.js';
 import type { ConformanceCase, RegisteredCase } from './case.js';
 import { CaseUnknownRequirementError, DuplicateCaseError, InvalidCaseError, UnknownCaseError } from './errors.js';

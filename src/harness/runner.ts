@@ -4,21 +4,20 @@
 // waiting for a case that still has not returned after the grace period.
 import { randomInt } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { failureVerdict, type Requirements } from '../protocol/requirements.js';
+import { judgeTranscript } from '../judge/index.js';
 import { SchemaRegistry } from '../schema/registry.js';
 import type { CloseInfo, Connection } from '../transport/connection.js';
 import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
 import { applyBaseline, exitCodeFor, type Baseline } from './baseline.js';
 import type { CaseSession, ClientProcess, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
 import { CaseRun } from './context.js';
-import { CaseMisuseError, CaseTimeoutError, RunInterruptedError, RunOptionsError, TargetPreconditionError, TargetUnreachableError } from './errors.js';
+import { CaseTimeoutError, RunInterruptedError, RunOptionsError, TargetUnreachableError } from './errors.js';
+import { applicability, INTERRUPTED_BEFORE_START, judgeCase, type CaseJudgement, type CaseOutcome, type JudgeCaseOptions } from './judge-case.js';
 import type { CaseRegistry } from './registry.js';
-import { countVerdicts, type CaseResult, type CheckResult, type RunResult, type Verdict } from './result.js';
-import { describeValue, failureReason } from './reason.js';
+import { countVerdicts, type CaseResult, type CheckResult, type RunResult } from './result.js';
 import { preflight } from './preflight.js';
 import { peerEvidence } from './peer-evidence.js';
 import { rerunCommand } from './rerun.js';
-import { validateTranscript, type TranscriptFinding } from './schema-check.js';
 import { selectCases, type CaseFilters, type Selection } from './selection.js';
 
 /**
@@ -78,12 +77,8 @@ export interface RunOptions {
   onEvent?: (event: RunEvent) => void;
 }
 
-const VERDICT_RANK: Partial<Record<Verdict, number>> = { PASS: 0, INFO: 1, WARN: 2, FAIL: 3, ERROR: 4 };
 /** Waits a case may have pending on its signal at once before Node warns of a listener leak. */
 const CASE_SIGNAL_LISTENERS = 1000;
-/** Reasons of the cases an interrupted run did not finish. */
-export const INTERRUPTED_WHILE_RUNNING = 'interrupted: the run was stopped while this case ran (no verdict)';
-export const INTERRUPTED_BEFORE_START = 'interrupted: the run was stopped before this case started';
 /**
  * How long the runner waits for a case session's disposal (which settles within its own bound,
  * CaseSession.dispose) before going on without it, so that a target breaking that contract cannot
@@ -181,72 +176,6 @@ function baseResult(c: RegisteredCase, env: Env, startedAt: number): CaseResult 
   };
 }
 
-/** A failed check of the case's first requirement, at that requirement's level. */
-function primaryFailure(c: RegisteredCase, env: Env, message: string, expected: unknown, actual: unknown): CheckResult {
-  const requirement = c.requirements[0] as string;
-  const level = env.options.registry.requirements.get(requirement).level;
-  return { requirement, level, verdict: failureVerdict(level), message, expected, actual };
-}
-
-/**
- * Schema checks of the case's transcript, each with the transcript position of the message. A
- * broken shape the target sent is a FAIL or WARN (its requirement's level) only in a case that
- * declares the requirement it breaks; every other case that sees the message notes it (an INFO
- * check of that requirement, which leaves the case's verdict alone), so one bad message counts once. Members the documents do not name are INFO notes (rule 4). A message
- * the harness sent that breaks a shape is a bug in the case (ERROR), unless it declares sendsInvalid.
- */
-function schemaChecks(c: RegisteredCase, env: Env, connection: Connection): { check: CheckResult; seq: number }[] {
-  if (!env.schemas) return [];
-  const catalog = env.options.registry.requirements;
-  const directions: ('sent' | 'received')[] = c.sendsInvalid ? ['received'] : ['sent', 'received'];
-  const findings = validateTranscript(env.schemas, catalog, connection.transcript.entries(), {
-    directions,
-    targetRole: env.target.role ?? 'server',
-    webTransport: env.target.transport === 'webtransport',
-  });
-  const checks: { check: CheckResult; seq: number }[] = [];
-  for (const finding of findings) {
-    const check = schemaCheck(c, catalog, finding);
-    if (check) checks.push({ check, seq: finding.seq });
-  }
-  return checks;
-}
-
-/** The check one schema finding gives in case `c` (none for extra members the harness itself sent). */
-function schemaCheck(c: RegisteredCase, catalog: Requirements, finding: TranscriptFinding): CheckResult | undefined {
-  const sent = finding.direction === 'sent';
-  if (sent && finding.kind === 'extra-members') return undefined;
-  const method = (finding.message as { method?: unknown }).method;
-  const name = typeof method === 'string' ? method : `response ${JSON.stringify((finding.message as { id?: unknown }).id)}`;
-  const what = `${sent ? 'the harness sent' : 'the target sent'} ${name} (transcript #${finding.seq})`;
-  const requirement = finding.requirement ?? finding.annotated[0] ?? (c.requirements[0] as string);
-  const level = catalog.get(requirement).level;
-  if (finding.kind === 'extra-members') {
-    return {
-      requirement,
-      level,
-      verdict: 'INFO',
-      message: `${what} with member(s) the documents do not name: ${finding.extraMembers.map((m) => m.pointer).join(', ')} (schema ${finding.schema}); allowed, noted`,
-      actual: { extraMembers: finding.extraMembers.map((m) => m.pointer), message: finding.message },
-    };
-  }
-  const issue = finding.issues[0];
-  const where = finding.pointer === '' ? '(the message itself)' : finding.pointer;
-  const broken = `${what} breaking schema ${finding.schema} at ${where}: ${issue?.message ?? 'invalid'}`;
-  const actual = { pointer: finding.pointer, keyword: issue?.keyword, issues: finding.issues.slice(0, 5), message: finding.message };
-  const expected = `valid against ${finding.schema}`;
-  if (sent) {
-    return { requirement, level, verdict: 'ERROR', message: `${broken} (a bug in the case: declare sendsInvalid if it is deliberate)`, expected, actual };
-  }
-  if (finding.requirement === undefined) {
-    return { requirement, level, verdict: 'INFO', message: `${broken} (no requirement of the catalog owns this place: noted, not judged)`, expected, actual };
-  }
-  if (!c.requirements.includes(finding.requirement)) {
-    return { requirement, level, verdict: 'INFO', message: `${broken} (seen; judged by the cases that check ${finding.requirement})`, expected, actual };
-  }
-  return { requirement, level, verdict: failureVerdict(level), message: broken, expected, actual };
-}
-
 /**
  * The transcript entries a reader needs: the last `count`, or, when the only failures are schema
  * violations, the entries around the first violating message.
@@ -263,31 +192,18 @@ function excerpt(connection: Connection, count: number, aroundSeq: number | unde
 async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   const startedAt = Date.now();
   const result = baseResult(c, env, startedAt);
-  const finish = (verdict: Verdict, reason?: string): CaseResult => {
-    result.verdict = verdict;
-    if (reason !== undefined) result.reason = reason;
+  const judge = (checks: readonly CheckResult[], outcome: CaseOutcome, extra: Pick<JudgeCaseOptions, 'evidence' | 'findings'> = {}): CaseJudgement =>
+    judgeCase(checks, outcome, { caseId: c.id, requirements: c.requirements, catalog: env.options.registry.requirements, strict: env.options.strict ?? false, ...extra });
+  const finish = (judgement: CaseJudgement): CaseResult => {
+    result.verdict = judgement.verdict;
+    result.checks = judgement.checks;
+    if (judgement.reason !== undefined) result.reason = judgement.reason;
+    if (judgement.requirementText !== undefined) result.requirementText = judgement.requirementText;
     result.durationMs = Date.now() - startedAt;
     return result;
   };
-  // Applicability.
-  if (c.transports && !c.transports.includes(env.target.transport)) {
-    return finish('NOT_APPLICABLE', `needs transport ${c.transports.join(' or ')}; the target uses ${env.target.transport}`);
-  }
-  if (c.applies) {
-    if (env.discovery.error) {
-      result.checks.push(
-        primaryFailure(c, env, 'discovery failed, so what the target declares is unknown', 'initialize answered with a result', `${env.discovery.error.code}: ${env.discovery.error.message}`),
-      );
-      return finish(result.checks[0]!.verdict, `discovery failed: ${env.discovery.error.message}`);
-    }
-    let applicable: true | string;
-    try {
-      applicable = c.applies(env.discovery, env.target);
-    } catch (error) {
-      return finish('ERROR', `the applicability rule threw: ${(error as Error)?.stack ?? String(error)}`);
-    }
-    if (applicable !== true) return finish('NOT_APPLICABLE', applicable);
-  }
+  const unfit = applicability(c, env.discovery, env.target);
+  if (unfit) return finish(judge([], unfit));
 
   const limit = c.timeLimitMs * env.scale;
   const controller = new AbortController();
@@ -344,6 +260,8 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
       timeoutScale: env.scale,
       seed: env.seed,
       ...(env.options.path !== undefined ? { path: env.options.path } : {}),
+      // A second connection to a server target (ctx.openConnection); a client under test connects to us instead.
+      ...(env.target.role !== 'client' ? { connect: (signal: AbortSignal) => target.connect(signal) } : {}),
     });
     await c.run(run);
   })();
@@ -358,6 +276,7 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   // A client that ended on its own, before the runner stopped it below, is evidence about the case.
   const endedFirst = client?.exitStatus !== undefined ? client : undefined;
   if (connection) await within(connection.close(timedOut ? 'case time limit reached' : 'case finished').catch(() => undefined), env.graceMs);
+  if (run) await within(run.closeOpened(timedOut ? 'case time limit reached' : 'case finished'), env.graceMs);
   // What a client target started for the case (its listener, the client process) stops with it;
   // a session still opening when the case was abandoned is disposed whenever it opens.
   const opened = opening as Promise<CaseSession> | undefined;
@@ -365,7 +284,6 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
 
   // A copy: a case abandoned past its grace may still record checks, and must not change the result.
   const checks: CheckResult[] = run ? [...run.checks] : [];
-  result.checks = checks;
   if (run?.propertyRun) {
     result.seed = run.propertyRun.seed;
     if (run.propertyRun.path !== undefined) result.path = run.propertyRun.path;
@@ -380,85 +298,30 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
     });
   }
 
-  if (interrupted && !timedOut) return finish('SKIPPED', INTERRUPTED_WHILE_RUNNING);
+  const ended: CaseOutcome = timedOut
+    ? { kind: 'timed-out', limitMs: limit, abandoned: outcome === 'abandoned', graceMs: env.graceMs }
+    : interrupted
+      ? { kind: 'interrupted' }
+      : outcome !== 'abandoned' && !outcome.ok
+        ? { kind: 'threw', error: outcome.error }
+        : { kind: 'returned' };
+  const peer = env.target.role === 'client' ? 'client' : 'server';
+  const judged: Connection | undefined = connection;
+  const judgement = judge(checks, ended, {
+    evidence: () => (judged ? peerEvidence(judged, closedInfo, endedFirst, peer) : undefined),
+    ...(judged && env.schemas ? { findings: () => caseFindings(env, c, judged) } : {}),
+  });
+  if (judged && judgement.excerpt) result.transcript = excerpt(judged, env.options.excerptEntries ?? 40, judgement.excerpt.around);
+  return finish(judgement);
+}
 
-  let verdict: Verdict | undefined;
-  let reason: string | undefined;
-  /** The runner's own check for a step the target broke: its message already says what failed. */
-  let preconditionCheck: CheckResult | undefined;
-  if (timedOut) {
-    verdict = 'TIMEOUT';
-    reason = `the case ran past its time limit of ${limit} ms${outcome === 'abandoned' ? ` and had not returned ${env.graceMs} ms later` : ''}`;
-  } else if (outcome !== 'abandoned' && !outcome.ok) {
-    const error = outcome.error;
-    if (error instanceof TargetPreconditionError) {
-      const catalog = env.options.registry.requirements;
-      const requirement = error.requirement !== undefined && catalog.has(error.requirement) ? error.requirement : (c.requirements[0] as string);
-      const level = catalog.get(requirement).level;
-      preconditionCheck = { requirement, level, verdict: failureVerdict(level), message: `precondition failed: ${error.message}`, ...(error.actual !== undefined ? { actual: error.actual } : {}) };
-      checks.push(preconditionCheck);
-    } else if (error instanceof ConnectionError) {
-      // The target's doing: the checks decide, and a case cut short fails its first requirement.
-      if (!checks.some((check) => check.verdict === 'FAIL' || check.verdict === 'WARN')) {
-        const evidence = connection ? peerEvidence(connection, closedInfo, endedFirst, env.target.role === 'client' ? 'client' : 'server') : undefined;
-        checks.push(
-          primaryFailure(c, env, `the case could not finish${evidence ? ` (${evidence.text})` : ''}`, 'the connection to stay usable until the case ended', {
-            code: error.code,
-            message: error.message,
-          }),
-        );
-      }
-    } else {
-      verdict = 'ERROR';
-      reason = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : `the case threw ${String(error)}`;
-    }
-  } else if (checks.length === 0) {
-    // The peer may have taken the case off its path before anything could be judged (frames the
-    // harness refused, a session it closed, a client that ended): that is the case's failed
-    // precondition, charged to what the peer broke when a refusal says so. Otherwise the case is at fault.
-    const evidence = connection ? peerEvidence(connection, closedInfo, endedFirst, env.target.role === 'client' ? 'client' : 'server') : undefined;
-    if (evidence) {
-      const catalog = env.options.registry.requirements;
-      const requirement = evidence.requirement !== undefined && catalog.has(evidence.requirement) ? evidence.requirement : (c.requirements[0] as string);
-      const level = catalog.get(requirement).level;
-      checks.push({ requirement, level, verdict: failureVerdict(level), message: `precondition failed: the case ended before it could judge anything: ${evidence.text}` });
-    } else {
-      verdict = 'ERROR';
-      reason = new CaseMisuseError(`case ${c.id} returned without recording any check`).message;
-    }
-  }
-  const violations = connection && env.schemas && verdict !== 'ERROR' ? schemaChecks(c, env, connection) : [];
-  checks.push(...violations.map((v) => v.check));
-
-  if (env.options.strict) {
-    for (const check of checks) if (check.verdict === 'WARN') check.verdict = 'FAIL';
-  }
-  if (verdict === undefined) {
-    let worst: CheckResult | undefined;
-    for (const check of checks) {
-      // A note about a requirement the case does not declare (a schema finding another case judges) leaves its verdict alone.
-      if (check.verdict === 'INFO' && !c.requirements.includes(check.requirement)) continue;
-      if (worst === undefined || (VERDICT_RANK[check.verdict] ?? 0) > (VERDICT_RANK[worst.verdict] ?? 0)) worst = check;
-    }
-    verdict = worst?.verdict ?? 'PASS';
-    // A check that did not hold says what it expected and what came; an INFO names the reading taken.
-    if (worst && verdict !== 'PASS') {
-      const said = worst === preconditionCheck ? `${worst.message}${'actual' in worst ? `: got ${describeValue(worst.actual)}` : ''}` : failureReason(worst);
-      reason = (verdict === 'INFO' ? worst.message : said) + (env.options.strict && worst.level === 'SHOULD' ? ' (a SHOULD, failed under --strict)' : '');
-    }
-  }
-  const firstFailed = checks.find((check) => check.verdict === 'FAIL' || check.verdict === 'WARN' || check.verdict === 'ERROR');
-  if (firstFailed && env.options.registry.requirements.has(firstFailed.requirement)) {
-    result.requirementText = env.options.registry.requirements.get(firstFailed.requirement).text;
-  }
-  if (connection && (verdict === 'FAIL' || verdict === 'WARN' || verdict === 'TIMEOUT' || verdict === 'ERROR')) {
-    const failed = (k: CheckResult) => k.verdict !== 'PASS' && k.verdict !== 'INFO';
-    const fromSchema = new Set(violations.map((v) => v.check));
-    const otherFailure = checks.some((k) => failed(k) && !fromSchema.has(k));
-    const firstSchemaFailure = violations.find((v) => failed(v.check));
-    result.transcript = excerpt(connection, env.options.excerptEntries ?? 40, otherFailure || verdict === 'TIMEOUT' ? undefined : firstSchemaFailure?.seq);
-  }
-  return finish(verdict, reason);
+/** What the schemas find in a case's transcript: the target's messages, and the harness's unless the case sends invalid ones on purpose. */
+function caseFindings(env: Env, c: RegisteredCase, connection: Connection) {
+  return judgeTranscript(env.schemas as SchemaRegistry, env.options.registry.requirements, connection.transcript.entries(), {
+    directions: c.sendsInvalid ? ['received'] : ['sent', 'received'],
+    targetRole: env.target.role ?? 'server',
+    webTransport: env.target.transport === 'webtransport',
+  });
 }
 
 /**

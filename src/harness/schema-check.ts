@@ -1,96 +1,67 @@
-// Judges every JSON-RPC message a case's transcript holds, in either direction, by the schemas
-// (src/schema/findings.ts): each message by the schema for its method and direction (a message of
-// the target under test by a schema for the target's side), the negotiated protocol version
-// narrowing the candidates, and each response by the result schema of the request it answers
-// (matched by id, in the other direction).
-import { isProtocolVersion } from '../protocol/methods.js';
-import { judgeMessage, type MessageDirection, type RequirementLookup, type SchemaFinding, type SchemaRegistry } from '../schema/index.js';
-import type { TranscriptEntry } from '../transport/transcript.js';
-import { isRecord } from '../wire/index.js';
+// The checks a case's transcript gives: what the schemas find in each message (src/judge) as
+// checks of that case. A broken shape the target sent is a FAIL or WARN (its requirement's level)
+// only in a case that declares the requirement it breaks; every other case that sees the message
+// notes it (an INFO check of that requirement, which leaves the case's verdict alone), so one bad
+// message counts once. Members the documents do not name are INFO notes (rule 4). A message the
+// harness sent that breaks a shape is a bug in the case (ERROR), unless it declares sendsInvalid.
+import type { TranscriptFinding } from '../judge/index.js';
+import { failureVerdict, type Requirements } from '../protocol/requirements.js';
+import type { CheckResult } from './result.js';
 
-export { REF_STREAM_SCHEMA } from '../schema/index.js';
+export { REF_STREAM_SCHEMA, type TranscriptFinding } from '../judge/index.js';
 
-export interface TranscriptFinding extends SchemaFinding {
-  /** Who sent the message: the harness (`sent`) or the target (`received`). */
-  direction: 'sent' | 'received';
-  /** Transcript position of the message. */
+/** A check of the case's and the transcript position of the message it is about. */
+export interface SchemaCheck {
+  check: CheckResult;
   seq: number;
-  message: unknown;
 }
 
-/** The JSON-RPC messages of one transcript entry (a batch counts as its members). */
-function messagesOf(entry: TranscriptEntry): Record<string, unknown>[] {
-  if (entry.direction === 'local' || entry.decoded === undefined) return [];
-  if (entry.channel.kind === 'datagram' || entry.channel.kind === 'stream') return [];
-  const items = Array.isArray(entry.decoded) ? entry.decoded : [entry.decoded];
-  return items.filter((item): item is Record<string, unknown> => isRecord(item) && 'jsonrpc' in item);
+/** The case a finding is judged in: the requirements it declares (the first one stands in where nothing else is named). */
+export interface FindingCase {
+  requirements: readonly string[];
 }
 
-const idKey = (id: unknown) => `${typeof id}:${String(id)}`;
-
-/**
- * Walks the entries in order and returns what the schemas find in each message: shapes broken
- * (violations) and members the documents do not name (extra members). Messages no schema
- * describes (unknown methods, answers to requests nobody saw) give nothing: the cases decide what
- * an unknown method deserves.
- */
-export function validateTranscript(
-  registry: SchemaRegistry,
-  catalog: RequirementLookup,
-  entries: readonly TranscriptEntry[],
-  options: {
-    directions?: readonly ('sent' | 'received')[];
-    protocolVersion?: string;
-    /** What the target under test is (default 'server'): its messages are `received`. */
-    targetRole?: 'server' | 'client';
-    /** The transcript is of a WebTransport session: the binding's extensions of core messages apply. */
-    webTransport?: boolean;
-  } = {},
-): TranscriptFinding[] {
-  const directions = new Set(options.directions ?? ['sent', 'received']);
-  const targetIsServer = (options.targetRole ?? 'server') === 'server';
-  const flow = (direction: 'sent' | 'received'): MessageDirection =>
-    (direction === 'received') === targetIsServer ? 'server-to-client' : 'client-to-server';
-  /** Requests by id, per direction: the method, and whether the request asked for a task (2025-11-25). */
-  const requested = { sent: new Map<string, { method: string; task: boolean }>(), received: new Map<string, { method: string; task: boolean }>() };
-  let protocolVersion = options.protocolVersion;
-  /** The version the latest initialize request asked for (judges an initialize result that names none). */
-  let askedVersion: string | undefined;
-  const findings: TranscriptFinding[] = [];
-  for (const entry of entries) {
-    const direction = entry.direction as 'sent' | 'received';
-    for (const message of messagesOf(entry)) {
-      let requestMethod: string | undefined;
-      let taskRequested: boolean | undefined;
-      let versionForMessage = protocolVersion;
-      if (typeof message.method === 'string') {
-        if ('id' in message) requested[direction].set(idKey(message.id), { method: message.method, task: isRecord(message.params) && 'task' in message.params });
-        if (message.method === 'initialize' && versionForMessage === undefined) {
-          const asked = isRecord(message.params) ? message.params.protocolVersion : undefined;
-          if (isProtocolVersion(asked)) versionForMessage = askedVersion = asked;
-        }
-      } else if ('id' in message) {
-        // A response answers a request that went the other way.
-        const other = direction === 'sent' ? 'received' : 'sent';
-        const request = requested[other].get(idKey(message.id));
-        requestMethod = request?.method;
-        taskRequested = request?.task;
-        if (requestMethod === 'initialize' && isRecord(message.result)) {
-          if (isProtocolVersion(message.result.protocolVersion)) protocolVersion = message.result.protocolVersion;
-          versionForMessage = protocolVersion ?? askedVersion;
-        }
-      }
-      if (!directions.has(direction)) continue;
-      const { findings: found } = judgeMessage(registry, catalog, message, {
-        direction: flow(direction),
-        ...(versionForMessage !== undefined ? { protocolVersion: versionForMessage } : {}),
-        ...(requestMethod !== undefined ? { requestMethod } : {}),
-        ...(taskRequested !== undefined ? { taskRequested } : {}),
-        // The harness's own initialize may leave the binding's transport member out on purpose.
-        ...(options.webTransport ? { webTransport: true, bindingExtensions: direction === 'received' } : {}),
-      });
-      for (const finding of found) findings.push({ ...finding, direction, seq: entry.seq, message });
-    }
+/** The check one schema finding gives in case `c` (none for extra members the harness itself sent). */
+export function schemaCheck(c: FindingCase, catalog: Requirements, finding: TranscriptFinding): CheckResult | undefined {
+  const sent = finding.direction === 'sent';
+  if (sent && finding.kind === 'extra-members') return undefined;
+  const method = (finding.message as { method?: unknown }).method;
+  const name = typeof method === 'string' ? method : `response ${JSON.stringify((finding.message as { id?: unknown }).id)}`;
+  const what = `${sent ? 'the harness sent' : 'the target sent'} ${name} (transcript #${finding.seq})`;
+  const requirement = finding.requirement ?? finding.annotated[0] ?? (c.requirements[0] as string);
+  const level = catalog.get(requirement).level;
+  if (finding.kind === 'extra-members') {
+    return {
+      requirement,
+      level,
+      verdict: 'INFO',
+      message: `${what} with member(s) the documents do not name: ${finding.extraMembers.map((m) => m.pointer).join(', ')} (schema ${finding.schema}); allowed, noted`,
+      actual: { extraMembers: finding.extraMembers.map((m) => m.pointer), message: finding.message },
+    };
   }
-  return findings;
+  const issue = finding.issues[0];
+  const where = finding.pointer === '' ? '(the message itself)' : finding.pointer;
+  const broken = `${what} breaking schema ${finding.schema} at ${where}: ${issue?.message ?? 'invalid'}`;
+  const actual = { pointer: finding.pointer, keyword: issue?.keyword, issues: finding.issues.slice(0, 5), message: finding.message };
+  const expected = `valid against ${finding.schema}`;
+  if (sent) {
+    return { requirement, level, verdict: 'ERROR', message: `${broken} (a bug in the case: declare sendsInvalid if it is deliberate)`, expected, actual };
+  }
+  if (finding.requirement === undefined) {
+    return { requirement, level, verdict: 'INFO', message: `${broken} (no requirement of the catalog owns this place: noted, not judged)`, expected, actual };
+  }
+  if (!c.requirements.includes(finding.requirement)) {
+    return { requirement, level, verdict: 'INFO', message: `${broken} (seen; judged by the cases that check ${finding.requirement})`, expected, actual };
+  }
+  return { requirement, level, verdict: failureVerdict(level), message: broken, expected, actual };
+}
+
+/** The checks of every finding, each with the transcript position of its message. */
+export function schemaChecks(c: FindingCase, catalog: Requirements, findings: readonly TranscriptFinding[]): SchemaCheck[] {
+  const checks: SchemaCheck[] = [];
+  for (const finding of findings) {
+    const check = schemaCheck(c, catalog, finding);
+    if (check) checks.push({ check, seq: finding.seq });
+  }
+  return checks;
 }

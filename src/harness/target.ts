@@ -3,6 +3,7 @@
 // declared), so every transport gets the same applicability data.
 import { findInteractiveAdvertisements } from '../protocol/flow-capability.js';
 import { LATEST_PROTOCOL_VERSION } from '../protocol/methods.js';
+import { notification, request } from '../protocol/jsonrpc.js';
 import type { Connection, TransportKind } from '../transport/connection.js';
 import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
 import type { Discovery, Target, TargetDescription } from './case.js';
@@ -52,7 +53,7 @@ export async function discoverOver(
   const call = async (method: string, params: Record<string, unknown>, unbounded = false): Promise<Record<string, unknown>> => {
     // Over WebTransport a string id may be refused (WT-ID-2 accepts -32600: headers carry 32-bit ids).
     const requestId = connection.kind === 'webtransport' ? ++id : `discover-${++id}`;
-    await connection.send({ jsonrpc: '2.0', id: requestId, method, params });
+    await connection.send(request(requestId, method, params));
     const received = await connection.next((r) => isRecord(r.message) && r.message.id === requestId && !('method' in r.message), {
       ...(unbounded && options.signal ? {} : { timeoutMs }),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -78,7 +79,7 @@ export async function discoverOver(
   if (isRecord(result.capabilities)) discovery.capabilities = result.capabilities;
   if (typeof result.instructions === 'string') discovery.instructions = result.instructions;
   if (isRecord(result.transport)) discovery.transport = result.transport;
-  await connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  await connection.send(notification('notifications/initialized'));
   const lists = [
     ['tools', 'tools/list'],
     ['prompts', 'prompts/list'],

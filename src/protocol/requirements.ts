@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REQUIREMENT_ID_PATTERN } from '../common/requirement-id.js';
 import { CatalogError, UnknownRequirementError } from './errors.js';
 import { isRecord } from '../wire/index.js';
 
@@ -32,10 +33,8 @@ export const SEED_FILES = {
 } as const;
 export type SeedFile = keyof typeof SEED_FILES;
 
-/** `<SYSTEM>-<AREA>-<n>`, n counting from 1 without leading zeros. */
-export const REQUIREMENT_ID_PATTERN = /^(CORE|FLOW|WT|FW)-([A-Z]+)-([1-9][0-9]*)$/;
-/** Finds requirement IDs inside running text. */
-export const REQUIREMENT_ID_IN_TEXT = /\b(?:CORE|FLOW|WT|FW)-[A-Z]+-[1-9][0-9]*\b/g;
+export { REQUIREMENT_ID_IN_TEXT, REQUIREMENT_ID_PATTERN } from '../common/requirement-id.js';
+
 /** A conflict entry of docs/profile.md ("### C-07 ..."). */
 export const CONFLICT_ID_PATTERN = /^C-[0-9]{2}$/;
 

@@ -2,7 +2,7 @@
 // the wire layer. Used by the `self-check` command, the generator's tests and other tools.
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { REQUIREMENT_ID_PATTERN } from '../protocol/requirements.js';
+import { REQUIREMENT_ID_PATTERN } from '../common/requirement-id.js';
 import {
   ControlStreamReader,
   ControlStreamWriter,

@@ -7,5 +7,6 @@ export * from './control.js';
 export * from './exec-header.js';
 export * from './datagram.js';
 export * from './hex.js';
+export * from './request-id.js';
 export { isRecord, toWireValue } from './data-model.js';
 export { CborInvalidText, CborMap, CborSimpleValue, CborTag, cborItemEnd, diagnostic as cborDiagnostic } from './cbor-scan.js';

@@ -14,12 +14,13 @@ import {
   type Discovery,
   type Applicability,
 } from '../../src/harness/index.js';
+import { errorResponse, isRequest, isResponse, isResponseTo, paramsOf, request, resultResponse, type Message, type RequestId } from '../../src/protocol/jsonrpc.js';
 import type { CloseInfo, ConnectionFault, ReceivedMessage } from '../../src/transport/connection.js';
 import { ConnectionClosedError, ConnectionError } from '../../src/transport/errors.js';
 import { isRecord } from '../../src/wire/index.js';
 
-export type Message = Record<string, unknown>;
-export type RequestId = string | number;
+// The message model (types, guards, builders) is src/protocol/jsonrpc.ts's; the client cases take it from here.
+export { errorOf, errorResponse, isNotification, isRequest, isResponse, isResponseTo, notification, paramsOf, request, resultResponse, type Message, type RequestId } from '../../src/protocol/jsonrpc.js';
 
 /** How long the client may take to send its initialize once connected (before --timeout-scale). */
 export const INITIALIZE_WAIT_MS = 15_000;
@@ -77,36 +78,6 @@ export const FLOW_CAPABILITIES = {
 export const FLOW_CLIENT_METHODS = new Set(['interaction.start', 'interaction.respond', 'interaction.cancel', 'interaction.getState']);
 
 // ---- message shapes ---------------------------------------------------------------------------------
-
-export function isRequest(message: unknown, method?: string): message is Message & { id: RequestId; method: string } {
-  return (
-    isRecord(message) &&
-    typeof message.method === 'string' &&
-    (typeof message.id === 'string' || typeof message.id === 'number') &&
-    (method === undefined || message.method === method)
-  );
-}
-
-export function isNotification(message: unknown, method?: string): message is Message & { method: string } {
-  return isRecord(message) && typeof message.method === 'string' && !('id' in message) && (method === undefined || message.method === method);
-}
-
-/** A response (result or error, no method). */
-export function isResponse(message: unknown): message is Message {
-  return isRecord(message) && !('method' in message) && ('result' in message || 'error' in message);
-}
-
-export function isResponseTo(message: unknown, id: RequestId): message is Message {
-  return isResponse(message) && message.id === id;
-}
-
-export function paramsOf(message: unknown): Message {
-  return isRecord(message) && isRecord(message.params) ? message.params : {};
-}
-
-export function errorOf(message: unknown): { code?: unknown; message?: unknown; data?: unknown } | undefined {
-  return isRecord(message) && isRecord(message.error) ? message.error : undefined;
-}
 
 /** Short description of a message for check details. */
 export function describe(message: unknown): string {
@@ -277,7 +248,7 @@ export class ScriptedServer {
       await this.send({ jsonrpc: '2.0', id: request.id, error: answer.error });
     } else {
       this.initializeResult = initializeResult(this.ctx.connection, request, answer.result);
-      await this.send({ jsonrpc: '2.0', id: request.id, result: this.initializeResult });
+      await this.send(resultResponse(request.id, this.initializeResult));
     }
     this.#answered = true;
   }
@@ -348,7 +319,7 @@ export class ScriptedServer {
   /** Sends a request to the client (fresh id) and returns its id. */
   async sendRequest(method: string, params?: Message): Promise<number> {
     const id = this.reserveRequestId();
-    await this.send({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
+    await this.send(request(id, method, params));
     return id;
   }
 
@@ -425,20 +396,20 @@ export class ScriptedServer {
     const params = paramsOf(message);
     switch (method) {
       case 'ping':
-        await this.send({ jsonrpc: '2.0', id, result: {} });
+        await this.send(resultResponse(id, {}));
         return;
       case 'tools/list': {
         const cursor = typeof params.cursor === 'string' ? params.cursor : undefined;
         const page = TOOL_PAGES.find((p) => p.cursor === cursor);
         if (!page) {
-          await this.send({ jsonrpc: '2.0', id, error: { code: CODE.invalidParams, message: `unknown cursor ${JSON.stringify(params.cursor)}` } });
+          await this.send(errorResponse(id, CODE.invalidParams, `unknown cursor ${JSON.stringify(params.cursor)}`));
           return;
         }
-        await this.send({ jsonrpc: '2.0', id, result: { tools: page.tools, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) } });
+        await this.send(resultResponse(id, { tools: page.tools, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) }));
         return;
       }
       case 'capabilities':
-        await this.send({ jsonrpc: '2.0', id, result: FLOW_CAPABILITIES });
+        await this.send(resultResponse(id, FLOW_CAPABILITIES));
         return;
       case 'tools/call': {
         if (this.#options.onCall && (await this.#options.onCall(message, this))) return;
@@ -446,7 +417,7 @@ export class ScriptedServer {
         return;
       }
       default:
-        await this.send({ jsonrpc: '2.0', id, error: { code: CODE.methodNotFound, message: `Method not found: ${method}` } });
+        await this.send(errorResponse(id, CODE.methodNotFound, `Method not found: ${method}`));
     }
   }
 
@@ -455,11 +426,11 @@ export class ScriptedServer {
     const params = paramsOf(request);
     const name = params.name;
     if (typeof name !== 'string' || !Object.hasOwn(FIXTURE_TOOLS, name)) {
-      await this.send({ jsonrpc: '2.0', id: request.id, error: { code: CODE.invalidParams, message: `Unknown tool: ${String(name)}` } });
+      await this.send(errorResponse(request.id, CODE.invalidParams, `Unknown tool: ${String(name)}`));
       return;
     }
     const text = name === 'echo' ? JSON.stringify(params.arguments ?? {}) : `${name} done`;
-    await this.send({ jsonrpc: '2.0', id: request.id, result: { content: [{ type: 'text', text }] } });
+    await this.send(resultResponse(request.id, { content: [{ type: 'text', text }] }));
   }
 
   /** Serves the client until it sends a tools/call, which is returned unanswered. */

@@ -3,7 +3,9 @@
 // cancel (C-02), and interaction.cancel with its errors (000 §6, C-23).
 //
 // Which request is "in flight" follows the rule of support/in-flight.ts: a tool call that asked
-// the client something (its answer is held back), else one that reported progress.
+// the client something (its answer is held back), else one that reported progress, at best one
+// seen running with most of its work ahead (support/lasting-call.ts): a result after the cancel
+// is then the target's doing, not the race C-02 allows.
 import { defineCase, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
 import { BINDING_ERROR, FLOW_ERROR } from '../../src/protocol/error-codes.js';
 import { FLOW_METHOD } from '../../src/protocol/methods.js';
@@ -25,6 +27,7 @@ import {
   type InFlightCall,
   type ToolCall,
 } from './support/in-flight.js';
+import { answerAfterCancel, type Running } from './support/lasting-call.js';
 
 const SUITE = 'cancellation';
 
@@ -41,6 +44,11 @@ function lateAnswer(request: Message & { method: string }): Message {
 async function releaseHeld(ctx: CaseContext, call: InFlightCall): Promise<void> {
   if (call.heldRequest === undefined) return;
   await ctx.connection.send({ jsonrpc: '2.0', id: call.heldRequest.id, ...lateAnswer(call.heldRequest) });
+}
+
+/** How a running call was seen, for messages. */
+function runningText(running: Running): string {
+  return `seen running at progress ${running.last.progress} of ${String(running.last.total)}, about ${Math.round(running.remainingMs)} ms of work ahead`;
 }
 
 /** Request ids the target itself sent on this connection (from the transcript). */
@@ -72,6 +80,8 @@ function cancelledNotificationCase(id: string, requirement: 'CORE-CANCEL-2' | 'W
       : 'notifications/cancelled of an in-flight tool call (one that asked the client, else one reporting progress) gets no response, and the target only ever cancels its own requests',
     requirements: webTransportOnly ? [requirement] : [requirement, 'CORE-CANCEL-1'],
     ...(webTransportOnly ? { transports: ['webtransport'] as const } : {}),
+    // A running call is watched until its work would have ended.
+    timeLimitMs: 20_000,
     async run(ctx) {
       await openAskingSession(ctx);
       const call = await startInFlightCall(ctx);
@@ -81,18 +91,19 @@ function cancelledNotificationCase(id: string, requirement: 'CORE-CANCEL-2' | 'W
         return;
       }
       await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call.id, reason: 'cancelled by the conformance suite' } });
-      // Nothing may answer the call, neither now nor once its client request is answered (a
-      // target that ignored the cancel could finish then).
-      let answer = await unlessQuiet(ctx, (m) => isResponseTo(m, call.id));
+      // Nothing may answer the call, neither now nor once its client request is answered, nor
+      // while a running call would still be working (a target that ignored the cancel finishes then).
+      let answer = call.running ? await answerAfterCancel(ctx, call, call.running, QUIET_MS) : await unlessQuiet(ctx, (m) => isResponseTo(m, call.id));
       if (answer === undefined && call.heldRequest !== undefined) {
         await releaseHeld(ctx, call);
         answer = await unlessQuiet(ctx, (m) => isResponseTo(m, call.id));
       }
-      if (answer !== undefined && call.how === 'progress' && 'result' in answer) {
+      if (answer !== undefined && call.how === 'progress' && call.running === undefined && 'result' in answer) {
         ctx.info(requirement, 'the progress-reporting call was answered with a result after the cancel; it may have finished before the cancel arrived', answer);
       } else {
+        const how = call.how === 'asked-client' ? ', even after its client request was answered' : call.running ? ` (${runningText(call.running)} when cancelled)` : '';
         ctx.check(requirement, answer === undefined, {
-          message: `the cancelled ${call.tool} call (id ${call.id}) is not answered${call.how === 'asked-client' ? ', even after its client request was answered' : ''}`,
+          message: `the cancelled ${call.tool} call (id ${call.id}) is not answered${how}`,
           expected: 'no response',
           actual: answer,
         });
@@ -163,6 +174,8 @@ const dollarCancelAnswered = defineCase({
   title: '$/cancel of an in-flight tool call (one that asked the client, else one reporting progress) aborts it and answers it with an error (-32000 "Cancelled", -32800 or another code)',
   requirements: ['WT-CANCEL-2', 'WT-CANCEL-1'],
   transports: ['webtransport'],
+  // A running call is watched until its work would have ended.
+  timeLimitMs: 20_000,
   async run(ctx) {
     await openAskingSession(ctx);
     const call = await startInFlightCall(ctx);
@@ -172,7 +185,17 @@ const dollarCancelAnswered = defineCase({
       return;
     }
     await ctx.connection.send({ jsonrpc: '2.0', method: '$/cancel', params: { requestId: call.id, reason: 'cancelled by the conformance suite' } });
-    let answer = await unlessQuiet(ctx, (m) => isResponseTo(m, call.id), 2_000);
+    let answer = call.running ? await answerAfterCancel(ctx, call, call.running, 2_000) : await unlessQuiet(ctx, (m) => isResponseTo(m, call.id), 2_000);
+    if (call.running !== undefined && answer !== undefined && 'result' in answer) {
+      // Seen running with its work ahead, then answered with its result: the cancel changed nothing.
+      ctx.check('WT-CANCEL-1', false, {
+        message: `$/cancel did not abort the ${call.tool} call (${runningText(call.running)}): it ran to its normal end`,
+        expected: 'an error answer after $/cancel, and the work stopped',
+        actual: answer,
+      });
+      ctx.check('WT-CANCEL-2', false, { message: 'the request cancelled with $/cancel is answered with an error, not its result', expected: { error: { code: BINDING_ERROR.Cancelled } }, actual: answer });
+      return;
+    }
     // The work is aborted: answering the held request now produces nothing more for the call.
     await releaseHeld(ctx, call);
     const isMore = (m: unknown): boolean =>

@@ -305,12 +305,22 @@ const interactiveExport = defineCase({
       const items = refStreamItems(respond.result);
       const named = isRecord(file.stream) ? file.stream : undefined;
       if (!named) {
+        const shown = { file: { ...file, content: typeof file.content === 'string' ? `${file.content.length} characters` : file.content } };
+        // Inline is the rule's own fallback only where the completing request cannot carry a stream (an id no header can hold).
+        if (items.length === 0 && isU32(respond.id)) {
+          ctx.check('WT-EXEC-10', false, {
+            message: `${toolName}: the completing interaction.respond (id ${String(respond.id)}) could carry an execution stream, yet the file travels inline in interaction.complete`,
+            expected: 'the file on an execution stream of that request, named by ref/stream and by interaction.complete',
+            actual: shown,
+          });
+          return;
+        }
         ctx.info(
           'WT-EXEC-10',
           items.length > 0
             ? `${toolName}: the completing respond names a stream (ref/stream), but interaction.complete carries the file without naming it (accepted reading)`
-            : `${toolName}: the file travels inline in interaction.complete (accepted reading; a stream is recommended on WebTransport)`,
-          { file: { ...file, content: typeof file.content === 'string' ? `${file.content.length} characters` : file.content } },
+            : `${toolName}: the file travels inline in interaction.complete (the completing request's id ${JSON.stringify(respond.id)} cannot name a stream)`,
+          shown,
         );
         return;
       }

@@ -9,6 +9,7 @@ import { isRecord } from '../../src/wire/index.js';
 import { openSideSession } from './fastworkflow/support.js';
 import { errorOf, openSession, requiresInteractiveTool, type Message } from './support.js';
 import { declaresStatelessMode, firstPrompt, startInteraction } from './support/flow.js';
+import { reportForeignSessionAccess } from './session-security.js';
 
 const SUITE = 'injection';
 
@@ -32,14 +33,7 @@ const otherConnection = defineCase({
     try {
       const { response } = await side.ask(FLOW_METHOD.getState, { sessionId: session.sessionId });
       if (response === undefined) throw new TargetPreconditionError('interaction.getState from the other connection was not answered', { requirement: 'FLOW-SEC-4' });
-      const error = errorOf(response);
-      if (error?.code === FLOW_ERROR.SESSION_NOT_FOUND) {
-        ctx.reading('FLOW-SEC-4', 1, 'sessions are bound to their connection (the safer reading)', response);
-      } else if (isRecord(response.result)) {
-        ctx.reading('FLOW-SEC-4', 2, 'a session id alone gives access to the session', response);
-      } else {
-        ctx.info('FLOW-SEC-4', `refused from another connection with error ${String(error?.code)}`, response);
-      }
+      reportForeignSessionAccess(ctx, response);
     } finally {
       await side.close();
     }

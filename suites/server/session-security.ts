@@ -1,7 +1,11 @@
 // Suite `session-security`: MCP Flow session ids are unpredictable (C-21), sessions are isolated
-// from each other, limits are answered with errors rather than silence, and sessions travel over
-// TLS off the loopback interface (000 §Session Isolation, §Rate Limiting, §Data Privacy).
+// from each other, on one connection and across two (ctx.openConnection), a session named on
+// another connection is reported (FLOW-SEC-4), limits are answered with errors rather than
+// silence, and sessions travel over TLS off the loopback interface (000 §Session Isolation,
+// §Rate Limiting, §Data Privacy).
+import { randomUUID } from 'node:crypto';
 import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../src/harness/index.js';
+import { FLOW_ERROR } from '../../src/protocol/error-codes.js';
 import { FLOW_METHOD } from '../../src/protocol/methods.js';
 import { assessSessionIds, RECOMMENDED_ENTROPY_BITS, REQUIRED_ENTROPY_BITS } from '../../src/protocol/session-ids.js';
 import { ConnectionTimeoutError } from '../../src/transport/errors.js';
@@ -106,6 +110,61 @@ const isolation = defineCase({
       message: `answering ${JSON.stringify(value)} in session ${a.sessionId} leaves session ${b.sessionId}'s accumulatedData and history as they were`,
       expected: before,
       actual: after,
+    });
+  },
+});
+
+/**
+ * FLOW-SEC-4: how the target answered a request naming a session another connection started: -32001
+ * (bound to its connection, the safer reading), a result (the id alone gives access), or another error.
+ */
+export function reportForeignSessionAccess(ctx: CaseContext, response: Message): void {
+  const error = errorOf(response);
+  if (error?.code === FLOW_ERROR.SESSION_NOT_FOUND) {
+    ctx.reading('FLOW-SEC-4', 1, 'sessions are bound to their connection (the safer reading)', response);
+  } else if (isRecord(response.result)) {
+    ctx.reading('FLOW-SEC-4', 2, 'a session id alone gives access to the session', response);
+  } else {
+    ctx.info('FLOW-SEC-4', `refused from another connection with error ${String(error?.code)}`, response);
+  }
+}
+
+const acrossConnections = defineCase({
+  id: 'session-security/sessions-isolated-across-connections',
+  suite: SUITE,
+  title: "sessions of two connections are isolated: an answer given in one changes nothing in the other's getState, and a session named on the other connection is refused or served (reported, FLOW-SEC-4)",
+  requirements: ['FLOW-SEC-1', 'FLOW-SEC-4'],
+  // Over stdio a second connection is a second process, which shares nothing with the first.
+  transports: ['webtransport', 'http'],
+  applies: requiresInteractiveTool,
+  async run(ctx) {
+    await openSession(ctx);
+    const other = await ctx.openConnection();
+    await openSession(other);
+    // Both sessions start alike, with a context of this case's own: nothing but the connection tells them apart.
+    const context = { conformanceCase: ctx.caseId, probe: randomUUID() };
+    const a = await startInteraction(ctx, { params: { context } });
+    const firstA = await firstPrompt(ctx, a);
+    const b = await startInteraction(other, { toolName: a.toolName, params: { context } });
+    await firstPrompt(other, b);
+    const before = sessionData(await getState(other, b.sessionId, 'FLOW-SEC-1'));
+    // Over Streamable HTTP injection/flow-session-of-another-connection reports FLOW-SEC-4.
+    if (ctx.connection.kind !== 'http') {
+      const foreign = await other.request('FLOW-SEC-4', FLOW_METHOD.getState, { sessionId: a.sessionId }, { what: 'interaction.getState of the first connection\'s session' });
+      if (foreign !== undefined) reportForeignSessionAccess(ctx, foreign);
+    }
+    const value = validValue(firstA.prompt);
+    if (value === undefined) throw new TargetPreconditionError('no valid value could be built for the first prompt', { actual: firstA.prompt });
+    const answer = await respond(ctx, a, value, 'FLOW-SEC-1');
+    if (respondOutcome(answer) !== 'accepted') {
+      throw new TargetPreconditionError(`the value ${JSON.stringify(value)} was not accepted in the first session`, { requirement: 'FLOW-RESPOND-2', actual: answer });
+    }
+    await maybeFlowEvent(ctx, a.sessionId);
+    const after = sessionData(await getState(other, b.sessionId, 'FLOW-SEC-1'));
+    ctx.check('FLOW-SEC-1', b.sessionId !== a.sessionId && JSON.stringify(after) === JSON.stringify(before), {
+      message: `answering ${JSON.stringify(value)} in session ${a.sessionId} (first connection) leaves session ${b.sessionId} (second connection) as it was`,
+      expected: { sessionId: `not ${a.sessionId}`, ...before },
+      actual: { sessionId: b.sessionId, ...after },
     });
   },
 });
@@ -220,4 +279,4 @@ const tls = defineCase({
   },
 });
 
-export const cases: readonly ConformanceCase[] = [sessionIds, isolation, rateLimit, tls];
+export const cases: readonly ConformanceCase[] = [sessionIds, isolation, acrossConnections, rateLimit, tls];

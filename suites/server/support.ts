@@ -3,10 +3,27 @@
 // error-answer checks, and set-up requests whose failure is the target's doing (a precondition),
 // not a check of the case's own requirement.
 import { TargetPreconditionError, type Applicability, type CaseContext, type Discovery } from '../../src/harness/index.js';
+import { errorOf, isResponseTo, notification, request, resultResponse, type Message } from '../../src/protocol/jsonrpc.js';
 import { LATEST_PROTOCOL_VERSION } from '../../src/protocol/methods.js';
 import { isRecord } from '../../src/wire/index.js';
 
-export type Message = Record<string, unknown>;
+// The message model (types, guards, builders) is src/protocol/jsonrpc.ts's; the suites take it from here.
+export {
+  errorOf,
+  errorResponse,
+  idKey,
+  isNotification,
+  isRequest,
+  isRequest as isRequestFromTarget,
+  isResponse,
+  isResponseTo,
+  notification,
+  paramsOf,
+  request,
+  resultResponse,
+  type Message,
+  type RequestId,
+} from '../../src/protocol/jsonrpc.js';
 
 /** The harness's clientInfo in every initialize the suites send. */
 export const SUITE_CLIENT_INFO = { name: 'mcp-flow-conformance', version: '0.1.0' } as const;
@@ -50,7 +67,7 @@ export function initializeParams(ctx: CaseContext, options: OpenSessionOptions =
  */
 export async function setupRequest(ctx: CaseContext, method: string, params?: Message, requirement?: string): Promise<Message> {
   const id = ctx.nextId();
-  await ctx.connection.send({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
+  await ctx.connection.send(request(id, method, params));
   try {
     const received = await ctx.next((r) => isResponseTo(r.message, id), { timeoutMs: SETUP_ANSWER_MS });
     return received.message as Message;
@@ -80,23 +97,8 @@ export async function setupResult(ctx: CaseContext, method: string, params?: Mes
  */
 export async function openSession(ctx: CaseContext, options: OpenSessionOptions = {}): Promise<Message> {
   const result = await setupResult(ctx, 'initialize', initializeParams(ctx, options), options.requirement ?? 'CORE-LIFE-3');
-  if (options.initialized ?? true) await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  if (options.initialized ?? true) await ctx.connection.send(notification('notifications/initialized'));
   return result;
-}
-
-/** True for a response (result or error, no method) to request `id`. */
-export function isResponseTo(message: unknown, id: string | number): boolean {
-  return isRecord(message) && !('method' in message) && message.id === id && ('result' in message || 'error' in message);
-}
-
-/** True for a request (method and id) from the target, optionally of one method. */
-export function isRequestFromTarget(message: unknown, method?: string): message is Message & { id: string | number; method: string } {
-  return isRecord(message) && typeof message.method === 'string' && 'id' in message && (method === undefined || message.method === method);
-}
-
-/** The `error` object of an answer, when it is one. */
-export function errorOf(answer: Message | undefined): { code: unknown; message: unknown; data?: unknown } | undefined {
-  return answer && isRecord(answer.error) ? (answer.error as { code: unknown; message: unknown; data?: unknown }) : undefined;
 }
 
 /**
@@ -122,7 +124,7 @@ export function checkErrorCode(
 
 /** Answers a request the target sent us (e.g. `interaction.prompt`, `ping`). */
 export async function answerTarget(ctx: CaseContext, request: { id: unknown }, result: Message = {}): Promise<void> {
-  await ctx.connection.send({ jsonrpc: '2.0', id: request.id, result });
+  await ctx.connection.send(resultResponse(request.id, result));
 }
 
 /** Applicability: discovery found at least one tool `interaction.start` accepts (MCP Flow). */

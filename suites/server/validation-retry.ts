@@ -404,6 +404,9 @@ const acceptedResult = defineCase({
   },
 });
 
+/** The rules whose broken value the server can say how to fix (FLOW-VALID-13): a pattern, the choices, the date form. */
+const SUGGESTIBLE = ['FLOW-VALID-3', 'FLOW-VALID-7', 'FLOW-VALID-9'];
+
 const rejectionAndRetry = defineCase({
   id: `${SUITE}/rejection-and-retry`,
   suite: SUITE,
@@ -418,7 +421,9 @@ const rejectionAndRetry = defineCase({
       const session = await startInteraction(ctx, { toolName });
       const walk = await walkSession(ctx, session, {
         async visit(current) {
-          const probe = invalidValues(current.prompt)[0];
+          const probes = invalidValues(current.prompt);
+          // A value whose fix the server can name (pattern, choice, date) where the prompt has one, so that FLOW-VALID-13 is judged.
+          const probe = probes.find((p) => SUGGESTIBLE.includes(p.requirement)) ?? probes[0];
           if (probe === undefined) return true;
           retried++;
           const place = where(toolName, current);
@@ -437,7 +442,7 @@ const rejectionAndRetry = defineCase({
             if (outcome === 'accepted') return false;
             if (outcome === 'rejected') ctx.reading('FLOW-RESPOND-3', 1, place);
           }
-          if (['FLOW-VALID-3', 'FLOW-VALID-7', 'FLOW-VALID-9'].includes(probe.requirement) && validation !== undefined) {
+          if (SUGGESTIBLE.includes(probe.requirement) && validation !== undefined) {
             ctx.check('FLOW-VALID-13', typeof validation.suggestion === 'string' && validation.suggestion !== '', {
               message: `${place}: the rejection of ${probe.description} suggests how to fix the value`,
               actual: validation,

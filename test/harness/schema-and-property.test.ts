@@ -8,7 +8,7 @@ import { defineCase, type ConformanceCase, type Target } from '../../src/harness
 import { CaseRegistry } from '../../src/harness/registry.js';
 import type { CaseResult } from '../../src/harness/result.js';
 import { runConformance, type RunOptions } from '../../src/harness/runner.js';
-import { validateTranscript } from '../../src/harness/schema-check.js';
+import { judgeTranscript } from '../../src/judge/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
 import { SchemaRegistry } from '../../src/schema/registry.js';
 import { Transcript } from '../../src/transport/transcript.js';
@@ -102,11 +102,11 @@ describe('schema validation of every message', () => {
     received({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } });
     sent({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     received({ jsonrpc: '2.0', id: 2, result: { tools: [{ name: 'echo' }] } });
-    const violations = validateTranscript(registry, requirements(), transcript.entries());
+    const violations = judgeTranscript(registry, requirements(), transcript.entries());
     expect(violations).toHaveLength(1);
     expect(violations[0]).toMatchObject({ kind: 'violation', direction: 'received', seq: 3, pointer: '/result/tools/0', requirement: 'CORE-TOOLS-1' });
     expect(violations[0]!.schema).toMatch(/^core\/2025-03-26\/tools-list\.result\.schema\.json$/);
-    expect(validateTranscript(registry, requirements(), transcript.entries(), { directions: ['sent'] })).toEqual([]);
+    expect(judgeTranscript(registry, requirements(), transcript.entries(), { directions: ['sent'] })).toEqual([]);
   });
 
   it('on WebTransport a ref/stream content item is judged by the binding schema, the rest by the core schema', () => {
@@ -123,19 +123,19 @@ describe('schema validation of every message', () => {
     received({ jsonrpc: '2.0', id: 3, result: { content: [{ type: 'ref/stream', streamTag: -1 }] } });
     sent({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: {} } });
     received({ jsonrpc: '2.0', id: 4, result: { content: [{ type: 'text' }] } });
-    const onWt = validateTranscript(registry, requirements(), transcript.entries(), { webTransport: true });
+    const onWt = judgeTranscript(registry, requirements(), transcript.entries(), { webTransport: true });
     expect(onWt.map((v) => [v.seq, v.schema, v.pointer])).toEqual([
       [5, 'binding/ref-stream.payload.schema.json', '/result/content/0/streamTag'],
       [7, expect.stringMatching(/^core\/2025-06-18\/tools-call\.result\.schema\.json$/), '/result/content/0'],
     ]);
     expect(onWt[0]!.requirement).toBe('WT-EXEC-4');
     // Elsewhere ref/stream is no content item at all, and the binding's transport members are not judged.
-    const elsewhere = validateTranscript(registry, requirements(), transcript.entries());
+    const elsewhere = judgeTranscript(registry, requirements(), transcript.entries());
     expect(elsewhere.map((v) => v.seq)).toEqual([3, 5, 7]);
     // On WebTransport the binding's initialize extensions are judged beside the core schemas.
     sent({ jsonrpc: '2.0', id: 5, method: 'initialize', params: INIT });
     received({ jsonrpc: '2.0', id: 5, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } } });
-    const bare = validateTranscript(registry, requirements(), transcript.entries(), { webTransport: true }).filter((v) => v.seq >= 8);
+    const bare = judgeTranscript(registry, requirements(), transcript.entries(), { webTransport: true }).filter((v) => v.seq >= 8);
     // (The harness's own initialize may leave the transport member out on purpose: not judged.)
     expect(bare.map((v) => [v.seq, v.schema, v.requirement, v.direction])).toEqual([[9, 'binding/initialize.result.schema.json', 'WT-INIT-3', 'received']]);
   });

@@ -7,7 +7,7 @@ import { defineCase, type ConformanceCase, type Target } from '../../src/harness
 import { CaseRegistry } from '../../src/harness/registry.js';
 import type { RunResult } from '../../src/harness/result.js';
 import { runConformance } from '../../src/harness/runner.js';
-import { validateTranscript } from '../../src/harness/schema-check.js';
+import { judgeTranscript } from '../../src/judge/index.js';
 import { SessionValidator } from '../../src/peer/proxy/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
 import { SchemaRegistry } from '../../src/schema/registry.js';
@@ -143,7 +143,7 @@ describe('the proxy and the runner judge the same messages the same way', () => 
   it('(d) the same requirements at the same messages; extra members are no violation for either', () => {
     const transcript = new Transcript();
     for (const [direction, decoded] of exchange) transcript.record({ direction, channel: { kind: 'control' }, decoded });
-    const runner = validateTranscript(schemas, requirements(), transcript.entries());
+    const runner = judgeTranscript(schemas, requirements(), transcript.entries());
     const judged = runner
       .filter((f) => f.kind === 'violation' && f.direction === 'received' && f.requirement !== undefined)
       .map((f) => `${f.seq} ${f.requirement}`);

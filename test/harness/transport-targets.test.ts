@@ -7,6 +7,7 @@ import { CaseRegistry } from '../../src/harness/registry.js';
 import { runConformance } from '../../src/harness/runner.js';
 import { shellQuote } from '../../src/harness/rerun.js';
 import { httpRerunArgs, httpTarget, stdioTarget, webTransportTarget } from '../../src/harness/transport-targets.js';
+import { webTransportBinding } from '../../src/peer/server/binding.js';
 import { createMockServer } from '../../src/peer/server/server.js';
 import { listenHttp, type HttpListener } from '../../src/transport/http/server.js';
 import { listenWebTransport, type WebTransportServer } from '../../src/transport/webtransport/server.js';
@@ -40,9 +41,10 @@ async function runAll(target: Target, timeoutScale = 1) {
 let listener: HttpListener | undefined;
 let wt: WebTransportServer | undefined;
 beforeAll(async () => {
-  const mock = createMockServer();
+  const binding = webTransportBinding();
+  const mock = createMockServer({ extensions: [binding] });
   listener = await listenHttp({ onSession: (connection) => void mock.serve(connection) });
-  wt = await listenWebTransport({ tls: await generateSelfSignedCertificate(), onConnection: (connection) => void mock.serve(connection) });
+  wt = await listenWebTransport({ tls: await generateSelfSignedCertificate(), ...binding.listener, onConnection: (connection) => void mock.serve(connection) });
 });
 // Both are closed even when the other failed to start (so a failed start does not leave one open).
 afterAll(async () => {

@@ -1,8 +1,10 @@
 // The official SDK's McpServer as a real peer: a couple of tools, a resource and a prompt, written
 // the way the SDK's own documentation shows, served over the WebTransport binding by
-// listenSdkServer (src/transport/webtransport/sdk-server-transport.ts).
+// listenSdkServer (src/transport/webtransport/sdk-server-transport.ts) with the binding's rules
+// (src/peer/server/binding.ts) attached to each session.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { webTransportBinding } from '../../src/peer/server/binding.js';
 import { listenSdkServer, type WebTransportServer } from '../../src/transport/webtransport/index.js';
 
 export const SDK_SERVER_INFO = { name: 'sdk-mcp-server-fixture', version: '1.0.0' } as const;
@@ -49,5 +51,5 @@ export function createSdkMcpServer(): McpServer {
 
 /** listenSdkServer on 127.0.0.1, port 0, serving a fresh createSdkMcpServer() per session. */
 export function listenSdkMcpServer(options: { http?: 2 | 3 } = {}): Promise<WebTransportServer> {
-  return listenSdkServer({ host: '127.0.0.1', port: 0, ...(options.http ? { http: options.http } : {}), createServer: () => createSdkMcpServer() });
+  return listenSdkServer({ host: '127.0.0.1', port: 0, ...(options.http ? { http: options.http } : {}), hooks: webTransportBinding().listener.hooks, createServer: () => createSdkMcpServer() });
 }

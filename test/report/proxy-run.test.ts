@@ -1,7 +1,8 @@
 // Connection faults as the requirement their sender broke, and the proxy's findings as a RunResult
 // (one case per requirement judged: PASS, FAIL for a MUST, WARN for a SHOULD, with the excerpt).
 import { describe, expect, it } from 'vitest';
-import { faultRequirement, ProxyRecord, SessionValidator, type Violation } from '../../src/peer/proxy/index.js';
+import { faultRequirement } from '../../src/judge/index.js';
+import { ProxyRecord, SessionValidator, type Violation } from '../../src/peer/proxy/index.js';
 import { proxyRunResult } from '../../src/report/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
 import { SchemaRegistry } from '../../src/schema/registry.js';

@@ -26,7 +26,7 @@ import {
   type MockClientTarget,
   type StreamOutcome,
 } from '../../peer/client/index.js';
-import { closestNames } from '../../peer/server/extension.js';
+import { closestNames } from '../../common/names.js';
 import { findInteractiveAdvertisements } from '../../protocol/flow-capability.js';
 import type { ConsoleOutput } from '../../report/console.js';
 import { ConnectionClosedError, ConnectionError } from '../../transport/errors.js';

@@ -5,11 +5,11 @@ import { connectHttp } from '../../transport/http/index.js';
 import { spawnStdio } from '../../transport/stdio/index.js';
 import type { Transcript } from '../../transport/transcript.js';
 import { connectWebTransport } from '../../transport/webtransport/client.js';
-import { WEBTRANSPORT_FAULT } from '../../transport/webtransport/faults.js';
-import type { LibrarySession } from '../../transport/webtransport/session.js';
+import type { LibrarySession } from '../../transport/webtransport/library-session.js';
 import { answersBindingFaults } from './binding-faults.js';
 import { MockClientTargetError } from './errors.js';
 import { MOCK_CLIENT_FAULT as F, type ClientFaults } from './faults.js';
+import { clientSessionHooks } from './session-hooks.js';
 
 export type MockClientTarget =
   | {
@@ -64,20 +64,8 @@ export async function openConnection(target: MockClientTarget, options: OpenOpti
         streamInjection: !clientAnswers && !faults.has(F.injectionUnreported),
         streamReferences: !faults.has(F.danglingStreamRefIgnored),
       },
-      faults: {
-        has: (name) =>
-          // FAULT accept-injected-stream: the session delivers a stream whose request id was never sent.
-          (name === WEBTRANSPORT_FAULT.acceptInjectedStreamHeader && faults.has(F.acceptInjectedStream)) ||
-          // FAULTs requests-after-shutdown, stream-opened-after-shutdown: the session stays open
-          // after the server's $/shutdown (and streams may still be opened).
-          (name === WEBTRANSPORT_FAULT.shutdownIgnored && (faults.has(F.requestsAfterShutdown) || faults.has(F.streamAfterShutdown))) ||
-          // FAULT session-kept-after-control-end: the session stays open after the server ended its control stream.
-          (name === WEBTRANSPORT_FAULT.controlStreamEndIgnored && faults.has(F.controlStreamEndIgnored)) ||
-          // FAULT split-frame-lost: a control frame whose bytes came in more than one read is dropped.
-          (name === WEBTRANSPORT_FAULT.splitFrameDropped && faults.has(F.splitFrameDropped)) ||
-          // FAULT partial-frame-served: a frame cut short by the end of the control stream is served if what came decodes.
-          (name === WEBTRANSPORT_FAULT.truncatedFrameAtEndServed && faults.has(F.partialFrameServed)),
-      },
+      // Faults that live in the session are its hooks (session-hooks.ts).
+      hooks: () => clientSessionHooks(faults),
       // FAULT oversized-frame: the session no longer refuses frames above the server's maxMessageSize.
       raw: faults.has(F.oversizedFrame),
       // FAULT second-bidirectional-stream: the library session is kept to open one more bidirectional stream.

@@ -9,6 +9,7 @@ import { ConnectionError } from '../../transport/errors.js';
 import { connectHttp, listenHttp } from '../../transport/http/index.js';
 import { serveStdio, spawnStdio, splitCommandLine } from '../../transport/stdio/index.js';
 import { connectWebTransport, listenWebTransport } from '../../transport/webtransport/index.js';
+import { webTransportBinding } from '../server/binding.js';
 import { ListenSpecError, UpstreamError } from './errors.js';
 
 /** Where the proxy listens for its client. */
@@ -55,7 +56,8 @@ export async function listen(spec: ListenSpec, options: ListenerOptions): Promis
   const host = options.host ?? '127.0.0.1';
   switch (spec.transport) {
     case 'webtransport': {
-      const server = await listenWebTransport({ host, port: spec.port, onConnection: options.onConnection });
+      // The binding's rules towards the client (admission before READY, result.transport), as the mock server has them.
+      const server = await listenWebTransport({ host, port: spec.port, onConnection: options.onConnection, ...webTransportBinding().listener });
       return { transport: spec.transport, url: server.url, certificateHash: server.certificateHash, close: () => server.close() };
     }
     case 'http': {

@@ -12,5 +12,4 @@ export { ProxyRecord, readRecordFile, parseRecord, sessionOf } from './record.js
 export type { RecordedSession } from './record.js';
 export { replaySession, formatReplayedAnswer, diff } from './replay.js';
 export type { ReplayedAnswer, ReplayDifference, ReplayOptions } from './replay.js';
-export { faultRequirement } from './fault-requirements.js';
 export { ProxyError, ListenSpecError, UpstreamError, RecordFileError } from './errors.js';

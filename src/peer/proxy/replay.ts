@@ -4,6 +4,7 @@
 // answers are matched by the client's own request ids, server requests by method and order.
 // What legitimately varies is normalised: server request ids and MCP Flow session ids and tokens
 // are mapped from the recorded value to the replayed one, timestamps are compared by type only.
+import { idKey } from '../../protocol/jsonrpc.js';
 import type { Connection, ReceivedMessage } from '../../transport/connection.js';
 import { ConnectionClosedError } from '../../transport/errors.js';
 import type { TranscriptEntry } from '../../transport/transcript.js';
@@ -58,13 +59,13 @@ export async function replaySession(recorded: RecordedSession, connection: Conne
   const sent = recorded.entries.filter((entry) => entry.direction === 'sent' && entry.decoded !== undefined);
   const received = recorded.entries.filter((entry) => entry.direction === 'received' && entry.decoded !== undefined);
   const clientMethods = new Map<string, string>();
-  for (const entry of sent) for (const item of items(entry.decoded)) if (typeof item['method'] === 'string' && 'id' in item) clientMethods.set(key(item['id']), item['method']);
+  for (const entry of sent) for (const item of items(entry.decoded)) if (typeof item['method'] === 'string' && 'id' in item) clientMethods.set(idKey(item['id']), item['method']);
   const counters = new Map<string, number>();
   const expected: Expected[] = received.flatMap((entry) =>
     items(entry.decoded).map((message) => {
       const kind: Expected['kind'] = typeof message['method'] === 'string' ? ('id' in message ? 'request' : 'notification') : 'response';
-      const method = kind === 'response' ? (clientMethods.get(key(message['id'])) ?? '?') : (message['method'] as string);
-      const counter = `${kind}:${kind === 'response' ? key(message['id']) : method}`;
+      const method = kind === 'response' ? (clientMethods.get(idKey(message['id'])) ?? '?') : (message['method'] as string);
+      const counter = `${kind}:${kind === 'response' ? idKey(message['id']) : method}`;
       const ordinal = counters.get(counter) ?? 0;
       counters.set(counter, ordinal + 1);
       return { entry, message, kind, method, ordinal };
@@ -90,7 +91,7 @@ export async function replaySession(recorded: RecordedSession, connection: Conne
     for (const got of arrivals) {
       const gotKind = typeof got['method'] === 'string' ? ('id' in got ? 'request' : 'notification') : 'response';
       if (gotKind !== want.kind) continue;
-      if (want.kind === 'response' ? key(got['id']) !== key(want.message['id']) : got['method'] !== want.method) continue;
+      if (want.kind === 'response' ? idKey(got['id']) !== idKey(want.message['id']) : got['method'] !== want.method) continue;
       if (seen++ === want.ordinal) return got;
     }
     return undefined;
@@ -117,7 +118,7 @@ export async function replaySession(recorded: RecordedSession, connection: Conne
       let outgoing = substitute(item, mapping) as Record<string, unknown>;
       if (typeof item['method'] !== 'string' && 'id' in item) {
         // The client's answer to a server request: the replayed request's id.
-        const request = expected.find((want) => want.kind === 'request' && key(want.message['id']) === key(item['id']));
+        const request = expected.find((want) => want.kind === 'request' && idKey(want.message['id']) === idKey(item['id']));
         if (!request?.matched) continue;
         outgoing = { ...outgoing, id: request.matched['id'] };
       }
@@ -167,10 +168,6 @@ function show(value: unknown): string {
 
 function items(decoded: unknown): Record<string, unknown>[] {
   return (Array.isArray(decoded) ? decoded : [decoded]).filter((item): item is Record<string, unknown> => isRecord(item));
-}
-
-function key(id: unknown): string {
-  return `${typeof id}:${String(id)}`;
 }
 
 function withoutId(message: Record<string, unknown>): Record<string, unknown> {

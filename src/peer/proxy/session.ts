@@ -4,6 +4,7 @@
 // way through; WebTransport datagrams and execution streams are forwarded when both legs are
 // WebTransport (with an HTTP or stdio client, progress and log datagrams become the notifications
 // they carry and execution streams are read and dropped).
+import { notification } from '../../protocol/jsonrpc.js';
 import type { Connection, IncomingExecutionStream, ReceivedDatagram, ReceivedMessage } from '../../transport/connection.js';
 import { ConnectionClosedError } from '../../transport/errors.js';
 import { WebTransportSessionConnection } from '../../transport/webtransport/index.js';
@@ -198,8 +199,8 @@ export class ProxySession {
           await to.webtransport.sendDatagram({ channel: datagram.channel, flags: datagram.flags, requestId: datagram.requestId, payload: datagram.payload });
         } else if (DATAGRAM_NOTIFICATIONS.has(datagram.channel) && isRecord(datagram.decoded)) {
           const payload = datagram.decoded;
-          const notification = typeof payload['method'] === 'string' ? payload : { jsonrpc: '2.0', method: DATAGRAM_NOTIFICATIONS.get(datagram.channel)!, params: payload };
-          await to.send(notification);
+          const message = typeof payload['method'] === 'string' ? payload : notification(DATAGRAM_NOTIFICATIONS.get(datagram.channel)!, payload);
+          await to.send(message);
         }
       } catch (error) {
         if (to.isClosed) return;

@@ -1,8 +1,9 @@
-// The live validator of one proxied session: every message in both directions against the schema
-// for its method and direction, and the rules a passive observer can judge from the message
-// stream: the MCP lifecycle, request/response pairing, ids, progress and cancellation, capability
-// gates, the MCP Flow session rules and the WebTransport initialize negotiation. Each violation
-// cites the requirement it breaks.
+// The live validator of one proxied session: every message in both directions judged by the judge
+// (src/judge: its JSON-RPC envelope, the schema for its method, version and direction, the MCP Flow
+// prompt rules), and the rules a passive observer can judge from the message stream: the MCP
+// lifecycle, request/response pairing, ids, progress and cancellation, capability gates, the MCP
+// Flow session rules and the WebTransport initialize negotiation. Each violation cites the
+// requirement it breaks, through the judge's rule tables (src/judge/stream-rules.ts).
 import {
   capabilityGate,
   declares,
@@ -12,14 +13,27 @@ import {
   maySend,
   type ProtocolVersion,
 } from '../../protocol/methods.js';
+import {
+  ENVELOPE_REQUIREMENTS,
+  envelopeProblems,
+  Exchange,
+  faultRequirement,
+  flowMessageProblems,
+  judgeMessage,
+  PROMPT_RULE_REQUIREMENTS,
+  STREAM_RULES as RULE,
+  WIRE_FAULT_REQUIREMENTS,
+  WT_ENVELOPE_REQUIREMENTS,
+  WT_STREAM_RULES as WT_RULE,
+  type MessageContext,
+} from '../../judge/index.js';
+import { idKey } from '../../protocol/jsonrpc.js';
 import { findIllegalObservation, isInteractionState, isTerminal, type InteractionState } from '../../protocol/flow-session.js';
 import { failureVerdict, type Requirements } from '../../protocol/requirements.js';
-import { judgeMessage, type SchemaRegistry } from '../../schema/index.js';
+import type { SchemaRegistry } from '../../schema/index.js';
 import type { ConnectionFault, TransportKind } from '../../transport/connection.js';
 import { isRecord } from '../../wire/index.js';
 import { cborIdIsFloat } from './cbor-id.js';
-import { faultRequirement, WIRE_FAULT_REQUIREMENTS } from './fault-requirements.js';
-import { progressProblems, promptProblems } from './prompt-rules.js';
 import type { Flow, Violation } from './violation.js';
 
 export interface ValidatorOptions {
@@ -32,19 +46,11 @@ export interface ValidatorOptions {
   upstream: TransportKind;
 }
 
-/** Requirements the message-stream rules below can cite (besides the schemas' own). */
-export const RULE_REQUIREMENTS: readonly string[] = [
-  'FLOW-PROMPT-4', 'FLOW-PROMPT-5', 'FLOW-PROMPT-6', 'FLOW-PROMPT-7', 'FLOW-PROMPT-8', 'FLOW-PROMPT-10', 'FLOW-PROMPT-15', 'FLOW-CAP-9', 'CORE-CAP-3', 'CORE-CAP-4',
-  'CORE-LIFE-8', 'CORE-LIFE-12',
-  'CORE-RPC-1', 'CORE-RPC-2', 'CORE-RPC-3', 'CORE-RPC-4', 'CORE-RPC-5', 'CORE-RPC-6', 'CORE-RPC-7', 'CORE-RPC-12',
-  'CORE-RPC-14', 'CORE-RPC-16', 'CORE-LIFE-1', 'CORE-LIFE-4', 'CORE-LIFE-6', 'CORE-LIFE-7', 'CORE-LIFE-9', 'CORE-LIFE-11',
-  'CORE-CAP-1', 'CORE-CAP-2', 'CORE-CAP-5', 'CORE-LOG-5', 'CORE-RES-5', 'CORE-PROG-2', 'CORE-PROG-3', 'CORE-PROG-4',
-  'CORE-CANCEL-1', 'CORE-CANCEL-2', 'CORE-CANCEL-3', 'FLOW-CAP-8', 'FLOW-START-7', 'FLOW-SM-2', 'FLOW-SM-3', 'FLOW-SM-6',
-  'FLOW-SM-10', 'FLOW-RESPOND-8', 'FLOW-START-8',
-];
+/** Requirements the rules below can cite (besides the schemas' own): derived from the judge's rule tables. */
+export const RULE_REQUIREMENTS: readonly string[] = [...new Set([...ENVELOPE_REQUIREMENTS, ...PROMPT_RULE_REQUIREMENTS, ...Object.values(RULE)])];
 
 /** Rules that only apply on a WebTransport leg. */
-export const WT_RULE_REQUIREMENTS: readonly string[] = ['WT-CANCEL-2', 'WT-ENC-13', 'WT-ID-1', 'WT-ENC-4', 'WT-ENC-6', 'WT-ENC-9', 'WT-CANCEL-6', ...WIRE_FAULT_REQUIREMENTS];
+export const WT_RULE_REQUIREMENTS: readonly string[] = [...new Set([...WT_ENVELOPE_REQUIREMENTS, ...Object.values(WT_RULE), ...WIRE_FAULT_REQUIREMENTS])];
 
 type Phase = 'new' | 'initializing' | 'answered' | 'ready' | 'failed';
 
@@ -77,17 +83,17 @@ interface FlowSession {
 
 const other = (flow: Flow): Flow => (flow === 'client-to-server' ? 'server-to-client' : 'client-to-server');
 const senderOf = (flow: Flow): 'client' | 'server' => (flow === 'client-to-server' ? 'client' : 'server');
-const idKey = (id: unknown): string => `${typeof id}:${String(id)}`;
 const isId = (id: unknown): id is string | number => typeof id === 'string' || typeof id === 'number';
 
 export class SessionValidator {
   readonly #options: ValidatorOptions;
   readonly #violations: Violation[] = [];
+  /** The context each message is judged in (the version the initialize exchange settled on, the request a response answers). */
+  readonly #exchange = new Exchange();
   /** Requirements judged in this session (schemas used, rules that applied). */
   readonly #checked = new Set<string>();
   #phase: Phase = 'new';
   #initializeId: string | number | undefined;
-  #requestedVersion: string | undefined;
   #version: ProtocolVersion | undefined;
   #clientCapabilities: unknown;
   #serverCapabilities: unknown;
@@ -142,10 +148,10 @@ export class SessionValidator {
     this.#lastSeq = seq;
     const before = this.#violations.length;
     if (wire?.encoding === 'cbor' && wire.body && !Array.isArray(message) && cborIdIsFloat(wire.body)) {
-      this.#add(direction, seq, at, subjectOf(message), 'WT-ENC-13', `the id ${JSON.stringify((message as { id?: unknown }).id)} is encoded as a CBOR float, not a CBOR integer`, message);
+      this.#add(direction, seq, at, subjectOf(message), WT_RULE.cborFloatId, `the id ${JSON.stringify((message as { id?: unknown }).id)} is encoded as a CBOR float, not a CBOR integer`, message);
     }
     const items = Array.isArray(message) ? message : [message];
-    if (Array.isArray(message) && message.length === 0) this.#add(direction, seq, at, 'batch', 'CORE-RPC-1', 'an empty JSON array is not a JSON-RPC message', message);
+    if (Array.isArray(message) && message.length === 0) this.#add(direction, seq, at, 'batch', RULE.emptyBatch, 'an empty JSON array is not a JSON-RPC message', message);
     for (const item of items) this.#observeOne(direction, item, seq, at);
     return this.#violations.slice(before);
   }
@@ -172,7 +178,7 @@ export class SessionValidator {
     for (const request of this.#pending.values()) {
       if (request.cancelled) continue;
       const answerer = other(request.from);
-      this.#add(answerer, this.#lastSeq, Date.now(), `${request.method} ${JSON.stringify(request.id)}`, 'CORE-RPC-16', `request ${JSON.stringify(request.id)} (${request.method}) was never answered before the session ended`);
+      this.#add(answerer, this.#lastSeq, Date.now(), `${request.method} ${JSON.stringify(request.id)}`, RULE.answeredTwiceOrNever, `request ${JSON.stringify(request.id)} (${request.method}) was never answered before the session ended`);
     }
     this.#pending.clear();
     // Requests for a session no start of this connection named: a session of another connection (FLOW-SEC-4).
@@ -180,7 +186,7 @@ export class SessionValidator {
     for (const [id, session] of this.#flowSessions) {
       const state = session.states.at(-1);
       if (session.startedElsewhere || session.prompted || session.completes > 0 || (state !== undefined && isTerminal(state))) continue;
-      this.#add('server-to-client', this.#lastSeq, Date.now(), `session ${JSON.stringify(id)}`, 'FLOW-START-8', `session ${JSON.stringify(id)} started without initialPrompt never received its first interaction.prompt`);
+      this.#add('server-to-client', this.#lastSeq, Date.now(), `session ${JSON.stringify(id)}`, RULE.noFirstPrompt, `session ${JSON.stringify(id)} started without initialPrompt never received its first interaction.prompt`);
     }
     return this.#violations.slice(before);
   }
@@ -191,76 +197,33 @@ export class SessionValidator {
     const leg = direction === 'client-to-server' ? this.#options.downstream : this.#options.upstream;
     const subject = subjectOf(message);
     const add = (requirement: string, text: string) => this.#add(direction, seq, at, subject, requirement, text, message);
+    const context = this.#exchange.context(direction, message);
     const wasNotification = this.#lastWasNotification[other(direction)];
     this.#lastWasNotification[direction] = false;
-    if (!this.#envelope(message, leg, add)) return;
-    const m = message as Record<string, unknown>;
-    if (typeof m['method'] === 'string') {
-      const method = m['method'];
-      const params = isRecord(m['params']) ? m['params'] : undefined;
-      if ('id' in m) this.#onRequest(direction, method, m['id'] as string | number, params, add);
-      else {
-        this.#onNotification(direction, method, params, add);
-        this.#lastWasNotification[direction] = true;
-      }
-      this.#schema(direction, m, undefined, add);
-      return;
-    }
-    this.#onResponse(direction, m, wasNotification, add);
+    if (this.#envelope(message, leg, add)) this.#streamRules(direction, message as Record<string, unknown>, wasNotification, add);
+    if (context) this.#judge(message as Record<string, unknown>, context, leg, add);
   }
 
-  /** The JSON-RPC envelope rules; false when the message is too broken to judge further. */
+  /** The rules of the message stream, for a message whose envelope can be read. */
+  #streamRules(direction: Flow, m: Record<string, unknown>, afterNotification: boolean, add: (requirement: string, text: string) => void): void {
+    if (typeof m['method'] !== 'string') {
+      this.#onResponse(direction, m, afterNotification, add);
+      return;
+    }
+    const method = m['method'];
+    const params = isRecord(m['params']) ? m['params'] : undefined;
+    if ('id' in m) this.#onRequest(direction, method, m['id'] as string | number, params, add);
+    else {
+      this.#onNotification(direction, method, params, add);
+      this.#lastWasNotification[direction] = true;
+    }
+  }
+
+  /** The JSON-RPC envelope rules (src/judge/envelope.ts); false when the message is too broken to judge further. */
   #envelope(message: unknown, leg: TransportKind, add: (requirement: string, text: string) => void): boolean {
-    if (!isRecord(message)) {
-      add('CORE-RPC-1', 'is not a JSON object');
-      return false;
-    }
-    if (message['jsonrpc'] !== '2.0') {
-      add('CORE-RPC-1', `jsonrpc is ${JSON.stringify(message['jsonrpc'])}, not "2.0"`);
-      return false;
-    }
-    if ('method' in message) {
-      if (typeof message['method'] !== 'string') {
-        add('CORE-RPC-2', 'method is not a string');
-        return false;
-      }
-      if ('params' in message && !isRecord(message['params'])) {
-        add('CORE-RPC-2', `params is ${Array.isArray(message['params']) ? 'an array (positional params)' : 'not an object'}`);
-        return false;
-      }
-      if ('id' in message) {
-        const id = message['id'];
-        if (!(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)))) {
-          add('CORE-RPC-3', `request id ${JSON.stringify(id)} is neither a string nor an integer`);
-          return false;
-        }
-        if (leg === 'webtransport' && !(typeof id === 'number' && id >= 0 && id <= 0xffff_ffff)) {
-          add('WT-ID-1', `request id ${JSON.stringify(id)} is not an integer in 0..2^32-1 (WebTransport)`);
-        }
-      }
-      return true;
-    }
-    if (!('id' in message)) {
-      add('CORE-RPC-5', 'has neither method nor id');
-      return false;
-    }
-    const hasResult = 'result' in message;
-    const hasError = 'error' in message;
-    if (hasResult === hasError) {
-      add('CORE-RPC-5', hasResult ? 'has both result and error' : 'has neither result nor error');
-      return false;
-    }
-    if (hasError) {
-      const error = message['error'];
-      if (!isRecord(error) || !Number.isInteger(error['code']) || typeof error['message'] !== 'string' || error['message'] === '') {
-        add('CORE-RPC-7', 'error is not an object with an integer code and a non-empty message');
-        return false;
-      }
-    } else if (!isRecord(message['result'])) {
-      add('CORE-RPC-14', `result is ${Array.isArray(message['result']) ? 'an array' : JSON.stringify(message['result'])}, not an object`);
-      return false;
-    }
-    return true;
+    const envelope = envelopeProblems(message, { webTransport: leg === 'webtransport' });
+    for (const problem of envelope.problems) add(problem.requirement, problem.message);
+    return envelope.readable;
   }
 
   #onRequest(
@@ -271,7 +234,7 @@ export class SessionValidator {
     add: (requirement: string, text: string) => void,
   ): void {
     const key = `${direction}:${idKey(id)}`;
-    if (this.#usedIds[direction].has(idKey(id))) add('CORE-RPC-4', `request id ${JSON.stringify(id)} was already used by the ${senderOf(direction)} in this session`);
+    if (this.#usedIds[direction].has(idKey(id))) add(RULE.idReused, `request id ${JSON.stringify(id)} was already used by the ${senderOf(direction)} in this session`);
     this.#usedIds[direction].add(idKey(id));
     const secondInitialize = direction === 'client-to-server' && method === 'initialize' && (this.#phase === 'answered' || this.#phase === 'ready');
     this.#lifecycleOnRequest(direction, method, id, params, add);
@@ -280,7 +243,7 @@ export class SessionValidator {
     const token = meta?.['progressToken'];
     const request: PendingRequest = { method, from: direction, id, cancelled: false, params };
     if (refusal) request.mustRefuse = refusal;
-    else if (secondInitialize) request.mustRefuse = { requirement: 'CORE-LIFE-8', why: 'a second initialize on an initialized session' };
+    else if (secondInitialize) request.mustRefuse = { requirement: RULE.secondInitializeServed, why: 'a second initialize on an initialized session' };
     if (isId(token)) {
       request.progressToken = token;
       this.#tokens.set(`${direction}:${idKey(token)}`, { requestKey: key, finished: false });
@@ -290,7 +253,7 @@ export class SessionValidator {
     else if (method === 'interaction.respond') {
       const session = this.#flowSessions.get(String(params?.['sessionId']));
       const state = session?.states.at(-1);
-      if (session && state !== 'waiting_user') add('FLOW-RESPOND-8', `interaction.respond for session ${JSON.stringify(params?.['sessionId'])}, which is ${state}, not waiting_user`);
+      if (session && state !== 'waiting_user') add(RULE.respondWhileNotWaiting, `interaction.respond for session ${JSON.stringify(params?.['sessionId'])}, which is ${state}, not waiting_user`);
     }
   }
 
@@ -300,32 +263,31 @@ export class SessionValidator {
         if (this.#phase === 'new' || this.#phase === 'failed') {
           this.#phase = 'initializing';
           this.#initializeId = id;
-          this.#requestedVersion = typeof params?.['protocolVersion'] === 'string' ? params['protocolVersion'] : undefined;
           this.#clientCapabilities = params?.['capabilities'];
         }
         return;
       }
       if (method === 'ping') return;
-      if (this.#phase === 'new') add('CORE-LIFE-1', `${method} was sent before initialize: initialize must be the first request`);
-      else if (this.#phase === 'initializing') add('CORE-LIFE-6', `${method} was sent before the initialize response arrived`);
-      else if (this.#phase === 'answered') add('CORE-LIFE-4', `${method} was sent before notifications/initialized`);
-      else if (this.#phase === 'failed') add('CORE-LIFE-9', `${method} was sent after initialize failed`);
+      if (this.#phase === 'new') add(RULE.requestBeforeInitialize, `${method} was sent before initialize: initialize must be the first request`);
+      else if (this.#phase === 'initializing') add(RULE.requestBeforeInitializeAnswer, `${method} was sent before the initialize response arrived`);
+      else if (this.#phase === 'answered') add(RULE.requestBeforeInitialized, `${method} was sent before notifications/initialized`);
+      else if (this.#phase === 'failed') add(RULE.requestAfterFailedInitialize, `${method} was sent after initialize failed`);
       return;
     }
-    if (method !== 'ping' && this.#phase !== 'ready') add('CORE-LIFE-7', `the server sent the request ${method} before notifications/initialized`);
+    if (method !== 'ping' && this.#phase !== 'ready') add(RULE.serverBeforeInitialized, `the server sent the request ${method} before notifications/initialized`);
   }
 
   #onNotification(direction: Flow, method: string, params: Record<string, unknown> | undefined, add: (r: string, t: string) => void): void {
     if (direction === 'client-to-server' && method === 'notifications/initialized' && this.#phase === 'answered') this.#phase = 'ready';
     if (direction === 'server-to-client' && this.#phase !== 'ready' && !['notifications/message', 'notifications/progress', '$/shutdown'].includes(method)) {
-      add('CORE-LIFE-7', `the server sent the notification ${method} before notifications/initialized`);
+      add(RULE.serverBeforeInitialized, `the server sent the notification ${method} before notifications/initialized`);
     }
     this.#gates(direction, method, 'notification', add);
     if (method === 'notifications/progress') this.#progress(direction, params, add);
     else if (method === 'notifications/cancelled' || method === '$/cancel') this.#cancel(direction, method, params, add);
     else if (method === 'notifications/resources/updated' && direction === 'server-to-client') {
       const uri = params?.['uri'];
-      if (typeof uri === 'string' && !this.#subscriptions.has(uri)) add('CORE-RES-5', `notifications/resources/updated for ${uri}, which the client never subscribed to`);
+      if (typeof uri === 'string' && !this.#subscriptions.has(uri)) add(RULE.updateWithoutSubscription, `notifications/resources/updated for ${uri}, which the client never subscribed to`);
     }
   }
 
@@ -339,36 +301,36 @@ export class SessionValidator {
     const sender = senderOf(direction);
     if (!maySend(method, sender)) {
       if (definition.system === 'flow') {
-        add('FLOW-CAP-8', `${method} is a ${definition.direction} ${definition.kind}; the ${sender} sent it`);
+        add(RULE.flowMethodWrongWay, `${method} is a ${definition.direction} ${definition.kind}; the ${sender} sent it`);
         // Served as if it went the right way breaks the direction rule itself; refused with another code, FLOW-CAP-9.
         return {
-          requirement: 'FLOW-CAP-9',
-          onResult: 'FLOW-CAP-8',
+          requirement: RULE.flowMethodWrongWayServed,
+          onResult: RULE.flowMethodWrongWay,
           why: `${method} sent the wrong way must be answered -32601 Method not found (or -32001 for a session the receiver does not have)`,
           codes: [-32601, -32001],
         };
       }
-      if (method === '$/cancel' && sender === 'server') add('WT-CANCEL-6', '$/cancel is sent by clients only');
+      if (method === '$/cancel' && sender === 'server') add(WT_RULE.dollarCancelMisused, '$/cancel is sent by clients only');
       return undefined;
     }
     if (this.#version !== undefined && definition.system === 'core' && !isDefinedIn(method, this.#version)) {
-      add('CORE-LIFE-11', `${method} is not defined in the negotiated protocol version ${this.#version}`);
+      add(RULE.methodNotInVersion, `${method} is not defined in the negotiated protocol version ${this.#version}`);
       return undefined;
     }
     const gate = this.#version !== undefined || this.#phase === 'ready' ? capabilityGate(method, this.#version) : undefined;
     if (!gate) return undefined;
     if (gate.declaredBy === 'server' && this.#serverCapabilities !== undefined && !declares(this.#serverCapabilities, gate.path)) {
       if (kind === 'request' && sender === 'client') {
-        add('CORE-CAP-1', `${method} needs the server capability ${gate.path}, which the server did not declare`);
+        add(RULE.serverCapabilityUndeclared, `${method} needs the server capability ${gate.path}, which the server did not declare`);
         return gate.path === 'resources.subscribe'
-          ? { requirement: 'CORE-CAP-4', why: `${method} without resources.subscribe declared` }
-          : { requirement: 'CORE-CAP-3', why: `${method} is a feature (${gate.path}) the server did not declare` };
+          ? { requirement: RULE.undeclaredSubscribeServed, why: `${method} without resources.subscribe declared` }
+          : { requirement: RULE.undeclaredFeatureServed, why: `${method} is a feature (${gate.path}) the server did not declare` };
       }
-      else if (sender === 'server' && gate.path.endsWith('listChanged')) add('CORE-CAP-5', `${method} needs ${gate.path}: true, which the server did not declare`);
-      else if (sender === 'server' && gate.path === 'logging') add('CORE-LOG-5', `${method} was sent although the server did not declare logging`);
+      else if (sender === 'server' && gate.path.endsWith('listChanged')) add(RULE.listChangedUndeclared, `${method} needs ${gate.path}: true, which the server did not declare`);
+      else if (sender === 'server' && gate.path === 'logging') add(RULE.loggingUndeclared, `${method} was sent although the server did not declare logging`);
     }
     if (gate.declaredBy === 'client' && sender === 'server' && kind === 'request' && !declares(this.#clientCapabilities, gate.path)) {
-      add('CORE-CAP-2', `${method} needs the client capability ${gate.path}, which the client did not declare`);
+      add(RULE.clientCapabilityUndeclared, `${method} needs the client capability ${gate.path}, which the client did not declare`);
     }
     return undefined;
   }
@@ -377,16 +339,16 @@ export class SessionValidator {
     const token = params?.['progressToken'];
     const entry = this.#tokens.get(`${other(direction)}:${idKey(token)}`);
     if (!entry) {
-      add('CORE-PROG-2', `progress token ${JSON.stringify(token)} was never supplied by the ${senderOf(other(direction))}`);
+      add(RULE.progressTokenUnknown, `progress token ${JSON.stringify(token)} was never supplied by the ${senderOf(other(direction))}`);
       return;
     }
     if (entry.finished) {
-      add('CORE-PROG-4', `progress for token ${JSON.stringify(token)} after its request was answered`);
+      add(RULE.progressAfterAnswer, `progress for token ${JSON.stringify(token)} after its request was answered`);
       return;
     }
     const progress = params?.['progress'];
     if (typeof progress === 'number') {
-      if (entry.last !== undefined && !(progress > entry.last)) add('CORE-PROG-3', `progress ${progress} does not increase on ${entry.last}`);
+      if (entry.last !== undefined && !(progress > entry.last)) add(RULE.progressNotIncreasing, `progress ${progress} does not increase on ${entry.last}`);
       entry.last = progress;
     }
   }
@@ -396,10 +358,10 @@ export class SessionValidator {
     const key = `${direction}:${idKey(requestId)}`;
     const own = this.#pending.get(key) ?? this.#answered.get(key);
     if (!own && !this.#usedIds[direction].has(idKey(requestId))) {
-      add(method === '$/cancel' ? 'WT-CANCEL-6' : 'CORE-CANCEL-1', `${method} names ${JSON.stringify(requestId)}, which the ${senderOf(direction)} never sent`);
+      add(method === '$/cancel' ? WT_RULE.dollarCancelMisused : RULE.cancelsUnknownRequest, `${method} names ${JSON.stringify(requestId)}, which the ${senderOf(direction)} never sent`);
       return;
     }
-    if (own?.method === 'initialize' && direction === 'client-to-server') add('CORE-CANCEL-3', `${method} cancels the initialize request`);
+    if (own?.method === 'initialize' && direction === 'client-to-server') add(RULE.cancelsInitialize, `${method} cancels the initialize request`);
     const pending = this.#pending.get(key);
     if (pending) {
       pending.cancelled = true;
@@ -412,7 +374,7 @@ export class SessionValidator {
     if (id === null) {
       // An error with id null answers something that could not be read as a request: if the other side
       // only sent well-formed messages and its last was a notification, it answers that notification.
-      if (afterNotification) add('CORE-RPC-6', 'an error response (id null) answers a notification');
+      if (afterNotification) add(RULE.answersNotification, 'an error response (id null) answers a notification');
       return;
     }
     const requester = other(direction);
@@ -421,15 +383,15 @@ export class SessionValidator {
     if (!request) {
       const answered = this.#answered.get(key);
       if (answered) {
-        add('CORE-RPC-16', `a second answer to ${answered.method} request ${JSON.stringify(id)}`);
+        add(RULE.answeredTwiceOrNever, `a second answer to ${answered.method} request ${JSON.stringify(id)}`);
         return;
       }
       const retyped = [...this.#pending.values()].find((p) => p.from === requester && String(p.id) === String(id));
       if (retyped) {
         const outsideBinding = this.#options.upstream !== 'webtransport' && direction === 'server-to-client';
-        add(outsideBinding ? 'CORE-RPC-12' : 'CORE-RPC-5', `answers id ${JSON.stringify(retyped.id)} (${retyped.method}) with the id ${JSON.stringify(id)} of another JSON type`);
+        add(outsideBinding ? RULE.idRetyped : RULE.answersUnknownId, `answers id ${JSON.stringify(retyped.id)} (${retyped.method}) with the id ${JSON.stringify(id)} of another JSON type`);
       } else {
-        add('CORE-RPC-5', `answers id ${JSON.stringify(id)}, which no ${senderOf(requester)} request in flight has`);
+        add(RULE.answersUnknownId, `answers id ${JSON.stringify(id)}, which no ${senderOf(requester)} request in flight has`);
       }
       return;
     }
@@ -441,8 +403,8 @@ export class SessionValidator {
     }
     if (request.cancelled && direction === 'server-to-client' && request.method !== 'initialize') {
       if (request.cancelledBy === '$/cancel') {
-        if ('result' in message) add('WT-CANCEL-2', `request ${JSON.stringify(id)} (${request.method}) was cancelled with $/cancel but answered with a result, not an error`);
-      } else add('CORE-CANCEL-2', `request ${JSON.stringify(id)} (${request.method}) was answered after the client cancelled it`);
+        if ('result' in message) add(WT_RULE.cancelledWithDollarAnsweredWithResult, `request ${JSON.stringify(id)} (${request.method}) was cancelled with $/cancel but answered with a result, not an error`);
+      } else add(RULE.answeredAfterCancel, `request ${JSON.stringify(id)} (${request.method}) was answered after the client cancelled it`);
     }
     const refusal = request.mustRefuse;
     if (refusal) {
@@ -452,15 +414,14 @@ export class SessionValidator {
     }
     if ('result' in message && isRecord(message['result'])) {
       const data = Object.keys(message['result']).filter((name) => name !== '_meta');
-      if (data.length > 0 && request.method === 'ping') add('CORE-LIFE-12', `ping was answered with a non-empty result (${data.join(', ')})`);
+      if (data.length > 0 && request.method === 'ping') add(RULE.pingResultNotEmpty, `ping was answered with a non-empty result (${data.join(', ')})`);
       else if (data.length > 0 && ['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe'].includes(request.method)) {
-        add('CORE-RPC-14', `${request.method} was answered with a non-empty result (${data.join(', ')})`);
+        add(RULE.emptyResultNotEmpty, `${request.method} was answered with a non-empty result (${data.join(', ')})`);
       }
     }
     if (request.method === 'initialize' && direction === 'server-to-client' && !refusal) this.#onInitializeAnswer(message, add);
     if (request.method === 'resources/subscribe' && 'result' in message && typeof request.params?.['uri'] === 'string') this.#subscriptions.add(request.params['uri']);
     if ('result' in message) this.#flowResult(request, message['result'] as Record<string, unknown>, add);
-    this.#schema(direction, message, request.method, add, isRecord(request.params) && 'task' in request.params);
   }
 
   #onInitializeAnswer(message: Record<string, unknown>, add: (r: string, t: string) => void): void {
@@ -479,16 +440,16 @@ export class SessionValidator {
     if (typeof encoding !== 'string') return;
     const offered = this.#offeredEncodings;
     if (offered === undefined) {
-      if (encoding !== 'json') add('WT-ENC-4', `the client offered no encodings, yet the server selected ${JSON.stringify(encoding)}`);
+      if (encoding !== 'json') add(WT_RULE.encodingWithoutOffer, `the client offered no encodings, yet the server selected ${JSON.stringify(encoding)}`);
       return;
     }
     if (encoding !== 'json' && !offered.includes(encoding)) {
-      add('WT-ENC-9', `selected ${JSON.stringify(encoding)}, which the client did not offer (${offered.join(', ')})`);
+      add(WT_RULE.encodingNotOffered, `selected ${JSON.stringify(encoding)}, which the client did not offer (${offered.join(', ')})`);
       return;
     }
     // Every implementation speaks json (WT-ENC-8): an encoding offered after json cannot be the first supported one.
     const jsonAt = offered.indexOf('json');
-    if (jsonAt >= 0 && offered.indexOf(encoding) > jsonAt) add('WT-ENC-6', `selected ${JSON.stringify(encoding)} although the client preferred "json" (offered ${offered.join(', ')})`);
+    if (jsonAt >= 0 && offered.indexOf(encoding) > jsonAt) add(WT_RULE.encodingNotPreferred, `selected ${JSON.stringify(encoding)} although the client preferred "json" (offered ${offered.join(', ')})`);
   }
 
   // ----- MCP Flow sessions -------------------------------------------------------------------------
@@ -500,10 +461,9 @@ export class SessionValidator {
       case 'interaction.start': {
         const id = result['sessionId'];
         if (typeof id !== 'string') return;
-        if (this.#flowSessions.has(id)) add('FLOW-START-7', `interaction.start returned session id ${JSON.stringify(id)}, which an earlier start already returned`);
+        if (this.#flowSessions.has(id)) add(RULE.sessionIdReused, `interaction.start returned session id ${JSON.stringify(id)}, which an earlier start already returned`);
         const state = result['state'];
         this.#flowSessions.set(id, { states: isInteractionState(state) ? [state] : [], completes: 0, prompted: isRecord(result['initialPrompt']) });
-        for (const problem of promptProblems(result['initialPrompt'])) add(problem.requirement, problem.message);
         const waiting = this.#orphans.filter((orphan) => orphan.params?.['sessionId'] === id);
         this.#orphans = this.#orphans.filter((orphan) => orphan.params?.['sessionId'] !== id);
         for (const orphan of waiting) this.#flowServerRequest(orphan.method, orphan.params, orphan.add);
@@ -549,14 +509,13 @@ export class SessionValidator {
     // A session cancelled by an answer may still see requests the server sent before it (HTTP streams are not ordered with each other).
     const unordered = session.cancelledByAnswer === true && this.#options.upstream === 'http';
     if (state !== undefined && isTerminal(state) && !secondComplete && !unordered) {
-      add('FLOW-SM-10', `${method} for session ${JSON.stringify(sessionId)}, which is already ${state}`);
+      add(RULE.requestForTerminalSession, `${method} for session ${JSON.stringify(sessionId)}, which is already ${state}`);
       return;
     }
-    for (const problem of [...promptProblems(params?.['prompt'] ?? params?.['nextPrompt']), ...progressProblems(params?.['progress'])]) add(problem.requirement, problem.message);
     if (method === 'interaction.complete') {
       session.completes++;
       if (session.completes > 1) {
-        add('FLOW-SM-6', `a second interaction.complete for session ${JSON.stringify(sessionId)}`);
+        add(RULE.secondComplete, `a second interaction.complete for session ${JSON.stringify(sessionId)}`);
         return;
       }
       this.#observeState(sessionId, 'completed', add);
@@ -573,28 +532,21 @@ export class SessionValidator {
     session.states.push(state);
     const illegal = findIllegalObservation(session.states.slice(-2));
     if (illegal) {
-      add(isTerminal(illegal.from) ? 'FLOW-SM-3' : 'FLOW-SM-2', `session ${JSON.stringify(sessionId)} went from ${illegal.from} to ${illegal.to}, which the transition table does not allow`);
+      add(isTerminal(illegal.from) ? RULE.transitionFromTerminal : RULE.illegalTransition, `session ${JSON.stringify(sessionId)} went from ${illegal.from} to ${illegal.to}, which the transition table does not allow`);
     }
   }
 
-  // ----- schemas -------------------------------------------------------------------------------------
+  // ----- the judge ---------------------------------------------------------------------------------
 
   /**
-   * The schemas' verdict on one message, as the runner reaches it (src/schema/findings.ts): a broken
-   * shape is a violation of the requirement its place belongs to; members the documents do not
-   * name, and places no catalog requirement owns, are never violations.
+   * The judge's verdict on one message in its context, as the runner reaches it: a broken shape is
+   * a violation of the requirement its place belongs to (members the documents do not name, and
+   * places no catalog requirement owns, are never violations); the prompts and progress a server
+   * sends, by the MCP Flow prompt rules.
    */
-  #schema(direction: Flow, message: Record<string, unknown>, requestMethod: string | undefined, add: (r: string, t: string) => void, taskRequested?: boolean): void {
+  #judge(message: Record<string, unknown>, context: MessageContext, leg: TransportKind, add: (r: string, t: string) => void): void {
     const { registry, requirements } = this.#options;
-    const version = this.#version ?? (isProtocolVersion(this.#requestedVersion) ? this.#requestedVersion : undefined);
-    const leg = direction === 'client-to-server' ? this.#options.downstream : this.#options.upstream;
-    const { schemas, findings } = judgeMessage(registry, requirements, message, {
-      direction,
-      ...(version !== undefined ? { protocolVersion: version } : {}),
-      ...(requestMethod !== undefined ? { requestMethod } : {}),
-      ...(taskRequested !== undefined ? { taskRequested } : {}),
-      ...(leg === 'webtransport' ? { webTransport: true } : {}),
-    });
+    const { schemas, findings } = judgeMessage(registry, requirements, message, { ...context, ...(leg === 'webtransport' ? { webTransport: true } : {}) });
     for (const schema of schemas) for (const id of registry.requirementsOf(schema.id)) this.#checked.add(id);
     for (const finding of findings) {
       if (finding.kind !== 'violation' || finding.requirement === undefined) continue;
@@ -602,6 +554,7 @@ export class SessionValidator {
       const where = finding.pointer === '' ? '(the message itself)' : finding.pointer;
       add(finding.requirement, `breaks schema ${finding.schema} at ${where}: ${issue?.message ?? 'invalid'}`);
     }
+    if (context.direction === 'server-to-client') for (const problem of flowMessageProblems(message, context.requestMethod)) add(problem.requirement, problem.message);
   }
 
   #add(direction: Flow, seq: number, at: number, subject: string, requirement: string, message: string, actual?: unknown): void {

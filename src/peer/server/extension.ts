@@ -2,7 +2,8 @@
 // MCP Flow engine, the core tools/resources/prompts, and anything else a session serves. An
 // extension declares capabilities, request and notification handlers, tools and the faults it
 // can switch on; the core runs the session (lifecycle, JSON-RPC, cancellation, progress, logging).
-import type { WebTransportFacet } from '../../transport/connection.js';
+import type { Connection, WebTransportFacet } from '../../transport/connection.js';
+import { FaultSet, type FaultDefinition } from '../faults.js';
 
 /**
  * A JSON-RPC error a handler answers with. The core sends `{ code, message, data }` as the error
@@ -26,20 +27,7 @@ export class RpcError extends Error {
   }
 }
 
-/** One deliberate breakage: switching it on makes the server violate exactly one requirement. */
-export interface FaultDefinition {
-  /** kebab-case, unique across the whole catalog (core and every extension). */
-  name: string;
-  /** The requirement ID (suites/requirements.json) the fault breaks. */
-  requirement: string;
-  /** What the server does differently, in one sentence. */
-  description: string;
-}
-
-/** A frozen fault definition (the catalogs of the core and of each extension use this). */
-export function defineFault(name: string, requirement: string, description: string): FaultDefinition {
-  return Object.freeze({ name, requirement, description });
-}
+export { defineFault, closestNames, type FaultDefinition, type FaultHooks } from '../faults.js';
 
 /** Errors of the mock server's configuration (not of a peer's messages). */
 export class MockServerError extends Error {
@@ -76,74 +64,19 @@ export class DuplicateFaultError extends MockServerError {
   }
 }
 
-/** Levenshtein distance (small strings only: fault names). */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-/** Known names closest to `name`: within a third of its length, or sharing a word, best first (at most 3). */
-export function closestNames(name: string, known: Iterable<string>): string[] {
-  const words = new Set(name.split('-').filter((w) => w.length > 2));
-  const scored: { name: string; distance: number }[] = [];
-  for (const candidate of known) {
-    const distance = editDistance(name, candidate);
-    const sharesWord = candidate.split('-').some((w) => words.has(w));
-    if (distance <= Math.max(2, Math.floor(name.length / 3)) || sharesWord) scored.push({ name: candidate, distance });
-  }
-  scored.sort((x, y) => x.distance - y.distance || x.name.localeCompare(y.name));
-  return scored.slice(0, 3).map((s) => s.name);
-}
-
-/** The faults switched on for one server, checked against the catalog when constructed. */
-export class ActiveFaults {
-  readonly #active: ReadonlySet<string>;
-  readonly #catalog: ReadonlyMap<string, FaultDefinition>;
-
+/** The faults switched on for one server (the shared FaultSet, refusing bad names with the server's errors). */
+export class ActiveFaults extends FaultSet {
   /** Throws UnknownFaultError for a name the catalog lacks, DuplicateFaultError for a catalog with a repeated name. */
   constructor(names: Iterable<string>, catalog: readonly FaultDefinition[]) {
-    const byName = new Map<string, FaultDefinition>();
-    for (const fault of catalog) {
-      if (byName.has(fault.name)) throw new DuplicateFaultError(fault.name);
-      byName.set(fault.name, fault);
-    }
-    const active = new Set<string>();
-    for (const name of names) {
-      if (!byName.has(name)) throw new UnknownFaultError(name, closestNames(name, byName.keys()));
-      active.add(name);
-    }
-    this.#active = active;
-    this.#catalog = byName;
+    super(names, catalog, {
+      unknown: (name, suggestions) => new UnknownFaultError(name, suggestions),
+      duplicate: (name) => new DuplicateFaultError(name),
+    });
   }
 
   /** No fault switched on. */
   static none(): ActiveFaults {
     return new ActiveFaults([], []);
-  }
-
-  has(name: string): boolean {
-    return this.#active.has(name);
-  }
-
-  /** Active fault names, in the order given. */
-  list(): string[] {
-    return [...this.#active];
-  }
-
-  /** The catalog entry of an active (or known) fault. */
-  definition(name: string): FaultDefinition | undefined {
-    return this.#catalog.get(name);
   }
 }
 
@@ -223,5 +156,7 @@ export interface ServerExtension {
   readonly notifications?: Record<string, (params: unknown, ctx: ServerSessionContext) => void | Promise<void>>;
   readonly tools?: readonly ServerTool[];
   readonly faults?: readonly FaultDefinition[];
+  /** Members merged into the initialize result on this connection (e.g. the WebTransport binding's `transport`, WT-INIT-3). */
+  initializeResult?(connection: Connection): Record<string, unknown> | undefined;
   onSessionEnd?(ctx: ServerSessionContext): void;
 }

@@ -1,7 +1,8 @@
 // The mock server's fault catalog: each fault, when switched on (`--fault NAME`), makes the server
 // break exactly one requirement, named by its ID in suites/requirements.json. The conformance
 // suite runs its checks against a faulty server to prove that each check can fail.
-import { ActiveFaults, defineFault, type FaultDefinition, type ServerExtension } from './extension.js';
+import { defineFault, type FaultDefinition } from '../faults.js';
+import { ActiveFaults, type ServerExtension } from './extension.js';
 
 const fault = defineFault;
 
@@ -78,6 +79,15 @@ export const CORE_FAULT = {
   wtCancelKeepsStream: 'wt-cancel-keeps-stream',
   wtStreamErrorWithFin: 'wt-stream-error-with-fin',
   wtNoStreamErrorNotification: 'wt-no-stream-error-notification',
+  deafToCancel: 'deaf-to-cancel',
+  errorStackLeaked: 'error-stack-leaked',
+  unknownParamsMemberRefused: 'unknown-params-member-refused',
+  duplicateToolName: 'duplicate-tool-name',
+  olderVersionOffered: 'older-version-offered',
+  wtCancelledAnswered: 'wt-cancelled-answered',
+  wtTransportTypeNotEchoed: 'wt-transport-type-not-echoed',
+  wtUnboundedMessageSize: 'wt-unbounded-message-size',
+  wtUnknownEncodingRefused: 'wt-unknown-encoding-refused',
 } as const;
 
 const F = CORE_FAULT;
@@ -155,6 +165,16 @@ export const CORE_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault(F.wtCancelKeepsStream, 'WT-CANCEL-3', 'keeps writing a request execution stream after $/cancel (WebTransport)'),
   fault(F.wtStreamErrorWithFin, 'WT-STREAMERR-2', 'ends a failed execution stream with FIN instead of resetting it (WebTransport)'),
   fault(F.wtNoStreamErrorNotification, 'WT-STREAMERR-1', 'sends no $/streamError when an execution stream fails mid-transfer (WebTransport)'),
+  // New faults go last: the self-test files take every other entry, so each fault keeps its file.
+  fault(F.deafToCancel, 'WT-CANCEL-1', 'ignores $/cancel and notifications/cancelled alike: a cancelled call runs to its normal end and is answered with its result'),
+  fault(F.errorStackLeaked, 'CORE-ERR-3', "appends the server's stack trace (with its file paths) to the message of every error response"),
+  fault(F.unknownParamsMemberRefused, 'CORE-RPC-15', 'answers ping and tools/list with -32602 when their params carry a member other than cursor and _meta'),
+  fault(F.duplicateToolName, 'CORE-TOOLS-7', 'lists its first tool twice in tools/list'),
+  fault(F.olderVersionOffered, 'CORE-VER-4', 'offers its oldest supported protocol version, not its latest, for a version it does not support'),
+  fault(F.wtCancelledAnswered, 'WT-CANCEL-5', 'over WebTransport treats notifications/cancelled as $/cancel: the cancelled request is answered with -32000 "Cancelled"'),
+  fault(F.wtTransportTypeNotEchoed, 'WT-INIT-4', 'leaves type and version out of result.transport (WebTransport)'),
+  fault(F.wtUnboundedMessageSize, 'WT-SEC-3', 'advertises maxMessageSize 4294967295, the largest a length prefix can declare: no finite limit (WebTransport)'),
+  fault(F.wtUnknownEncodingRefused, 'WT-ENC-11', 'refuses an initialize whose transport.encodings names an encoding it does not know with -32602 instead of ignoring the name (WebTransport)'),
 ]);
 
 /** The whole catalog: the core faults and every extension's, checked for duplicate names by ActiveFaults. */

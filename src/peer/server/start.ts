@@ -9,13 +9,14 @@ import type { Readable, Writable } from 'node:stream';
 import type { Connection, ReceivedMessage } from '../../transport/connection.js';
 import { listenHttp, type HttpListener } from '../../transport/http/index.js';
 import { serveStdio, type StdioServerConnection } from '../../transport/stdio/index.js';
-import { HTTP_FAULTS } from '../../transport/http/faults.js';
-import { WEBTRANSPORT_FAULTS } from '../../transport/webtransport/faults.js';
 import { bindingReadings, listenWebTransport, type WebTransportServer, type WtBindingReadings } from '../../transport/webtransport/index.js';
 import { isEncodingName, type EncodingName } from '../../wire/codec.js';
+import { WEBTRANSPORT_FAULTS } from './binding-faults.js';
+import { HTTP_FAULTS, httpFaultOptions } from './binding-http.js';
+import { webTransportBinding, type WebTransportBinding } from './binding.js';
 import { CORE_TOOLS } from './core/tools.js';
 import { MockServerError, UnknownFaultError, closestNames, type ActiveFaults, type FaultDefinition, type ServerExtension } from './extension.js';
-import { FASTWORKFLOW_FAULTS, fastWorkflowExtension, type FastWorkflowReadings } from './fastworkflow/index.js';
+import { FASTWORKFLOW_FAULTS, FW_FAULT, fastWorkflowExtension, type FastWorkflowReadings } from './fastworkflow/index.js';
 import { withFastWorkflowHttpFront } from './fastworkflow/http-front.js';
 import { CORE_FAULTS } from './faults.js';
 import { FLOW_FAULTS, flowExtension, flowReadings, loadShippedWizards, loadWizard, type FlowExtensionOptions, type Wizard } from './flow/index.js';
@@ -218,9 +219,13 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
     const flow = flowExtension({ ...flowReadings(readings, options.transport), ...options.flow, wizards, plainTools });
     extensions.push(flow);
     if (fastworkflow) extensions.push(fastworkflow);
-    // The binding's faults are honoured by the WebTransport listener; listing them here puts them in the server's catalog.
-    if (options.transport === 'wt') extensions.push({ name: 'webtransport-binding', faults: WEBTRANSPORT_FAULTS });
-    // Likewise the Streamable HTTP listener's faults.
+    // The WebTransport binding: an extension (its faults, the initialize result's `transport`) that the listener attaches to each session.
+    let binding: WebTransportBinding | undefined;
+    if (options.transport === 'wt') {
+      binding = webTransportBinding({ faults: { has: (name) => faultNames.includes(name) } });
+      extensions.push(binding);
+    }
+    // The Streamable HTTP listener's faults (listener options), in the server's catalog.
     if (options.transport === 'http') extensions.push({ name: 'streamable-http', faults: HTTP_FAULTS });
     const server = createMockServer({
       readings,
@@ -267,7 +272,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
         },
         datagramsSupported: limits.datagramsSupported ?? true,
         ...(limits.maxSessions !== undefined ? { maxSessions: limits.maxSessions } : {}),
-        faults: server.faults,
+        ...binding!.listener,
         // The binding's readings follow the server's (WT-CONN-4, WT-FRAME-2/5/7, WT-ENC-5/7, WT-EXEC-1/2/3, WT-DGRAM-*, WT-ID-2/3, WT-CANCEL-2, WT-SEC-1/5).
         readings: bindingReadings(readings, options.bindingReadings),
         onConnection: serve,
@@ -279,10 +284,12 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
       const listener: HttpListener = await listenHttp({
         host,
         port,
+        // FAULT endpoint-not-at-mcp (FW-TRANSPORT-2).
+        ...(server.faults.has(FW_FAULT.endpointNotAtMcp) ? { path: '/api' } : {}),
         ...(limits.maxMessageSize !== undefined ? { maxBodyBytes: limits.maxMessageSize } : {}),
         // The MCP-Protocol-Version header is judged by the versions the server core speaks (CORE-VER-8).
         ...(options.server?.protocolVersions !== undefined ? { supportedProtocolVersions: options.server.protocolVersions } : {}),
-        faults: server.faults,
+        ...httpFaultOptions(server.faults),
         onSession: serve,
       });
       // FastWorkflow's transport faults and readings sit in front of the listener (the listener itself when neither is on).

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ArrivalQueue } from '../arrival-queue.js';
 import type { CloseInfo, Connection, ConnectionFault, NextOptions, ReceivedMessage } from '../connection.js';
 import { ConnectFailedError, ConnectionClosedError, InvalidStateError } from '../errors.js';
-import { HTTP_FAULT, type FaultSet } from './faults.js';
+import { isReadableId } from '../../wire/index.js';
 import { Transcript, type TranscriptChannel, type TranscriptOptions } from '../transcript.js';
 import { flattenHeaders, mediaType } from './exchange.js';
 import { classifyMessage, decodeJsonBody, jsonRpcError, type JsonRpcId } from './json-body.js';
@@ -41,8 +41,10 @@ export interface HttpServerOptions {
   requireBothAcceptTypes?: boolean;
   /** MCP-Protocol-Version values accepted (400 otherwise); false skips the check. */
   supportedProtocolVersions?: readonly string[] | false;
-  /** Faults switched on (faults.ts; the mock server's ActiveFaults fits). Default: none. */
-  faults?: FaultSet;
+  /** Sessions open at once; an initialize that would open one more is refused with 429. Default 64. */
+  maxSessions?: number;
+  /** A session that got no request and sent nothing this long, with no POST still owed an answer, ends (later requests get 404); 0: never. Default 600000 ms. */
+  sessionIdleTimeoutMs?: number;
   /** Offer the GET SSE stream (405 otherwise). Default true. */
   allowGetStream?: boolean;
   /** Let clients end sessions with DELETE (405 otherwise). Default true. */
@@ -91,6 +93,8 @@ export async function listenHttp(options: HttpServerOptions): Promise<HttpListen
 }
 
 const SESSION_HEADER = 'mcp-session-id';
+const DEFAULT_MAX_SESSIONS = 64;
+const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 600_000;
 
 class HttpEndpoint {
   readonly path: string;
@@ -123,9 +127,7 @@ class HttpEndpoint {
       req.resume();
     };
     if (pathname !== this.path) return refuse(404, -32000, `Not Found: the MCP endpoint is ${this.path}`);
-    // FAULT origin-not-validated.
-    const validateOrigin = !(this.#options.faults?.has(HTTP_FAULT.originNotValidated) ?? false);
-    if (validateOrigin && !originAllowed(headers.origin, this.#options.allowedOrigins ?? 'loopback')) {
+    if (!originAllowed(headers.origin, this.#options.allowedOrigins ?? 'loopback')) {
       return refuse(403, -32000, `Forbidden: origin ${JSON.stringify(headers.origin)} is not allowed`);
     }
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
@@ -133,14 +135,13 @@ class HttpEndpoint {
     }
     const versions = this.#options.supportedProtocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
     const version = headers['mcp-protocol-version'];
-    // FAULT protocol-version-header-ignored.
-    const ignoreVersion = this.#options.faults?.has(HTTP_FAULT.protocolVersionHeaderIgnored) ?? false;
-    if (version !== undefined && versions !== false && !versions.includes(version) && !ignoreVersion) {
+    if (version !== undefined && versions !== false && !versions.includes(version)) {
       return refuse(400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${versions.join(', ')})`);
     }
     const sessionId = headers[SESSION_HEADER];
     const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
     if (sessionId !== undefined && !session) return refuse(404, -32001, 'Session not found');
+    session?.touch();
     const on = session?.transcript ?? this.transcript;
 
     if (method === 'GET') {
@@ -218,10 +219,14 @@ class HttpEndpoint {
         on.record({ direction: 'received', channel, bytes: body, decoded: decoded.value });
         return refuse(400, -32000, 'Bad Request: Mcp-Session-Id header is required', on);
       }
+      const maxSessions = this.#options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+      if (this.sessions.size >= maxSessions) return refuse(429, -32000, `Too Many Requests: ${maxSessions} sessions are open already`);
       target = new HttpServerConnection(randomUUID(), this.#options);
-      this.sessions.set(target.sessionId, target);
-      void target.closed.then(() => this.sessions.delete(target!.sessionId));
-      this.#options.onSession(target);
+      const opened = target;
+      this.sessions.set(opened.sessionId, opened);
+      void opened.closed.then(() => this.sessions.delete(opened.sessionId));
+      opened.expireWhenIdle(this.#options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS, () => this.sessions.delete(opened.sessionId));
+      this.#options.onSession(opened);
     }
     target.acceptPost(req, res, channel, body, decoded.value, { acceptsSse });
   }
@@ -263,6 +268,9 @@ export class HttpServerConnection implements Connection {
   #eventStream: http.ServerResponse | undefined;
   #resolveClosed!: (info: CloseInfo) => void;
   #isClosed = false;
+  /** When the client last sent a request, or this side a message (idle expiry). */
+  #lastActivity = Date.now();
+  #idleTimer: NodeJS.Timeout | undefined;
 
   constructor(sessionId: string, options: HttpServerOptions) {
     this.sessionId = sessionId;
@@ -286,6 +294,7 @@ export class HttpServerConnection implements Connection {
    */
   async send(message: unknown): Promise<void> {
     this.#assertOpen();
+    this.touch();
     const kind = classifyMessage(message);
     if (kind.kind === 'response' || (kind.kind === 'invalid' && hasAnswerShape(message))) {
       const post = this.#posts.find((candidate) => (candidate.owed.get(idKey(kind.id)) ?? 0) > 0);
@@ -356,10 +365,36 @@ export class HttpServerConnection implements Connection {
 
   // ----- used by the endpoint ------------------------------------------------------------------
 
+  /** The client sent a request on this session, or this side a message. */
+  touch(): void {
+    this.#lastActivity = Date.now();
+  }
+
+  /**
+   * Ends the session once nothing crossed it for `timeoutMs` while no POST was still owed an
+   * answer (`forget` drops it from the endpoint first, so later requests get 404); 0: never.
+   */
+  expireWhenIdle(timeoutMs: number, forget: () => void): void {
+    if (timeoutMs <= 0) return;
+    const check = () => {
+      if (this.#isClosed) return;
+      if (this.#posts.length > 0) this.touch();
+      const idle = Date.now() - this.#lastActivity;
+      if (idle < timeoutMs) {
+        this.#idleTimer = setTimeout(check, timeoutMs - idle).unref();
+        return;
+      }
+      forget();
+      void this.end({ initiator: 'local', reason: `idle for ${timeoutMs} ms` });
+    };
+    this.#idleTimer = setTimeout(check, timeoutMs).unref();
+  }
+
   /** Ends the session: open POSTs that are owed answers get 404, streams end. */
   async end(info: CloseInfo): Promise<void> {
     if (this.#isClosed) return;
     this.#isClosed = true;
+    clearTimeout(this.#idleTimer);
     for (const post of this.#posts.splice(0)) {
       post.done = true;
       if (post.streaming) post.res.end();
@@ -418,6 +453,14 @@ export class HttpServerConnection implements Connection {
       if (kind.kind === 'invalid') {
         this.fault('INVALID_MESSAGE', `Invalid Request: ${kind.reason}`, channel, -32600);
         post.answers.push(jsonRpcError(kind.id, -32600, `Invalid Request: ${kind.reason}`));
+        continue;
+      }
+      if (kind.kind === 'request' && kind.id !== null && !isReadableId(kind.id)) {
+        // An id no answer could name (a fraction, an integer past 2^53): answered here with id null,
+        // on this POST (the session's answer, id null, would find no POST that owes it).
+        const reason = `id ${JSON.stringify(kind.id)} is not a string or an integer`;
+        this.fault('INVALID_MESSAGE', `Invalid Request: ${reason}`, channel, -32600);
+        post.answers.push(jsonRpcError(null, -32600, `Invalid Request: ${reason}`));
         continue;
       }
       if (kind.kind === 'request') post.owed.set(idKey(kind.id), (post.owed.get(idKey(kind.id)) ?? 0) + 1);

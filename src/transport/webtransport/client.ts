@@ -7,8 +7,10 @@ import { InvalidUrlError, SessionRefusedError } from './errors.js';
 import { loadWebTransportLibrary, requireHttp3 } from './library.js';
 import { probeWebTransportSession } from './probe.js';
 import { sessionLimits, type WtSessionLimits } from './limits.js';
-import { WebTransportSessionConnection, type ClientErrorAnswers, type LibrarySession } from './session.js';
-import type { FaultSet } from './faults.js';
+import type { WtSessionHooks, WtSessionView } from './hooks.js';
+import type { LibrarySession } from './library-session.js';
+import type { ClientErrorAnswers } from './session-core.js';
+import { WebTransportSessionConnection } from './session.js';
 import { loadCaFile, parseCertificateHash, type CertificateHash } from './tls.js';
 import { verifyServerWithCa } from './ca-verify.js';
 
@@ -39,8 +41,8 @@ export interface WebTransportClientOptions {
    * `ref/stream`): what a real client does. Default false: the harness only records them.
    */
   answerErrors?: boolean | ClientErrorAnswers;
-  /** Binding fault switches honoured by the session in either role (faults.ts), e.g. by the mock client. */
-  faults?: FaultSet;
+  /** The session's hooks (hooks.ts), e.g. the mock client's faults. */
+  hooks?: (view: WtSessionView) => WtSessionHooks;
   /** Gets the library session once it is established (the mock client opens a stray bidirectional stream with it, a fault). */
   onSession?: (session: LibrarySession) => void;
 }
@@ -111,7 +113,7 @@ export async function connectWebTransport(
     transcript,
     raw: options.raw ?? false,
     ...(options.answerErrors !== undefined ? { answerErrors: options.answerErrors } : {}),
-    ...(options.faults !== undefined ? { faults: options.faults } : {}),
+    ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
   });
   if (options.openControlStream ?? true) await connection.openControlStream();
   return connection;

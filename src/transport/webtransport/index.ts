@@ -2,15 +2,17 @@
 //
 // Encoding negotiation: the handler above the transport writes the initialize result; the server
 // session learns the negotiated encoding from that outgoing result's `result.transport.encoding`
-// (no `transport` or no `encoding` means "json") and switches right after that frame.
-// `WebTransportSessionConnection.negotiate()` computes the `result.transport` a conforming server
-// answers with (first offered encoding it speaks, its limits); the SDK adapter fills it in.
+// (no `transport` or no `encoding` means "json") and switches right after that frame. What a
+// server admits before READY and which `result.transport` it answers with attach through the
+// session's hooks (hooks.ts); `WebTransportSessionConnection.negotiate()` asks them (the mock
+// server's binding, src/peer/server/binding.ts, is one; the SDK adapter fills it in).
 export { listenWebTransport, ServerListenError } from './server.js';
 export type { WebTransportServer, WebTransportServerOptions, SessionRefusal } from './server.js';
 export { connectWebTransport, initializeSession } from './client.js';
 export type { WebTransportClientOptions, InitializeOptions } from './client.js';
 export { WebTransportSessionConnection } from './session.js';
-export type { WtRole } from './session.js';
+export type { WtRole, WtSessionInit, ClientErrorAnswers } from './session.js';
+export type { WtSessionHooks, WtSessionView, ControlReaderSettings, RefusedFrameHandling, OutgoingFrame } from './hooks.js';
 export { WebTransportSdkTransport, connectSdkTransport } from './sdk-transport.js';
 export type { SdkTransportOptions } from './sdk-transport.js';
 export { WebTransportSdkServerTransport, listenSdkServer, CANCELLED_ERROR } from './sdk-server-transport.js';

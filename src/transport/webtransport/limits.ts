@@ -17,6 +17,10 @@ export interface WtSessionLimits {
   streamReferenceGraceMs: number;
   /** Upper bound on draining streams during `$/shutdown`. */
   drainTimeoutMs: number;
+  /** Server role: a session not READY (initialize answered) this long after it opened is closed; 0: never. */
+  handshakeTimeoutMs: number;
+  /** Server role: a session where nothing crossed this long, with no request in flight and no stream open, is closed; 0: never. */
+  idleTimeoutMs: number;
 }
 
 export const DEFAULT_SESSION_LIMITS: WtSessionLimits = {
@@ -28,6 +32,8 @@ export const DEFAULT_SESSION_LIMITS: WtSessionLimits = {
   streamCorrelationGraceMs: 1000,
   streamReferenceGraceMs: 2000,
   drainTimeoutMs: 5000,
+  handshakeTimeoutMs: 30_000,
+  idleTimeoutMs: 600_000,
 };
 
 export function sessionLimits(overrides: Partial<WtSessionLimits> = {}): WtSessionLimits {

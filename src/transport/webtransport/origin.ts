@@ -12,9 +12,13 @@ export interface OriginPolicy {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
-/** Decides whether `origin` (the header value, undefined when absent) may open a session. */
+/**
+ * Decides whether `origin` (the header value, undefined when absent) may open a session. An empty
+ * Origin names no origin at all: it is refused like a foreign one, as over Streamable HTTP.
+ */
 export function isOriginAllowed(origin: string | undefined, policy: OriginPolicy = {}): boolean {
-  if (origin === undefined || origin === '') return policy.allowMissing ?? true;
+  if (origin === undefined) return policy.allowMissing ?? true;
+  if (origin.trim() === '') return false;
   const allow = policy.allow;
   if (typeof allow === 'function') return allow(origin);
   if (allow) return allow.some((allowed) => sameOrigin(allowed, origin));

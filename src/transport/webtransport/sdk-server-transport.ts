@@ -1,12 +1,14 @@
 // An official @modelcontextprotocol/sdk `Server` or `McpServer` serving MCP over the MCP Flow
 // WebTransport binding. The server-role session connection already enforces the binding's framing,
-// encodings and the 001 §1 state machine; the SDK adapter (sdk-transport.ts) fills in
-// `result.transport`. What is left is the binding's own cancellation, which the SDK does not know:
-// `$/cancel` (001 §4, WT-CANCEL-1..4) aborts the work as MCP's `notifications/cancelled` does, but
-// the cancelled request is still answered, with an error. `listenSdkServer` puts it together: a
+// encodings and the 001 §1 state machine, with the binding's admission rules attached through its
+// hooks (`hooks`); the SDK adapter (sdk-transport.ts) fills in `result.transport` from them. What
+// is left is the binding's own cancellation, which the SDK does not know: `$/cancel` (001 §4,
+// WT-CANCEL-1..4) aborts the work as MCP's `notifications/cancelled` does, but the cancelled
+// request is still answered, with an error. `listenSdkServer` puts it together: a
 // WebTransport listener that gives each session a fresh SDK server.
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { idKey, type RequestId } from '../../protocol/jsonrpc.js';
 import { InvalidStateError } from '../errors.js';
 import { WebTransportSdkTransport } from './sdk-transport.js';
 import { listenWebTransport, type WebTransportServer, type WebTransportServerOptions } from './server.js';
@@ -15,11 +17,7 @@ import type { WebTransportSessionConnection } from './session.js';
 /** The error a request cancelled with `$/cancel` is answered with (001 §4.2: -32000 "Cancelled"). */
 export const CANCELLED_ERROR = { code: -32000, message: 'Cancelled' } as const;
 
-type RequestId = string | number;
-
-/** Map key of a request id that keeps 1 and "1" apart. */
-const keyOf = (id: RequestId): string => `${typeof id}:${String(id)}`;
-
+/** A string or number id, as the SDK's own RequestId type has it. */
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || typeof value === 'number';
 }
@@ -67,14 +65,14 @@ export class WebTransportSdkServerTransport implements Transport {
     const record = message as unknown as Record<string, unknown>;
     const id = record['id'];
     if (!('method' in record) && isRequestId(id)) {
-      const key = keyOf(id);
+      const key = idKey(id);
       this.#inFlight.delete(key);
       // Already answered with CANCELLED_ERROR: exactly one answer per request (CORE-RPC-16).
       if (this.#cancelled.delete(key)) return;
     } else if (record['method'] === 'notifications/progress' || record['method'] === 'notifications/message') {
       // Nothing more for a cancelled request (WT-CANCEL-3).
       const related = options?.relatedRequestId;
-      if (related !== undefined && this.#cancelled.has(keyOf(related))) return;
+      if (related !== undefined && this.#cancelled.has(idKey(related))) return;
     }
     await this.#inner.send(message, options);
   }
@@ -89,7 +87,7 @@ export class WebTransportSdkServerTransport implements Transport {
       return;
     }
     if (typeof message['method'] === 'string' && isRequestId(message['id'])) {
-      const key = keyOf(message['id']);
+      const key = idKey(message['id']);
       // A (forbidden, CORE-RPC-4) reuse of a cancelled id is a new request: its answer goes out.
       this.#cancelled.delete(key);
       this.#inFlight.add(key);
@@ -102,7 +100,7 @@ export class WebTransportSdkServerTransport implements Transport {
     const record = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
     const requestId = record['requestId'];
     if (!isRequestId(requestId)) return;
-    const key = keyOf(requestId);
+    const key = idKey(requestId);
     // Unknown, finished or already cancelled: ignored (WT-CANCEL-4).
     if (!this.#inFlight.delete(key)) return;
     this.#cancelled.add(key);
@@ -126,6 +124,8 @@ export interface SdkServerLike {
 export interface SdkServerListenOptions extends Omit<WebTransportServerOptions, 'onConnection'> {
   /** A fresh SDK server for each session (an SDK server serves one transport at a time). */
   createServer(connection: WebTransportSessionConnection): SdkServerLike;
+  /** The binding's rules the SDK does not know (admission before READY, `result.transport`): e.g. webTransportBinding().listener.hooks (src/peer/server/binding.ts). */
+  hooks: NonNullable<WebTransportServerOptions['hooks']>;
 }
 
 /**

@@ -1,6 +1,7 @@
 // The MCP Flow WebTransport server: accepts sessions on one path (HTTP/2 always, HTTP/3 with the
 // optional addon), checks Origin and the session limit before accepting, and hands out each session
-// as a Connection that enforces the binding.
+// as a Connection (session.ts) with the hooks of the layer above (what it admits before READY and
+// answers initialize with: the mock server's binding, src/peer/server/binding.ts).
 import { ArrivalQueue } from '../arrival-queue.js';
 import type { NextOptions } from '../connection.js';
 import { ConnectionClosedError, ConnectionError } from '../errors.js';
@@ -8,10 +9,11 @@ import { Transcript, type TranscriptOptions } from '../transcript.js';
 import type { EncodingName } from '../../wire/index.js';
 import { loadWebTransportLibrary, requireHttp3 } from './library.js';
 import { sessionLimits, type WtSessionLimits } from './limits.js';
-import { WEBTRANSPORT_FAULT, type FaultSet } from './faults.js';
 import { isOriginAllowed, type OriginPolicy } from './origin.js';
 import { RECOMMENDED_BINDING_READINGS, type WtBindingReadings } from './readings.js';
-import { WebTransportSessionConnection, type LibrarySession } from './session.js';
+import type { WtSessionHooks, WtSessionView } from './hooks.js';
+import type { LibrarySession } from './library-session.js';
+import { WebTransportSessionConnection } from './session.js';
 import { generateSelfSignedCertificate, loadCertificateFiles, type TlsMaterial } from './tls.js';
 
 export interface WebTransportServerOptions {
@@ -25,10 +27,11 @@ export interface WebTransportServerOptions {
   http?: 2 | 3;
   /** Certificate and key: material, PEM file paths, or omitted for a fresh self-signed certificate. */
   tls?: TlsMaterial | { certFile: string; keyFile: string };
-  origins?: OriginPolicy;
+  /** Which Origin headers may open a session (default: loopback origins, or none sent); 'any' checks none. */
+  origins?: OriginPolicy | 'any';
   /** Sessions open at once across the server; more are refused with 429. Default 64. */
   maxSessions?: number;
-  /** Per-session limits (maxMessageSize and maxConcurrentStreams are also what is advertised). */
+  /** Per-session limits (maxMessageSize and maxConcurrentStreams are also what is advertised; handshake deadline, idle expiry). */
   limits?: Partial<WtSessionLimits>;
   /** Encodings this server speaks. Default ["cbor", "json"]. */
   encodings?: EncodingName[];
@@ -37,8 +40,10 @@ export interface WebTransportServerOptions {
   /** Called with each accepted session; when given, `connections` yields nothing. */
   onConnection?: (connection: WebTransportSessionConnection) => void;
   transcript?: TranscriptOptions;
-  /** Binding faults switched on (faults.ts; the mock server's ActiveFaults fits). Default: none. */
-  faults?: FaultSet;
+  /** The hooks of each session (hooks.ts): what the server admits before READY and answers initialize with. Default: none. */
+  hooks?: (view: WtSessionView) => WtSessionHooks;
+  /** Oldest TLS version accepted over HTTP/2 (WT-SEC-2 asks for 1.3; QUIC has nothing older). Default 'TLSv1.3'. */
+  minTlsVersion?: 'TLSv1.2' | 'TLSv1.3';
   /** Which accepted reading to take where the profile accepts several (readings.ts). Default: the recommended ones. */
   readings?: WtBindingReadings;
 }
@@ -126,11 +131,11 @@ export async function listenWebTransport(options: WebTransportServerOptions = {}
       return { status, path: requestPath ?? path };
     };
     if (requestPath !== path) return refuse(404, 'path');
-    // FAULT skip-origin-check.
-    const skipOrigin = options.faults?.has(WEBTRANSPORT_FAULT.skipOriginCheck) ?? false;
     // Readings foreignOriginStatus (WT-SEC-1) and missingOrigin (WT-SEC-5).
-    const policy: OriginPolicy = readings.missingOrigin === 'refuse' ? { ...options.origins, allowMissing: false } : (options.origins ?? {});
-    if (!skipOrigin && !isOriginAllowed(origin, policy)) return refuse(readings.foreignOriginStatus, 'origin');
+    if (options.origins !== 'any') {
+      const policy: OriginPolicy = readings.missingOrigin === 'refuse' ? { ...options.origins, allowMissing: false } : (options.origins ?? {});
+      if (!isOriginAllowed(origin, policy)) return refuse(readings.foreignOriginStatus, 'origin');
+    }
     if (closing || active.size + pendingAccepts >= maxSessions) return refuse(429, 'session-limit');
     pendingAccepts++;
     return { status: 200, path };
@@ -144,8 +149,7 @@ export async function listenWebTransport(options: WebTransportServerOptions = {}
     throw new ServerListenError(`cannot listen on ${host}:${options.port ?? 0}: ${(error as Error).message}`, { cause: error });
   }
   // WT-SEC-2: TLS 1.3 or newer. QUIC (HTTP/3) has nothing older; HTTP/2's TLS server defaults to 1.2.
-  // FAULT tls12-accepted: the minimum stays at 1.2.
-  if (httpVersion === 2 && !(options.faults?.has(WEBTRANSPORT_FAULT.tls12Accepted) ?? false)) {
+  if (httpVersion === 2 && (options.minTlsVersion ?? 'TLSv1.3') === 'TLSv1.3') {
     server.transportInt?.serverInt?.setSecureContext({ cert: tls.certPem, key: tls.keyPem, minVersion: 'TLSv1.3' });
   }
   const address = server.address();
@@ -197,7 +201,7 @@ export async function listenWebTransport(options: WebTransportServerOptions = {}
       transcript: new Transcript(options.transcript),
       encodings: options.encodings ?? ['cbor', 'json'],
       datagramsSupported: options.datagramsSupported ?? true,
-      ...(options.faults ? { faults: options.faults } : {}),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
       readings,
     });
     active.add(connection);

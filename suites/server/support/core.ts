@@ -7,7 +7,7 @@ import type { CaseContext } from '../../../src/harness/index.js';
 import type { ReceivedMessage } from '../../../src/transport/connection.js';
 import { ConnectionTimeoutError } from '../../../src/transport/errors.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { errorOf, isRequestFromTarget, isResponseTo, setupRequest, type Message } from '../support.js';
+import { errorOf, isRequestFromTarget, isResponseTo, notification, request, setupRequest, type Message } from '../support.js';
 
 // ---- JSON Schema helpers ---------------------------------------------------------------------------
 
@@ -388,12 +388,7 @@ export async function sweepTools(ctx: CaseContext, options: SweepOptions = {}): 
   }
   ctx.note(`tool sweep: calling ${sweep.calls.map((c) => c.tool.name).join(', ') || '(none)'}`);
   for (const call of sweep.calls) {
-    await ctx.connection.send({
-      jsonrpc: '2.0',
-      id: call.id,
-      method: 'tools/call',
-      params: { name: call.tool.name, arguments: call.args, _meta: { progressToken: call.progressToken } },
-    });
+    await ctx.connection.send(request(call.id, 'tools/call', { name: call.tool.name, arguments: call.args, _meta: { progressToken: call.progressToken } }));
   }
   const open = new Map(sweep.calls.map((c) => [c.id, c]));
   const deadline = Date.now() + ctx.scaled(options.answerMs ?? 6_000);
@@ -427,7 +422,7 @@ export async function sweepTools(ctx: CaseContext, options: SweepOptions = {}): 
   }
   sweep.unanswered = [...open.values()];
   for (const call of sweep.unanswered) {
-    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call.id, reason: 'the conformance sweep stopped waiting' } });
+    await ctx.connection.send(notification('notifications/cancelled', { requestId: call.id, reason: 'the conformance sweep stopped waiting' }));
   }
   return sweep;
 }

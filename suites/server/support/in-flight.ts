@@ -5,16 +5,20 @@
 //   1. asks the client something (a request from the target while the call is unanswered): the
 //      harness holds its answer back, so the call stays in flight for as long as the case needs;
 //   2. or else (second choice) reports progress before answering (notifications/progress, or over
-//      WebTransport a progress datagram): the call is re-issued and is in flight from its first
-//      progress (the target may still finish before a cancel arrives, which the cases then report
-//      rather than fail).
+//      WebTransport a progress datagram): the slowest such tool is called again with arguments
+//      that make it last, until its progress shows it running with most of its work ahead
+//      (lasting-call.ts); then a result after the cancel is the target's, not a race. Where no
+//      call can be seen running so, the first such tool is re-issued and is in flight from its
+//      first progress (the target may still finish before a cancel arrives, which the cases then
+//      report rather than fail).
 // Calls that answer at once are simply done; a call that does neither within the probe window is
 // cancelled and the next tool is tried.
 import type { CaseContext } from '../../../src/harness/index.js';
 import type { IncomingExecutionStream, ReceivedDatagram, ReceivedMessage } from '../../../src/transport/connection.js';
 import { ConnectionTimeoutError } from '../../../src/transport/errors.js';
 import { DatagramChannel, isRecord } from '../../../src/wire/index.js';
-import { isResponseTo, openSession, setupResult, type Message } from '../support.js';
+import { isResponseTo, notification, openSession, request, setupResult, type Message } from '../support.js';
+import { canLastLonger, confirmRunning, LASTING_RUNGS, lastingArguments, type Running } from './lasting-call.js';
 
 /** Capabilities the cancellation cases declare so that tools may ask the client. */
 export const ASKING_CLIENT_CAPABILITIES = { sampling: {}, elicitation: {} } as const;
@@ -132,7 +136,7 @@ function isToolRequestFromTarget(message: unknown): message is Message & { id: s
 export async function sendToolCall(ctx: CaseContext, tool: string, args: Record<string, unknown>): Promise<ToolCall> {
   const id = ctx.nextId();
   const progressToken = `${ctx.caseId}#${id}`;
-  await ctx.connection.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: args, _meta: { progressToken } } });
+  await ctx.connection.send(request(id, 'tools/call', { name: tool, arguments: args, _meta: { progressToken } }));
   return { tool, id, progressToken, arguments: args };
 }
 
@@ -199,11 +203,13 @@ export interface InFlightCall extends ToolCall {
   /** `asked-client`: held by our unanswered reply to `heldRequest`; `progress`: it reported progress. */
   how: 'asked-client' | 'progress';
   heldRequest?: Message & { id: string | number; method: string };
+  /** `progress`: how the call was seen running with its work ahead (lasting-call.ts); absent when it could not be. */
+  running?: Running;
 }
 
 /** Cancels a probed call the case does not want (the cancel is not a check). */
 async function dropCall(ctx: CaseContext, call: ToolCall): Promise<void> {
-  await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call.id, reason: 'conformance probe' } });
+  await ctx.connection.send(notification('notifications/cancelled', { requestId: call.id, reason: 'conformance probe' }));
 }
 
 /** Opens the session the cancellation cases need (declaring the client features tools may use). */
@@ -217,24 +223,31 @@ export async function openAskingSession(ctx: CaseContext): Promise<void> {
  */
 export async function startInFlightCall(ctx: CaseContext): Promise<InFlightCall | undefined> {
   const tools = await callableTools(ctx);
-  let progressTool: { tool: ListedTool; args: Record<string, unknown> } | undefined;
+  /** Tools that reported progress, with how long the probed call took (Infinity: still running after the window). */
+  const progressTools: { tool: ListedTool; args: Record<string, unknown>; tookMs: number }[] = [];
   for (const tool of tools) {
     const args = argumentsFor(tool.inputSchema);
     const call = await sendToolCall(ctx, tool.name, args);
+    const sentAt = Date.now();
     let event = await firstEvent(ctx, call);
     if (event.kind === 'asked-client') {
       ctx.note(`in-flight rule: ${tool.name} asked the client (${event.request.method}); its answer is held back`);
       return { ...call, how: 'asked-client', heldRequest: event.request };
     }
     if (event.kind === 'progress') {
-      progressTool ??= { tool, args };
       // Let it finish (or ask the client after all) before trying the next tool.
       event = await firstEvent(ctx, call, { progress: false });
       if (event.kind === 'asked-client') return { ...call, how: 'asked-client', heldRequest: event.request };
+      progressTools.push({ tool, args, tookMs: event.kind === 'answered' ? Date.now() - sentAt : Infinity });
     }
     if (event.kind !== 'answered') await dropCall(ctx, call);
   }
+  const progressTool = progressTools[0];
   if (progressTool === undefined) return undefined;
+  // The slowest first (ties keep tools/list order).
+  const slowest = [...progressTools].sort((a, b) => b.tookMs - a.tookMs)[0]!;
+  const running = await startRunningCall(ctx, slowest.tool, slowest.args);
+  if (running !== undefined) return running;
   const call = await sendToolCall(ctx, progressTool.tool.name, progressTool.args);
   const event = await firstEvent(ctx, call);
   if (event.kind === 'progress') {
@@ -243,6 +256,25 @@ export async function startInFlightCall(ctx: CaseContext): Promise<InFlightCall 
   }
   if (event.kind === 'asked-client') return { ...call, how: 'asked-client', heldRequest: event.request };
   if (event.kind !== 'answered') await dropCall(ctx, call);
+  return undefined;
+}
+
+/**
+ * `tool` called with arguments that make it last, a rung at a time (lasting-call.ts), until its
+ * progress shows it running with its work ahead: that call, or undefined when none did.
+ */
+async function startRunningCall(ctx: CaseContext, tool: ListedTool, args: Record<string, unknown>): Promise<InFlightCall | undefined> {
+  for (let rung = 0; rung < LASTING_RUNGS; rung++) {
+    const call = await sendToolCall(ctx, tool.name, lastingArguments(tool.inputSchema, args, rung));
+    const seen = await confirmRunning(ctx, call, PROBE_WINDOW_MS);
+    if ('running' in seen) {
+      const { last, remainingMs } = seen.running;
+      ctx.note(`in-flight rule: ${tool.name} ${JSON.stringify(call.arguments)} is running (progress ${last.progress} of ${String(last.total)}, about ${Math.round(remainingMs)} ms of work ahead)`);
+      return { ...call, how: 'progress', running: seen.running };
+    }
+    if (seen.not !== 'answered') await dropCall(ctx, call);
+    if (seen.not !== 'too-short' || !canLastLonger(tool.inputSchema, args, rung)) break;
+  }
   return undefined;
 }
 

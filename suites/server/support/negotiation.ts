@@ -6,7 +6,7 @@ import type { CaseContext } from '../../../src/harness/index.js';
 import type { ConnectionFault, ReceivedMessage } from '../../../src/transport/connection.js';
 import { ConnectionClosedError, ConnectionTimeoutError } from '../../../src/transport/errors.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { isResponseTo, SETUP_ANSWER_MS, type Message } from '../support.js';
+import { errorResponse, isResponseTo, request, resultResponse, SETUP_ANSWER_MS, type Message } from '../support.js';
 
 /** How often a wait for an answer looks at the connection's faults (before --timeout-scale). */
 const FAULT_POLL_MS = 100;
@@ -60,7 +60,7 @@ export async function awaitWireAnswer(ctx: CaseContext, id: string | number, tim
 /** Sends a request with a fresh id (no check recorded) and waits as `awaitWireAnswer` does. */
 export async function requestOnWire(ctx: CaseContext, method: string, params?: Message, timeoutMs?: number): Promise<WireAnswer & { id: number }> {
   const id = ctx.nextId();
-  await ctx.connection.send({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
+  await ctx.connection.send(request(id, method, params));
   return { id, ...(await awaitWireAnswer(ctx, id, timeoutMs)) };
 }
 
@@ -112,9 +112,7 @@ export async function answerGenerically(ctx: CaseContext, request: Message & { m
       if ('elicitation' in declared) result = { action: 'decline' };
       break;
   }
-  const answer = result !== undefined
-    ? { jsonrpc: '2.0', id, result }
-    : { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: this client does not serve ${request.method}` } };
+  const answer = result !== undefined ? resultResponse(id, result) : errorResponse(id, -32601, `Method not found: this client does not serve ${request.method}`);
   try {
     await ctx.connection.send(answer);
   } catch (error) {
@@ -192,7 +190,7 @@ export function toolsOf(answer: Message | undefined): { name: string; inputSchem
 export async function sweepTools(ctx: CaseContext, tools: readonly { name: string; inputSchema: unknown }[]): Promise<string[]> {
   const calls = tools.slice(0, SWEEP_MAX_TOOLS).map((tool) => ({ id: `sweep-${ctx.nextId()}`, tool }));
   await Promise.all(
-    calls.map(({ id, tool }) => ctx.connection.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool.name, arguments: minimalArguments(tool.inputSchema) } })),
+    calls.map(({ id, tool }) => ctx.connection.send(request(id, 'tools/call', { name: tool.name, arguments: minimalArguments(tool.inputSchema) }))),
   );
   return calls.map((call) => call.id);
 }

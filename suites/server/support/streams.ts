@@ -9,7 +9,7 @@
 import type { Applicability, CaseContext, Discovery } from '../../../src/harness/index.js';
 import type { IncomingExecutionStream, ReceivedDatagram, ReceivedMessage, WebTransportFacet } from '../../../src/transport/connection.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { isResponseTo, setupResult, type Message } from '../support.js';
+import { isResponseTo, request, setupResult, type Message } from '../support.js';
 import { TargetPreconditionError } from '../../../src/harness/index.js';
 
 /** How long to wait for a stream, datagram or answer that should come (before --timeout-scale). */
@@ -218,7 +218,7 @@ export async function callTool(ctx: CaseContext, tool: ListedTool, hints: Argume
     (received) => (call.answered = received),
     () => undefined,
   );
-  await ctx.connection.send({ jsonrpc: '2.0', id, method: 'tools/call', params });
+  await ctx.connection.send(request(id, 'tools/call', params));
   return call;
 }
 

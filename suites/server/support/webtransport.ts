@@ -12,7 +12,7 @@ import { loadWebTransportLibrary } from '../../../src/transport/webtransport/lib
 import type { BidiStream, LibrarySession } from '../../../src/transport/webtransport/session.js';
 import { LATEST_PROTOCOL_VERSION } from '../../../src/protocol/methods.js';
 import { codecFor, isRecord } from '../../../src/wire/index.js';
-import { errorOf, type Message } from '../support.js';
+import { errorOf, request, type Message } from '../support.js';
 
 /** The WebTransport facet of the case's connection (cases here run on WebTransport only). */
 export function wt(ctx: CaseContext): WebTransportFacet {
@@ -54,7 +54,7 @@ export function frameOf(ctx: CaseContext, message: unknown): Uint8Array {
 }
 
 export function pingRequest(id: number): Message {
-  return { jsonrpc: '2.0', id, method: 'ping' };
+  return request(id, 'ping');
 }
 
 /** True for an error response with id null (and, when given, one of `codes`). */
@@ -340,15 +340,10 @@ export function jsonFramesIn(bytes: Uint8Array): unknown[] {
 
 /** The initialize request the binding cases send on a bare session (JSON only: encodings ["json"]). */
 export function jsonOnlyInitialize(ctx: CaseContext, id: number): Message {
-  return {
-    jsonrpc: '2.0',
-    id,
-    method: 'initialize',
-    params: {
-      protocolVersion: ctx.discovery.protocolVersion ?? LATEST_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: 'mcp-flow-conformance', version: '0.1.0' },
-      transport: { type: 'mcp-flow', version: '0.1', encodings: ['json'] },
-    },
-  };
+  return request(id, 'initialize', {
+    protocolVersion: ctx.discovery.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'mcp-flow-conformance', version: '0.1.0' },
+    transport: { type: 'mcp-flow', version: '0.1', encodings: ['json'] },
+  });
 }

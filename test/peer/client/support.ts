@@ -6,6 +6,7 @@ import { ClientFaults, connectMockClient, MockClient, type MockClientOptions, ty
 import type { Connection, ReceivedMessage } from '../../../src/transport/connection.js';
 import { createMemoryPair } from '../../../src/transport/memory/index.js';
 import { listenWebTransport, type WebTransportServer } from '../../../src/transport/webtransport/index.js';
+import { webTransportBinding } from '../../../src/peer/server/binding.js';
 import type { WebTransportSessionConnection } from '../../../src/transport/webtransport/session.js';
 
 export type Message = Record<string, any>;
@@ -115,6 +116,7 @@ export async function webTransportPeer(
   const listener: WebTransportServer = await listenWebTransport({
     host: '127.0.0.1',
     port: 0,
+    ...webTransportBinding().listener,
     ...(listen.maxMessageSize !== undefined ? { limits: { maxMessageSize: listen.maxMessageSize } } : {}),
   });
   const accepted = listener.nextConnection(DEADLINE);

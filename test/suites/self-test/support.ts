@@ -91,6 +91,9 @@ export const FAULT_SERVER_OPTIONS: Readonly<Record<string, NonNullable<MockRunOp
   'unsupported-encoding-selected': { encodings: ['json'] },
   'subscribe-without-capability': { server: { core: { subscribe: false } } },
   'log-without-capability': { server: { logging: false } },
+  'expired-token-not-found': { flow: { stateless: { secret: 'self-test stateless token signing secret, 32+ bytes' } } },
+  // A server whose only long tool reports progress (no tool asks the client): the case must see the call running to tell deafness from a race.
+  'deaf-to-cancel': { server: { core: { askingTools: false } } },
 };
 
 /** Where a fault of each layer is run: core/flow/webtransport over WebTransport, fastworkflow and http (Streamable HTTP transport) over HTTP. */

@@ -7,6 +7,7 @@ import { connectHttp, type HttpClientConnection } from '../../../src/transport/h
 import { listenHttp, type HttpListener, type HttpServerConnection, type HttpServerOptions } from '../../../src/transport/http/server.js';
 import type { RawHttpRequest, ReceivedMessage } from '../../../src/transport/connection.js';
 import { FIXTURE_TOOLS } from '../../fixtures/http-stdio/sdk-server.js';
+import { httpFaultOptions } from '../../../src/peer/server/binding-http.js';
 
 type Message = { jsonrpc: '2.0'; id?: string | number | null; method?: string; params?: Record<string, any> };
 const WAIT = { timeoutMs: 20_000 };
@@ -343,10 +344,10 @@ describe('listenHttp response modes', () => {
   });
 });
 
-describe('listenHttp faults', () => {
+describe('the Streamable HTTP faults, as the listener options they change (src/peer/server/binding-http.ts)', () => {
   it('origin-not-validated serves a foreign Origin (CORE-HTTP-1) that the healthy listener refuses with 403', async () => {
     const statusFor = async (faults: string[]) => {
-      const endpoint = await startEndpoint({ faults: { has: (name) => faults.includes(name) } });
+      const endpoint = await startEndpoint(httpFaultOptions({ has: (name) => faults.includes(name) }));
       const client = await connectHttp(endpoint.listener.url);
       try {
         const body = JSON.stringify(initialize());
@@ -359,5 +360,107 @@ describe('listenHttp faults', () => {
     };
     expect(await statusFor([])).toBe(403);
     expect(await statusFor(['origin-not-validated'])).toBe(200);
+  });
+});
+
+describe('every POST gets its answer: request ids no answer could name', () => {
+  it('answers a request whose id is a fraction, or an integer past 2^53, on its own POST with -32600 and id null (the POST used to hang)', async () => {
+    const endpoint = await startEndpoint();
+    const client = await connectHttp(endpoint.listener.url);
+    try {
+      await client.send(initialize());
+      await client.next(idIs(1), WAIT);
+      for (const id of ['0.5', '1e308', '9007199254740993']) {
+        const answer = await client.http.request({ headers: POST_HEADERS, body: `{"jsonrpc":"2.0","id":${id},"method":"ping"}` }, { timeoutMs: 5_000 });
+        expect(answer.status, id).toBe(400);
+        expect(answer.messages, id).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('Invalid Request') } }]);
+      }
+      // In a batch, the other requests are still served on the same POST.
+      const batch = await client.http.request({ headers: POST_HEADERS, body: '[{"jsonrpc":"2.0","id":0.5,"method":"ping"},{"jsonrpc":"2.0","id":7,"method":"tools/list"}]' }, { timeoutMs: 5_000 });
+      expect(batch.status).toBe(200);
+      expect(batch.messages.flat()).toEqual(expect.arrayContaining([expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }), expect.objectContaining({ id: 7 })]));
+    } finally {
+      await client.close();
+      await endpoint.listener.close();
+    }
+  });
+});
+
+describe('session hygiene: a cap and idle expiry', () => {
+  it('refuses an initialize beyond maxSessions with 429, and admits one again once a session ended', async () => {
+    const endpoint = await startEndpoint({ maxSessions: 2 });
+    const clients = [await connectHttp(endpoint.listener.url), await connectHttp(endpoint.listener.url), await connectHttp(endpoint.listener.url)];
+    try {
+      for (const client of clients.slice(0, 2)) {
+        await client.send(initialize());
+        await client.next(idIs(1), WAIT);
+      }
+      const refused = await clients[2]!.http.request({ headers: POST_HEADERS, body: JSON.stringify(initialize()) }, WAIT);
+      expect(refused.status).toBe(429);
+      expect(refused.messages[0]).toMatchObject({ id: null, error: { code: -32000 } });
+      await clients[0]!.close();
+      await clients[2]!.send(initialize());
+      await clients[2]!.next(idIs(1), WAIT);
+      expect(endpoint.listener.sessions()).toHaveLength(2);
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+      await endpoint.listener.close();
+    }
+  });
+
+  it('ends a session nothing crossed for sessionIdleTimeoutMs; its id then gets 404', async () => {
+    const endpoint = await startEndpoint({ sessionIdleTimeoutMs: 200 });
+    const client = await connectHttp(endpoint.listener.url);
+    try {
+      await client.send(initialize());
+      await client.next(idIs(1), WAIT);
+      const session = endpoint.sessions[0]!;
+      const ended = await session.closed;
+      expect(ended.reason).toBe('idle for 200 ms');
+      expect(endpoint.listener.sessions()).toEqual([]);
+      const later = await client.http.request({ headers: POST_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) }, WAIT);
+      expect(later.status).toBe(404);
+    } finally {
+      await client.close();
+      await endpoint.listener.close();
+    }
+  });
+
+  it('keeps a session whose POST is still owed an answer, however long it takes', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sessions: HttpServerConnection[] = [];
+    const listener = await listenHttp({
+      sessionIdleTimeoutMs: 100,
+      onSession: (connection) => {
+        sessions.push(connection);
+        void (async () => {
+          for (;;) {
+            const received = await connection.next().catch(() => undefined);
+            if (!received) return;
+            const message = received.message as Message;
+            if (message.id === undefined) continue;
+            if (message.method === 'test/slow') await held;
+            await connection.send({ jsonrpc: '2.0', id: message.id, result: message.method === 'initialize' ? { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } } : {} });
+          }
+        })();
+      },
+    });
+    const client = await connectHttp(listener.url);
+    try {
+      await client.send(initialize());
+      await client.next(idIs(1), WAIT);
+      const answered = client.send({ jsonrpc: '2.0', id: 2, method: 'test/slow' });
+      // Several idle periods pass while the answer is owed.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(sessions[0]!.isClosed).toBe(false);
+      release();
+      await answered;
+      expect((await client.next(idIs(2), WAIT)).message).toMatchObject({ id: 2, result: {} });
+    } finally {
+      release();
+      await client.close();
+      await listener.close();
+    }
   });
 });

@@ -1,4 +1,7 @@
-// Shared fixtures for the WebTransport tests: a loopback server with a minimal responder.
+// Shared fixtures for the WebTransport tests: a loopback server with a minimal responder. Its
+// sessions carry the server binding's rules (src/peer/server/binding.ts: admission before READY,
+// result.transport), as the mock server's do.
+import { webTransportBinding } from '../../../src/peer/server/binding.js';
 import { listenWebTransport, type WebTransportServer, type WebTransportServerOptions } from '../../../src/transport/webtransport/server.js';
 import { connectWebTransport, initializeSession, type WebTransportClientOptions } from '../../../src/transport/webtransport/client.js';
 import type { WebTransportSessionConnection } from '../../../src/transport/webtransport/session.js';
@@ -40,8 +43,14 @@ export function respond(connection: WebTransportSessionConnection): void {
   })();
 }
 
-export async function startServer(options: WebTransportServerOptions = {}): Promise<WebTransportServer> {
-  return listenWebTransport({ tls: await testTls(), ...options });
+/** Options of a test listener: the listener's, plus the binding faults switched on. */
+export interface TestServerOptions extends WebTransportServerOptions {
+  faults?: { has(name: string): boolean };
+}
+
+export async function startServer(options: TestServerOptions = {}): Promise<WebTransportServer> {
+  const { faults, ...listen } = options;
+  return listenWebTransport({ tls: await testTls(), ...listen, ...webTransportBinding(faults ? { faults } : {}).listener });
 }
 
 /** Opens a session to `server` (pinned to its certificate; a liveness deadline, not the 10 s default). */

@@ -83,7 +83,7 @@ describe('execution stream resets', () => {
 
 describe('bounded buffering', () => {
   it('stops reading the control stream while untaken messages exceed maxPendingBytes, and resumes', async () => {
-    const small = await listenWebTransport({ tls: server.tls, limits: { maxPendingBytes: 2048 } });
+    const small = await startServer({ tls: server.tls, limits: { maxPendingBytes: 2048 } });
     try {
       const client = await connectWebTransport(small.url, { certificateHash: small.certificateHash, timeoutMs: LIVENESS_MS });
       const serverConnection = await small.nextConnection({ timeoutMs: LIVENESS_MS });
@@ -126,7 +126,7 @@ describe('HTTP/3', () => {
 
   describe.skipIf(!http3Available)('over HTTP/3 (skipped: @fails-components/webtransport-transport-http3-quiche is not installed)', () => {
     it('initializes, switches to CBOR and answers a ping', async () => {
-      const h3 = await listenWebTransport({ http: 3, tls: server.tls, onConnection: respond });
+      const h3 = await startServer({ http: 3, tls: server.tls, onConnection: respond });
       try {
         const client = await connectWebTransport(h3.url, { http: 3, certificateHash: h3.certificateHash, timeoutMs: LIVENESS_MS });
         const { initializeSession } = await import('../../../src/transport/webtransport/client.js');

@@ -6,11 +6,16 @@ import type { ServerExtension, ServerTool } from '../extension.js';
 import { promptRequests } from './prompts.js';
 import type { CoreReadings } from './readings.js';
 import { resourceFeature } from './resources.js';
-import { CORE_TOOLS } from './tools.js';
+import { CORE_TOOLS, elicitTool, sampleTool } from './tools.js';
+
+/** The built-in tools that ask the client something while they run. */
+const ASKING_TOOLS: readonly ServerTool[] = [sampleTool, elicitTool];
 
 export interface CoreFeatureOptions {
   /** Offer the built-in tools. Default true. */
   tools?: boolean;
+  /** Offer the built-in tools that ask the client something (sample, elicit). Default true. */
+  askingTools?: boolean;
   /** Declare resources (with subscribe). Default true. */
   resources?: boolean;
   /** Declare resources.subscribe. Default true. */
@@ -33,7 +38,8 @@ export function createCoreExtension(options: CoreFeatureOptions = {}): ServerExt
     ...(options.updateIntervalMs !== undefined ? { updateIntervalMs: options.updateIntervalMs } : {}),
     ...(options.readings !== undefined ? { readings: options.readings } : {}),
   });
-  const tools: ServerTool[] = options.tools === false ? [] : [...CORE_TOOLS, resources.touchTool];
+  const builtIn = options.askingTools === false ? CORE_TOOLS.filter((tool) => !ASKING_TOOLS.includes(tool)) : CORE_TOOLS;
+  const tools: ServerTool[] = options.tools === false ? [] : [...builtIn, resources.touchTool];
   return {
     name: 'core',
     tools,

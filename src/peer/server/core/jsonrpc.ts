@@ -1,35 +1,15 @@
-// JSON-RPC 2.0 helpers of the mock server: message shapes, id rules, response builders.
+// JSON-RPC 2.0 helpers of the mock server: the envelope check and WebTransport's id range. The
+// message model itself (ids, id keys, error objects) is src/protocol/jsonrpc.ts's.
 import { JSONRPC_ERROR } from '../../../protocol/error-codes.js';
+import { errorObject, isRequestId, type JsonRpcErrorObject, type RequestId } from '../../../protocol/jsonrpc.js';
 import { isRecord, isU32 } from '../../../wire/index.js';
 
 export { isRecord };
-
-export type RequestId = string | number;
-
-
-/** A valid MCP request id: a string or an integer (never null, never fractional) (CORE-RPC-3). */
-export function isRequestId(value: unknown): value is RequestId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
-}
-
-/** A map key that keeps the JSON type of an id: the integer 1 and the string "1" differ (CORE-RPC-5). */
-export function idKey(id: RequestId): string {
-  return `${typeof id === 'number' ? 'n' : 's'}:${String(id)}`;
-}
+export { errorObject, idKey, isRequestId, type JsonRpcErrorObject, type RequestId } from '../../../protocol/jsonrpc.js';
 
 /** An id a WebTransport header can carry: an integer in 0..2^32-1 (WT-ID-1). */
 export function isHeaderId(id: RequestId): id is number {
   return isU32(id);
-}
-
-export interface JsonRpcErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-export function errorObject(code: number, message: string, data?: unknown): JsonRpcErrorObject {
-  return data === undefined ? { code, message } : { code, message, data };
 }
 
 /** What went wrong with a message, as the error it is answered with. */

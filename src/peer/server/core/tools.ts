@@ -62,8 +62,8 @@ export const slowTool: ServerTool = {
   inputSchema: {
     type: 'object',
     properties: {
-      steps: { type: 'integer', minimum: 1, maximum: 100000 },
-      stepMs: { type: 'integer', minimum: 0, maximum: 60000 },
+      steps: { type: 'integer', minimum: 1, maximum: 100000, default: 5 },
+      stepMs: { type: 'integer', minimum: 0, maximum: 60000, default: 50 },
     },
     additionalProperties: false,
   },

@@ -64,6 +64,13 @@ export interface FastWorkflowExtension extends ServerExtension {
   readonly readings: FastWorkflowReadings;
 }
 
+/** Fault input-schema-type-widened (FW-TOOL-10): execute_command's command declared as a string or a number. */
+function widenedCommand(tool: FastWorkflowTool): FastWorkflowTool {
+  const schema = tool.inputSchema as { properties?: Record<string, object> };
+  const properties = { ...schema.properties, command: { ...schema.properties?.['command'], type: ['string', 'number'] } };
+  return { ...tool, inputSchema: { ...schema, properties } };
+}
+
 export function fastWorkflowExtension(options: FastWorkflowOptions): FastWorkflowExtension {
   checkOptions(options);
   const now = options.now ?? Date.now;
@@ -87,7 +94,7 @@ export function fastWorkflowExtension(options: FastWorkflowOptions): FastWorkflo
   const tools = [
     ...profile.tools().filter((tool) => !(faults.has(F.postFeedbackUnlisted) && tool.name === 'post_feedback')),
     ...(faults.has(F.adminToolExposed) ? [profile.adminDumpTool()] : []),
-  ];
+  ].map((tool) => (faults.has(F.inputSchemaTypeWidened) && tool.name === 'execute_command' ? widenedCommand(tool) : tool));
   return {
     name: 'fastworkflow',
     profile,

@@ -1,10 +1,11 @@
 // The FastWorkflow profile's faults: each breaks exactly one FW-* requirement (named by its ID in
 // suites/requirements.json) so that the suite can show its FastWorkflow checks can fail.
-// The transport faults FW-TRANSPORT-1 and FW-TRANSPORT-4 are honoured in front of the HTTP
-// listener (http-front.ts); the tool-list faults (FW-TOOL-1, FW-TOOL-2) by the extension's tool
-// list, which is built from the faults switched on. FW-ERR-5, FW-CONV-6 and FW-CONV-7 cannot be
+// The transport faults FW-TRANSPORT-1, -4 and -5 are honoured in front of the HTTP listener
+// (http-front.ts), FW-TRANSPORT-2 by the listener's path (start.ts); the tool-list faults
+// (FW-TOOL-1, FW-TOOL-2, FW-TOOL-10) by the extension's tool list, which is built from the faults
+// switched on. FW-ERR-5, FW-CONV-6 and FW-CONV-7 cannot be
 // observed from outside, so none of these has a fault here.
-import { defineFault, type FaultDefinition } from '../extension.js';
+import { defineFault, type FaultDefinition } from '../../faults.js';
 
 const fault = defineFault;
 
@@ -49,12 +50,16 @@ export const FW_FAULT = {
   activateUnknownConversationOk: 'activate-unknown-conversation-ok',
   feedbackBothNullAccepted: 'feedback-both-null-accepted',
   duplicateTopics: 'duplicate-topics',
+  excludedPromptsListed: 'excluded-prompts-listed',
+  inputSchemaTypeWidened: 'input-schema-type-widened',
+  endpointNotAtMcp: 'endpoint-not-at-mcp',
+  missingSessionNot400: 'missing-session-not-400',
 } as const;
 
 const F = FW_FAULT;
 
 /** Faults the HTTP front of the mock honours (http-front.ts), not the tools. */
-export const FW_HTTP_FAULTS: readonly string[] = [FW_FAULT.answersAsNdjson, FW_FAULT.unknownSessionNot404];
+export const FW_HTTP_FAULTS: readonly string[] = [FW_FAULT.answersAsNdjson, FW_FAULT.unknownSessionNot404, FW_FAULT.missingSessionNot400];
 
 export const FASTWORKFLOW_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault(F.answersAsNdjson, 'FW-TRANSPORT-1', 'POST answers come as application/x-ndjson (one JSON message per line) instead of application/json or an SSE stream.'),
@@ -96,4 +101,9 @@ export const FASTWORKFLOW_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault(F.activateUnknownConversationOk, 'FW-CONV-4', 'activate_conversation answers {"status":"ok"} for an unknown conversation id.'),
   fault(F.feedbackBothNullAccepted, 'FW-CONV-5', 'post_feedback with both fields null answers {"status":"ok"}.'),
   fault(F.duplicateTopics, 'FW-CONV-8', 'Conversation topics are not made unique per user.'),
+  // New faults go last: the self-test files take every other entry, so each fault keeps its file.
+  fault(F.excludedPromptsListed, 'FW-PROMPT-2', 'prompts/list also lists name-conversation, summarize-conversation and plan-next-steps.'),
+  fault(F.inputSchemaTypeWidened, 'FW-TOOL-10', "execute_command's inputSchema declares command as a string or a number, not the documented string."),
+  fault(F.endpointNotAtMcp, 'FW-TRANSPORT-2', 'The MCP endpoint is mounted at /api instead of /mcp.'),
+  fault(F.missingSessionNot400, 'FW-TRANSPORT-5', 'A request other than initialize without an Mcp-Session-Id header is answered 404 instead of 400.'),
 ]);

@@ -1,4 +1,4 @@
-// The FastWorkflow transport faults (FW-TRANSPORT-1, FW-TRANSPORT-4) and the alternate reading of
+// The FastWorkflow transport faults (FW-TRANSPORT-1, -4, -5) and the alternate reading of
 // FW-TRANSPORT-4 (400 Bad Request for an Mcp-Session-Id the server never issued; a terminated one
 // stays 404) live in front of the mock's Streamable HTTP listener: a small reverse proxy on its
 // own port changes exactly what the fault or the reading says and passes everything else through
@@ -62,6 +62,7 @@ export async function withFastWorkflowHttpFront(listener: HttpEndpointHandle, fa
   if (!FW_HTTP_FAULTS.some((name) => faults.has(name)) && !neverIssued400) return listener;
   const ndjson = faults.has(F.answersAsNdjson);
   const unknownSession400 = faults.has(F.unknownSessionNot404);
+  const missingSession404 = faults.has(F.missingSessionNot400);
   /** Every Mcp-Session-Id the listener has issued (terminated ones included). */
   const issued = new Set<string>();
   let upstreamUrl: URL;
@@ -85,6 +86,13 @@ export async function withFastWorkflowHttpFront(listener: HttpEndpointHandle, fa
           upstream.resume();
           const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } });
           res.writeHead(400, { 'Content-Type': 'application/json' }).end(body);
+          return;
+        }
+        // FAULT missing-session-not-400 (FW-TRANSPORT-5): a request without Mcp-Session-Id gets 404, not 400.
+        if (status === 400 && asked === undefined && missingSession404) {
+          upstream.resume();
+          const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Not Found: no session' } });
+          res.writeHead(404, { 'Content-Type': 'application/json' }).end(body);
           return;
         }
         const media = String(upstream.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

@@ -38,14 +38,24 @@ export const PROMPTS: readonly PromptDefinition[] = [
   },
 ];
 
+/** FastWorkflow's own prompts that 004 §7 leaves out of the MCP server (listed only under the excluded-prompts-listed fault). */
+const EXCLUDED_PROMPTS: readonly PromptDefinition[] = ['name-conversation', 'summarize-conversation', 'plan-next-steps'].map((name) => ({
+  name,
+  description: `FastWorkflow's ${name} prompt`,
+  arguments: [{ name: 'conversation', description: 'The conversation, as text.' }],
+  render: (a) => `${name}: ${a['conversation']}`,
+}));
+
 /** prompts/list (FW-PROMPT-1, FW-PROMPT-2, FW-PROMPT-6). */
 export async function listPrompts(params: unknown, ctx: RequestContext): Promise<unknown> {
   if (isRecord(params) && params['cursor'] !== undefined) {
     throw new RpcError(JSONRPC_ERROR.InvalidParams, `Invalid params: unknown cursor ${JSON.stringify(params['cursor'])} (prompts/list has one page)`);
   }
   const required = !ctx.faults.has(F.promptArgumentsOptional);
+  // FAULT excluded-prompts-listed (FW-PROMPT-2): the prompts 004 leaves out are listed too.
+  const listed = ctx.faults.has(F.excludedPromptsListed) ? [...PROMPTS, ...EXCLUDED_PROMPTS] : PROMPTS;
   return {
-    prompts: PROMPTS.map((p) => ({
+    prompts: listed.map((p) => ({
       name: p.name,
       description: p.description,
       arguments: p.arguments

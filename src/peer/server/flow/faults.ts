@@ -2,7 +2,7 @@
 // requirement (a MUST a server can break, or a SHOULD whose recommended reading it leaves for no
 // accepted one), so that the conformance checks can be shown to fail. No fault takes an accepted
 // reading: those are the alternate mock's (options.ts, flowReadings).
-import { defineFault, type FaultDefinition } from '../extension.js';
+import { defineFault, type FaultDefinition } from '../../faults.js';
 
 const fault = defineFault;
 
@@ -75,4 +75,18 @@ export const FLOW_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault('accept-tampered-token', 'FLOW-STATELESS-4', 'stateless tokens are served without checking their signature'),
   fault('reject-own-token', 'FLOW-STATELESS-5', 'stateless tokens the server issued are refused'),
   fault('rate-limit-silence', 'FLOW-RATE-5', 'a request over a rate or count limit is never answered'),
+  // New faults go last: the self-test files take every other entry, so each fault keeps its file.
+  fault('capabilities-version-wrong', 'FLOW-CAP-3', 'the capabilities result names version "1.0.0" instead of "0.1.0"'),
+  fault('error-message-without-session', 'FLOW-ERR-3', 'MCP Flow error messages leave the session id out ("Session not found: the session")'),
+  fault('date-bounds-not-full-date', 'FLOW-PROMPT-8', 'date prompts are sent with validation.min, .max and defaultValue as date-times (2024-01-01T00:00:00Z) instead of YYYY-MM-DD'),
+  fault('initial-prompt-state-active', 'FLOW-START-5', 'a start result carrying an initialPrompt reports state "active" instead of "waiting_user"'),
+  fault('last-activity-frozen', 'FLOW-STATE-7', 'interaction.getState reports metadata.lastActivityAt as createdAt: it never advances'),
+  fault('expired-token-not-found', 'FLOW-STATELESS-6', 'an expired stateless token is answered -32001 SESSION_NOT_FOUND instead of -32002 SESSION_EXPIRED'),
+  fault('start-timeout-ignored', 'FLOW-TIMEOUT-2', "interaction.start's timeout is ignored: the session keeps the default inactivity timeout"),
+  fault('no-expiry-warning', 'FLOW-TIMEOUT-4', 'no message warns the client before a session expires'),
+  fault('rejection-without-suggestion', 'FLOW-VALID-13', 'rejections never carry validation.suggestion, even where the server can say how to fix the value'),
+  fault('accept-invalid-date', 'FLOW-VALID-9', 'date prompts accept any value, also one that is not a calendar date in YYYY-MM-DD form'),
+  fault('short-session-ids', 'FLOW-SEC-9', 'session ids carry 96 random bits (enough for FLOW-SEC-2, less than the recommended 120)'),
+  fault('export-inline-on-webtransport', 'WT-EXEC-10', 'a wizard export file stays inline in interaction.complete on WebTransport too (no execution stream)'),
+  fault('sessions-shared-across-connections', 'FLOW-SEC-1', "an interaction.start with the toolName and the (non-empty) context of a live session of another connection joins that session (sessions keyed by the context the client sends, not by connection): one connection's answers show in the other's session"),
 ]);

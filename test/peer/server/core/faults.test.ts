@@ -210,6 +210,7 @@ const PROBES: Record<string, Probe> = {
     run: async (s) => (await s.initialize(), countAfter(s, () => s.notify('notifications/cancelled', { requestId: 'ghost' }), () => true)),
   },
   [F.dollarCancelAnsweredWithResult]: { run: (s, gate) => cancelGate(s, gate, '$/cancel') },
+  [F.deafToCancel]: { run: (s, gate) => cancelGate(s, gate, '$/cancel') },
   [F.answerUnknownDollarCancel]: {
     run: async (s) => (await s.initialize(), countAfter(s, () => s.notify('$/cancel', { requestId: 'ghost' }), () => true)),
   },
@@ -345,6 +346,12 @@ const PROBES: Record<string, Probe> = {
   },
   [F.serverToClientRequestServed]: { run: async (s) => (await s.initialize(), kind(await s.request('interaction.prompt', { sessionId: 'x' }))) },
   [F.nextCursorNumber]: { options: { core: { pageSize: 2 } }, run: async (s) => typeof (await resultOf(s, 'resources/list'))['nextCursor'] },
+  [F.errorStackLeaked]: { run: async (s) => (await s.initialize(), String(((await s.request('no/such-method'))['error'] as Msg)['message']).includes('\n')) },
+  [F.unknownParamsMemberRefused]: { run: async (s) => (await s.initialize(), [kind(await s.request('ping', { 'x-extra': 1 })), kind(await s.request('tools/list', { 'x-extra': 1 }))]) },
+  [F.duplicateToolName]: { run: async (s) => ((await resultOf(s, 'tools/list'))['tools'] as Msg[]).length },
+  [F.olderVersionOffered]: {
+    run: async (s) => ((await s.request('initialize', { protocolVersion: '1999-01-01', capabilities: {}, clientInfo }))['result'] as Msg)['protocolVersion'],
+  },
 };
 
 /** Faults whose probes need a WebTransport session (test/peer/server/core/webtransport.test.ts). */
@@ -353,6 +360,10 @@ export const WEBTRANSPORT_FAULTS = [
   F.wtCancelKeepsStream,
   F.wtStreamErrorWithFin,
   F.wtNoStreamErrorNotification,
+  F.wtCancelledAnswered,
+  F.wtTransportTypeNotEchoed,
+  F.wtUnboundedMessageSize,
+  F.wtUnknownEncodingRefused,
 ];
 
 async function observe(name: string | undefined, probe: Probe): Promise<unknown> {

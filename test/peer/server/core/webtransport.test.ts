@@ -6,6 +6,7 @@ import { listenWebTransport, type WebTransportServer } from '../../../../src/tra
 import { connectWebTransport, initializeSession } from '../../../../src/transport/webtransport/client.js';
 import type { WebTransportSessionConnection } from '../../../../src/transport/webtransport/session.js';
 import { generateSelfSignedCertificate } from '../../../../src/transport/webtransport/tls.js';
+import { webTransportBinding } from '../../../../src/peer/server/binding.js';
 import { createMockServer, type MockServer } from '../../../../src/peer/server/server.js';
 import { CORE_FAULT } from '../../../../src/peer/server/faults.js';
 import { downloadByte } from '../../../../src/peer/server/core/tools.js';
@@ -14,11 +15,13 @@ const LIVENESS = { timeoutMs: 20_000 };
 type Msg = Record<string, unknown>;
 
 let wt: WebTransportServer;
-let current: MockServer = createMockServer();
+// The WebTransport binding: attached to the listener's sessions, and the server's extension (result.transport).
+const binding = webTransportBinding();
+let current: MockServer = createMockServer({ extensions: [binding] });
 const clients: WebTransportSessionConnection[] = [];
 
 beforeAll(async () => {
-  wt = await listenWebTransport({ tls: await generateSelfSignedCertificate(), onConnection: (connection) => void current.serve(connection) });
+  wt = await listenWebTransport({ tls: await generateSelfSignedCertificate(), ...binding.listener, onConnection: (connection) => void current.serve(connection) });
 });
 afterAll(async () => {
   // The server closes its sessions first: closing clients first can leave the library's HTTP/2
@@ -28,7 +31,7 @@ afterAll(async () => {
 });
 
 async function open(faults: string[] = [], encodings?: string[]): Promise<WebTransportSessionConnection> {
-  current = createMockServer({ faults });
+  current = createMockServer({ faults, extensions: [binding] });
   const client = await connectWebTransport(wt.url, { certificateHash: wt.certificateHash, ...LIVENESS });
   clients.push(client);
   return client;
@@ -127,6 +130,30 @@ const PROBES: Record<string, (faults: string[]) => Promise<unknown>> = {
     await drain(stream.readable);
     expect((await answerTo(client, 7))['result']).toMatchObject({ isError: true });
     return client.pending().map((r) => (r.message as Msg)['method']).filter((m) => m === '$/streamError').length;
+  },
+  [CORE_FAULT.wtCancelledAnswered]: async (faults) => {
+    const { client } = await ready(faults);
+    await call(client, 8, 'slow', { steps: 1000, stepMs: 50 });
+    await client.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 8 } });
+    // Everything sent before the ping's answer has been handled.
+    await client.send({ jsonrpc: '2.0', id: 9, method: 'ping' });
+    await answerTo(client, 9);
+    return client.pending().some((r) => (r.message as Msg)['id'] === 8);
+  },
+  [CORE_FAULT.wtTransportTypeNotEchoed]: async (faults) => {
+    const transport = (await ready(faults)).result['transport'] as Msg;
+    return [transport['type'], transport['version']];
+  },
+  [CORE_FAULT.wtUnboundedMessageSize]: async (faults) => ((await ready(faults)).result['transport'] as Msg)['maxMessageSize'],
+  [CORE_FAULT.wtUnknownEncodingRefused]: async (faults) => {
+    const client = await open(faults);
+    await client.send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' }, transport: { type: 'mcp-flow', version: '0.1', encodings: ['x-unknown', 'json'] } },
+    });
+    return 'result' in (await answerTo(client, 0));
   },
 };
 

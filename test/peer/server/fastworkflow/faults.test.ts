@@ -7,6 +7,7 @@ import { fastWorkflowExtension } from '../../../../src/peer/server/fastworkflow/
 import { withFastWorkflowHttpFront } from '../../../../src/peer/server/fastworkflow/http-front.js';
 import { ActiveFaults } from '../../../../src/peer/server/extension.js';
 import { createMockServer } from '../../../../src/peer/server/server.js';
+import { startMockServer } from '../../../../src/peer/server/start.js';
 import { requirements } from '../../../../src/protocol/requirements.js';
 import { listenHttp } from '../../../../src/transport/http/index.js';
 import { gate, Harness, issues } from './support.js';
@@ -74,6 +75,34 @@ const SCENARIOS: Record<string, { correct: unknown; run: Scenario; setup?: () =>
         await response.text();
         return response.status;
       }),
+  },
+  [F.missingSessionNot400]: {
+    correct: 400,
+    run: (h) =>
+      httpFront(h, async (url) => {
+        const response = await fetch(url, { method: 'POST', headers: POST_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+        await response.text();
+        return response.status;
+      }),
+  },
+  [F.endpointNotAtMcp]: {
+    correct: '/mcp',
+    run: async (h) => {
+      const server = await startMockServer({ transport: 'http', faults: [...h.faults] });
+      try {
+        return new URL(server.url).pathname;
+      } finally {
+        await server.close();
+      }
+    },
+  },
+  [F.excludedPromptsListed]: {
+    correct: ['clarify-params', 'format-command'],
+    run: async (h) => ((await h.ext.requests!['prompts/list']!({}, h.ctx())) as { prompts: { name: string }[] }).prompts.map((p) => p.name).sort(),
+  },
+  [F.inputSchemaTypeWidened]: {
+    correct: 'string',
+    run: async (h) => (h.ext.tools.find((t) => t.name === 'execute_command')!.inputSchema as { properties: { command: { type: unknown } } }).properties.command.type,
   },
   [F.postFeedbackUnlisted]: { correct: true, run: async (h) => h.ext.tools.some((t) => t.name === 'post_feedback') },
   [F.adminToolExposed]: { correct: [], run: async (h) => h.ext.tools.map((t) => t.name).filter((name) => name.includes('dump')) },

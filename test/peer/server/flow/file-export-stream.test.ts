@@ -137,6 +137,20 @@ describe('file-export over WebTransport (C-32)', () => {
     expect(respond.result).toEqual({ accepted: true, validation: { valid: true } });
     expect(complete.params.result.data.file).toEqual(inlineFile);
   });
+
+  it('keeps the file inline on an integer id too under the export-inline-on-webtransport fault (WT-EXEC-10)', async () => {
+    const faulty = await startMockServer({ transport: 'wt', faults: ['export-inline-on-webtransport'] });
+    try {
+      const client = await connectWebTransport(faulty.url, { certificateHash: faulty.certificateHash!, ...LIVENESS });
+      clients.push(client);
+      await initializeSession(client, { encodings: ['json'], protocolVersion: '2025-11-25', ...LIVENESS });
+      const { respond, complete } = await runExport(client, 4243);
+      expect(respond.result).toEqual({ accepted: true, validation: { valid: true } });
+      expect(complete.params.result.data.file).toEqual(inlineFile);
+    } finally {
+      await faulty.close();
+    }
+  });
 });
 
 describe('file-export over Streamable HTTP (C-32 fallback)', () => {

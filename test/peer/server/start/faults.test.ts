@@ -8,7 +8,7 @@ import {
   startMockServer,
   type RunningMockServer,
 } from '../../../../src/peer/server/index.js';
-import { WEBTRANSPORT_FAULTS } from '../../../../src/transport/webtransport/faults.js';
+import { WEBTRANSPORT_FAULTS } from '../../../../src/peer/server/binding-faults.js';
 import { connectWebTransport, initializeSession } from '../../../../src/transport/webtransport/index.js';
 import { openRaw } from './support.js';
 

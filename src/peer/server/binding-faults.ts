@@ -1,17 +1,15 @@
-// Faults of the WebTransport binding (seed 001), honoured by the server side of this transport:
-// each, when switched on, makes the server break exactly one server-side MUST of the binding (or
-// miss one SHOULD, which the suite reports as WARN), named by its ID in suites/requirements.json. The mock server merges this catalog into its own
+// Faults of the WebTransport binding (seed 001), honoured by the mock server's binding
+// (binding.ts, through the session hooks of src/transport/webtransport/hooks.ts; the Origin and
+// TLS ones through the listener's options): each, when switched on, makes the server break exactly
+// one server-side MUST of the binding (or miss one SHOULD, which the suite reports as WARN), named
+// by its ID in suites/requirements.json. The mock server merges this catalog into its own
 // (`--fault NAME`); the conformance suite uses the faults to prove its checks can fail.
 //
 // Binding MUSTs with no fault here: the client-only ones (WT-CONN-2/3/5, WT-ENC-1/12, WT-INIT-1,
 // WT-FRAME-9, ...), and WT-ID-2/WT-DGRAM-4/WT-INIT-5/6/WT-SEC-5 (INFO, no MUST to break). The
 // server core's own binding faults (WT-INIT-3 transport missing, WT-CANCEL-3, WT-STREAMERR-1/2)
-// live in src/peer/server/faults.ts.
-
-/** Which faults are switched on (structurally compatible with the mock server's ActiveFaults). */
-export interface FaultSet {
-  has(name: string): boolean;
-}
+// live in faults.ts.
+import { defineFault, type FaultDefinition } from './extension.js';
 
 /** Names of the binding faults, for the code paths that honour them. */
 export const WEBTRANSPORT_FAULT = {
@@ -76,20 +74,14 @@ export const WEBTRANSPORT_FAULT = {
 
 export type WebTransportFaultName = (typeof WEBTRANSPORT_FAULT)[keyof typeof WEBTRANSPORT_FAULT];
 
-export interface WebTransportFaultDefinition {
-  name: WebTransportFaultName;
-  requirement: string;
-  description: string;
-}
-
 const F = WEBTRANSPORT_FAULT;
 
-function fault(name: WebTransportFaultName, requirement: string, description: string): WebTransportFaultDefinition {
-  return Object.freeze({ name, requirement, description });
+function fault(name: WebTransportFaultName, requirement: string, description: string): FaultDefinition {
+  return defineFault(name, requirement, description);
 }
 
 /** One entry per server-side binding MUST (or SHOULD) this transport can break. */
-export const WEBTRANSPORT_FAULTS: readonly WebTransportFaultDefinition[] = Object.freeze([
+export const WEBTRANSPORT_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault(F.notificationBeforeInitializeAnswered, 'WT-CONN-4', 'answers a notification sent before initialize with -32600 (id null): a reply to a notification'),
   fault(F.notificationWhileInitializingAnswered, 'WT-CONN-4', 'answers a notification sent between initialize and its result with -32600 (id null): a reply to a notification'),
   fault(F.acceptUnknownTransportType, 'WT-INIT-2', 'serves an initialize whose params.transport.type is not "mcp-flow"'),

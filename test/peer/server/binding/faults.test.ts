@@ -1,17 +1,17 @@
-// The binding fault catalog (faults.ts): every fault cites a server-side MUST of the catalog, and
+// The binding fault catalog (binding-faults.ts): every fault cites a server-side MUST of the catalog, and
 // every fault has a probe over loopback HTTP/2 whose observation differs between a correct
 // listener and one with that fault switched on.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CORE_FAULTS } from '../../../src/peer/server/faults.js';
-import { initializeSession } from '../../../src/transport/webtransport/client.js';
-import { SessionRefusedError } from '../../../src/transport/webtransport/errors.js';
-import { WEBTRANSPORT_FAULTS, type WebTransportFaultName } from '../../../src/transport/webtransport/faults.js';
-import type { WebTransportServer, WebTransportServerOptions } from '../../../src/transport/webtransport/server.js';
-import type { WebTransportSessionConnection } from '../../../src/transport/webtransport/session.js';
-import { InvalidStateError } from '../../../src/transport/errors.js';
-import { cborCodec, encodeDatagram, encodeFrame, jsonCodec } from '../../../src/wire/index.js';
-import { answerTo, connect, connectReady, HOLD, LIVENESS_MS, respond, startServer } from './helpers.js';
+import { CORE_FAULTS } from '../../../../src/peer/server/faults.js';
+import { initializeSession } from '../../../../src/transport/webtransport/client.js';
+import { SessionRefusedError } from '../../../../src/transport/webtransport/errors.js';
+import { WEBTRANSPORT_FAULTS, type WebTransportFaultName } from '../../../../src/peer/server/binding-faults.js';
+import type { WebTransportServer, WebTransportServerOptions } from '../../../../src/transport/webtransport/server.js';
+import type { WebTransportSessionConnection } from '../../../../src/transport/webtransport/session.js';
+import { InvalidStateError } from '../../../../src/transport/errors.js';
+import { cborCodec, encodeDatagram, encodeFrame, jsonCodec } from '../../../../src/wire/index.js';
+import { answerTo, connect, connectReady, HOLD, LIVENESS_MS, respond, startServer } from '../../../transport/webtransport/helpers.js';
 
 /** A listener under test, its server-side sessions, and the clients a probe opened. */
 interface Fixture {
@@ -774,12 +774,9 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
       const peer = await fixture.peer();
       await client.send({ jsonrpc: '2.0', id: 42, method: HOLD });
       await client.send({ jsonrpc: '2.0', method: '$/cancel', params: { requestId: 42 } });
-      const entry = await until(
-        () => peer.transcript.entries().find((e) => (e.decoded as Message | undefined)?.method === '$/cancel'),
-        'the $/cancel',
-        peer,
-      );
-      return entry.note === '$/cancel ignored (fault)' ? 'ignored' : 'delivered';
+      await until(() => peer.transcript.entries().find((e) => (e.decoded as Message | undefined)?.method === '$/cancel'), 'the $/cancel', peer);
+      // The binding takes or drops it as it is read (the same turn that recorded it).
+      return peer.transcript.entries().some((e) => e.note === '$/cancel ignored (fault)') ? 'ignored' : 'delivered';
     },
     correct: 'delivered',
     faulty: 'ignored',
@@ -888,7 +885,7 @@ async function observe(probe: Probe, fault: string | undefined): Promise<string>
 }
 
 describe('the WebTransport fault catalog', () => {
-  const catalog = JSON.parse(readFileSync(new URL('../../../suites/requirements.json', import.meta.url), 'utf8')) as unknown;
+  const catalog = JSON.parse(readFileSync(new URL('../../../../suites/requirements.json', import.meta.url), 'utf8')) as unknown;
   const list = (Array.isArray(catalog) ? catalog : ((catalog as { requirements?: unknown[] }).requirements ?? [])) as Array<{
     id: string;
     level: string;
@@ -920,7 +917,7 @@ describe('the WebTransport fault catalog', () => {
 describe('each fault changes what a client observes over loopback HTTP/2', () => {
   for (const fault of WEBTRANSPORT_FAULTS) {
     it(`${fault.name} (${fault.requirement})`, async () => {
-      const probe = PROBES[fault.name];
+      const probe = PROBES[fault.name as WebTransportFaultName];
       const correct = await observe(probe, undefined);
       expect(correct, 'correct listener').toBe(probe.correct);
       const faulty = await observe(probe, fault.name);

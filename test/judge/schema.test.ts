@@ -4,7 +4,7 @@
 // are one extra-members finding, and a place no annotated requirement owns is charged to none.
 import { describe, expect, it } from 'vitest';
 import { requirements } from '../../src/protocol/requirements.js';
-import { judgeMessage, type MessageContext } from '../../src/schema/findings.js';
+import { judgeMessage, type MessageContext } from '../../src/judge/index.js';
 import { SchemaRegistry } from '../../src/schema/registry.js';
 
 const registry = SchemaRegistry.load();

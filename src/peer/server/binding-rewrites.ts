@@ -1,7 +1,6 @@
-// The message and byte rewrites some binding faults (faults.ts) make to what the server sends.
-// Pure functions, kept out of session.ts so the session shows only where each fault hooks in.
-import { cborCodec, jsonCodec } from '../../wire/index.js';
-import { isRecord } from '../../wire/index.js';
+// The message and byte rewrites some binding faults (binding-faults.ts) make to what the server
+// sends. Pure functions, kept out of binding-fault-hooks.ts so it shows only where each fault hooks in.
+import { cborCodec, isRecord, jsonCodec } from '../../wire/index.js';
 
 /** How far `ref-stream-tag-mismatch` moves each streamTag. */
 export const REF_STREAM_TAG_SHIFT = 1000;
@@ -48,11 +47,19 @@ export function cborPayloadAsJson(payload: Uint8Array): Uint8Array {
   return jsonCodec.encode(cborCodec.decode(payload));
 }
 
-/** Prefixes a 4-byte big-endian length (`length-prefixed-stream-chunks`). */
+/** Prefixes a 4-byte big-endian length (`length-prefixed-stream-chunks`; a frame around a body). */
 export function lengthPrefixed(chunk: Uint8Array): Uint8Array {
   const out = new Uint8Array(4 + chunk.byteLength);
   new DataView(out.buffer).setUint32(0, chunk.byteLength);
   out.set(chunk, 4);
+  return out;
+}
+
+/** A frame whose body has one 0x00 byte more after its data item (`cbor-trailing-byte`). */
+export function withTrailingByte(frame: Uint8Array): Uint8Array {
+  const out = new Uint8Array(frame.byteLength + 1);
+  out.set(frame, 0);
+  new DataView(out.buffer).setUint32(0, frame.byteLength - 4 + 1);
   return out;
 }
 
