@@ -6,7 +6,7 @@
 // session, give up the calls in flight). Faults the session's hooks can carry are session-hooks.ts.
 import type { ConnectionFault } from '../../transport/connection.js';
 import type { ClientContext } from './context.js';
-import { MOCK_CLIENT_FAULT as F, type ClientFaults } from './faults.js';
+import { MOCK_CLIENT_FAULT as F, type ClientFaults, type MockClientFaultName } from './faults.js';
 import type { Message } from './types.js';
 
 /**
@@ -27,7 +27,7 @@ const LOST_SYNC_CLOSE_DELAY_MS = 1000;
 /** Datagrams the session drops: malformed ones, and those naming no request in flight. */
 const DROPPED_DATAGRAM = new Set(['DATAGRAM_TOO_SHORT', 'DATAGRAM_RESERVED_CHANNEL', 'DATAGRAM_RESERVED_FLAGS', 'DATAGRAM_UNKNOWN_CHANNEL', 'DATAGRAM_NOT_IN_FLIGHT']);
 /** The malformed datagram each "reported with an id" fault answers. */
-const DATAGRAM_REPORT_FAULTS: Readonly<Record<string, string>> = {
+const DATAGRAM_REPORT_FAULTS: Readonly<Record<string, MockClientFaultName>> = {
   DATAGRAM_TOO_SHORT: F.shortDatagramReportedWithId,
   DATAGRAM_RESERVED_CHANNEL: F.reservedChannelDatagramReportedWithId,
   DATAGRAM_RESERVED_FLAGS: F.flaggedDatagramReportedWithId,
@@ -96,7 +96,7 @@ export class BindingFaultWatch {
     }
     // FAULTs short-/reserved-channel-/flagged-datagram-reported-with-id: reported with id 0, not null.
     const reportFault = DATAGRAM_REPORT_FAULTS[fault.code];
-    if (reportFault !== undefined && ctx.faults.has(reportFault as never)) {
+    if (reportFault !== undefined && ctx.faults.has(reportFault)) {
       ctx.background(ctx.send({ jsonrpc: '2.0', id: 0, error: { code: -32600, message: `Invalid Request: datagram dropped: ${fault.message}` } }));
     }
   }
