@@ -44,6 +44,9 @@ function headerId(request: { id: RequestId }): number {
   return request.id;
 }
 
+/** How long after the result naming it the stream-after-result case opens the stream. */
+const STREAM_AFTER_RESULT_MS = 100;
+
 /** How long sending the file may take (before --timeout-scale): the client must read it. */
 const SEND_WAIT_MS = 6_000;
 
@@ -134,7 +137,9 @@ const streamAfterResult = defineCase({
     const session = await servedCall(ctx, async (request, s) => {
       const id = headerId(request);
       await s.send(refStreamResult(request.id, 1));
-      await new Promise((resolve) => setTimeout(resolve, ctx.scaled(QUIET_MS / 2)));
+      // A moment for the client to take the result first. Not scaled: the client's own wait for the
+      // stream a result names (2 s in this project's client) does not grow with --timeout-scale.
+      await new Promise((resolve) => setTimeout(resolve, STREAM_AFTER_RESULT_MS));
       sent = await sendFile(ctx, id, 1);
       return true;
     });

@@ -1,15 +1,19 @@
 // What the client does about the binding faults its WebTransport session records (a frame that did
 // not decode, a stream that ended inside its header or names no request of the client's, a
-// datagram dropped): the session answers them itself (answerErrors) unless a fault changes the
-// answer; then the session only records them and the client answers here, with the fault's change.
-// Other faults react here to what was dropped (close the session, give up the calls in flight).
+// datagram dropped): the session answers them itself (answerErrors), unless a fault changes the
+// code of an answer; then the session only records them and the client answers here, with the
+// fault's code. Other faults react here to a dropped datagram (report it with an id, close the
+// session, give up the calls in flight). Faults the session's hooks can carry are session-hooks.ts.
 import type { ConnectionFault } from '../../transport/connection.js';
 import type { ClientContext } from './context.js';
-import { MOCK_CLIENT_FAULT as F, type ClientFaults } from './faults.js';
-import type { Id, Message } from './types.js';
+import { MOCK_CLIENT_FAULT as F, type ClientFaults, type MockClientFaultName } from './faults.js';
+import type { Message } from './types.js';
 
-/** Faults that change how the client answers a binding fault: with them on, the client answers, not its session. */
-const ANSWER_FAULTS = [F.zeroLengthFrameUnanswered, F.encodingMismatchUnanswered, F.truncatedHeaderWrongCode, F.injectionReportedAsInvalidReference, F.bindingErrorIdZero] as const;
+/**
+ * Faults that change the code of the client's answer to a binding fault: with them on, the client
+ * answers, not its session (the session's hooks can withhold an answer or change its id, not its code).
+ */
+const ANSWER_FAULTS = [F.truncatedHeaderWrongCode, F.injectionReportedAsInvalidReference] as const;
 
 /** Whether the client answers binding faults itself (a fault changes the answers) rather than its session. */
 export function answersBindingFaults(faults: ClientFaults): boolean {
@@ -23,7 +27,7 @@ const LOST_SYNC_CLOSE_DELAY_MS = 1000;
 /** Datagrams the session drops: malformed ones, and those naming no request in flight. */
 const DROPPED_DATAGRAM = new Set(['DATAGRAM_TOO_SHORT', 'DATAGRAM_RESERVED_CHANNEL', 'DATAGRAM_RESERVED_FLAGS', 'DATAGRAM_UNKNOWN_CHANNEL', 'DATAGRAM_NOT_IN_FLIGHT']);
 /** The malformed datagram each "reported with an id" fault answers. */
-const DATAGRAM_REPORT_FAULTS: Readonly<Record<string, string>> = {
+const DATAGRAM_REPORT_FAULTS: Readonly<Record<string, MockClientFaultName>> = {
   DATAGRAM_TOO_SHORT: F.shortDatagramReportedWithId,
   DATAGRAM_RESERVED_CHANNEL: F.reservedChannelDatagramReportedWithId,
   DATAGRAM_RESERVED_FLAGS: F.flaggedDatagramReportedWithId,
@@ -57,36 +61,24 @@ export class BindingFaultWatch {
       this.#onDroppedDatagram(fault);
       return;
     }
-    // FAULT truncated-header-closes-session: a stream too short for its header ends the whole session.
-    if (fault.code === 'EXEC_HEADER_TRUNCATED' && ctx.faults.has(F.truncatedHeaderClosesSession)) {
-      ctx.background(ctx.connection.close('an execution stream ended inside its header (fault)'));
-      return;
-    }
     if (!this.#answering || fault.jsonRpcCode === undefined || fault.code === 'INVALID_STREAM_REFERENCE') return;
-    const answer = this.#answer(fault);
-    if (answer) ctx.background(ctx.send(answer));
+    ctx.background(ctx.send(this.#answer(fault)));
     if (LOSES_SYNC.has(fault.code) && fault.channel.kind === 'control') {
       setTimeout(() => ctx.background(ctx.connection.close(`${fault.code}: ${fault.message}`)), LOST_SYNC_CLOSE_DELAY_MS).unref();
     }
   }
 
-  /** The error the client sends about `fault`, or undefined when a fault withholds it. */
-  #answer(fault: ConnectionFault): Message | undefined {
+  /** The error the client sends about `fault`. */
+  #answer(fault: ConnectionFault): Message {
     const faults = this.#ctx.faults;
-    // FAULT zero-length-frame-unanswered.
-    if (fault.code === 'FRAME_EMPTY' && faults.has(F.zeroLengthFrameUnanswered)) return undefined;
-    // FAULT encoding-mismatch-unanswered.
-    if (fault.code === 'ENCODING_MISMATCH' && faults.has(F.encodingMismatchUnanswered)) return undefined;
     let code = fault.jsonRpcCode!;
     // FAULT truncated-header-wrong-code: -32602 Invalid params instead of -32600 Invalid Request.
     if (fault.code === 'EXEC_HEADER_TRUNCATED' && faults.has(F.truncatedHeaderWrongCode)) code = -32602;
     // FAULT injection-reported-as-invalid-reference: -32001 (another binding code's meaning) instead of -32002.
     if (fault.code === 'STREAM_INJECTION' && faults.has(F.injectionReportedAsInvalidReference)) code = -32001;
-    // FAULT binding-error-id-zero: id 0 instead of null.
-    const id: Id | null = faults.has(F.bindingErrorIdZero) ? 0 : null;
     const header = fault.channel.kind === 'stream' ? fault.channel.header : undefined;
     const data = header ? { requestId: header.requestId, streamTag: header.streamTag } : undefined;
-    return { jsonrpc: '2.0', id, error: { code, message: fault.message, ...(data ? { data } : {}) } };
+    return { jsonrpc: '2.0', id: null, error: { code, message: fault.message, ...(data ? { data } : {}) } };
   }
 
   #onDroppedDatagram(fault: ConnectionFault): void {
@@ -104,7 +96,7 @@ export class BindingFaultWatch {
     }
     // FAULTs short-/reserved-channel-/flagged-datagram-reported-with-id: reported with id 0, not null.
     const reportFault = DATAGRAM_REPORT_FAULTS[fault.code];
-    if (reportFault !== undefined && ctx.faults.has(reportFault as never)) {
+    if (reportFault !== undefined && ctx.faults.has(reportFault)) {
       ctx.background(ctx.send({ jsonrpc: '2.0', id: 0, error: { code: -32600, message: `Invalid Request: datagram dropped: ${fault.message}` } }));
     }
   }

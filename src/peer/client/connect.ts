@@ -9,6 +9,7 @@ import type { LibrarySession } from '../../transport/webtransport/library-sessio
 import { answersBindingFaults } from './binding-faults.js';
 import { MockClientTargetError } from './errors.js';
 import { MOCK_CLIENT_FAULT as F, type ClientFaults } from './faults.js';
+import { clientSessionHooks } from './session-hooks.js';
 
 export type MockClientTarget =
   | {
@@ -63,19 +64,8 @@ export async function openConnection(target: MockClientTarget, options: OpenOpti
         streamInjection: !clientAnswers && !faults.has(F.injectionUnreported),
         streamReferences: !faults.has(F.danglingStreamRefIgnored),
       },
-      hooks: () => ({
-        // FAULT accept-injected-stream: the session delivers a stream whose request id was never sent.
-        ...(faults.has(F.acceptInjectedStream) ? { injectedStream: () => 'accept' as const } : {}),
-        // FAULTs requests-after-shutdown, stream-opened-after-shutdown: the session stays open
-        // after the server's $/shutdown (and streams may still be opened).
-        ...(faults.has(F.requestsAfterShutdown) || faults.has(F.streamAfterShutdown) ? { shutdownReceived: () => 'ignore' as const } : {}),
-        // FAULT session-kept-after-control-end: the session stays open after the server ended its control stream.
-        ...(faults.has(F.controlStreamEndIgnored) ? { controlStreamEnded: () => 'keep-open' as const } : {}),
-        // FAULT split-frame-lost: a control frame whose bytes came in more than one read is dropped.
-        ...(faults.has(F.splitFrameDropped) ? { chunkArrived: (buffered: number) => (buffered > 0 ? ('drop-buffered' as const) : ('keep' as const)) } : {}),
-        // FAULT partial-frame-served: a frame cut short by the end of the control stream is served if what came decodes.
-        ...(faults.has(F.partialFrameServed) ? { frameRefused: (_error: unknown, atEnd: boolean) => (atEnd ? ('serve-partial-body' as const) : ('answer' as const)) } : {}),
-      }),
+      // Faults that live in the session are its hooks (session-hooks.ts).
+      hooks: () => clientSessionHooks(faults),
       // FAULT oversized-frame: the session no longer refuses frames above the server's maxMessageSize.
       raw: faults.has(F.oversizedFrame),
       // FAULT second-bidirectional-stream: the library session is kept to open one more bidirectional stream.

@@ -2,19 +2,13 @@
 // one client-side requirement (named by its ID in suites/requirements.json), in a way a harness
 // acting as server can observe in one of the client scenarios (docs/client-scenarios.md). The
 // client conformance suite runs against the faulty client to prove each of its checks can fail.
+// The catalog uses the one fault model of every mock peer (src/peer/faults.ts).
 import type { TransportKind } from '../../transport/connection.js';
-import { UnknownClientFaultError } from './errors.js';
+import { defineFault, FaultSet, type FaultDefinition } from '../faults.js';
+import { MockClientError, UnknownClientFaultError } from './errors.js';
 
-export interface ClientFaultDefinition {
-  /** kebab-case, unique in the catalog; stable (suites and the CLI name faults by it). */
-  name: string;
-  /** The requirement ID the fault breaks. */
-  requirement: string;
-  /** What the client does differently, in one sentence. */
-  description: string;
-  /** The transports on which the fault has an effect; every transport when absent. */
-  transports?: TransportKind[];
-}
+/** A fault of the mock client's catalog (the shared fault model's definition). */
+export type ClientFaultDefinition = FaultDefinition;
 
 /** Names of the faults, for the code paths that honour them. */
 export const MOCK_CLIENT_FAULT = {
@@ -112,7 +106,7 @@ export type MockClientFaultName = (typeof MOCK_CLIENT_FAULT)[keyof typeof MOCK_C
 const F = MOCK_CLIENT_FAULT;
 const WT: TransportKind[] = ['webtransport'];
 const fault = (name: string, requirement: string, description: string, transports?: TransportKind[]): ClientFaultDefinition =>
-  Object.freeze({ name, requirement, description, ...(transports ? { transports } : {}) });
+  defineFault(name, requirement, description, transports ? { transports } : {});
 
 export const MOCK_CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   fault(F.requestBeforeInitialize, 'CORE-LIFE-1', 'sends tools/list before initialize (and initializes afterwards)'),
@@ -178,11 +172,11 @@ export const MOCK_CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freez
   fault(F.notificationBeforeInitialize, 'WT-CONN-3', 'sends notifications/initialized as its first control message, before initialize', WT),
   fault(F.controlStreamEndIgnored, 'WT-CONN-6', 'keeps the session open after the server ended its control stream', WT),
   fault(F.frameLengthOffByOne, 'WT-FRAME-1', 'writes the control frames after the initialize result with a length prefix one less than the body', WT),
-  fault(F.zeroLengthFrameUnanswered, 'WT-FRAME-2', 'sends nothing for a control frame of length 0 (it answers other undecodable frames itself)', WT),
+  fault(F.zeroLengthFrameUnanswered, 'WT-FRAME-2', 'sends nothing for a control frame of length 0', WT),
   fault(F.partialFrameServed, 'WT-FRAME-5', 'when the server ends the control stream inside a frame, serves the bytes that came if they decode as a message', WT),
   fault(F.splitFrameDropped, 'WT-FRAME-6', 'drops a control frame whose bytes arrive in more than one stream read', WT),
   fault(F.encodingLapses, 'WT-ENC-3', 'with CBOR negotiated, sends notifications/initialized in CBOR and everything after it in JSON again', WT),
-  fault(F.encodingMismatchUnanswered, 'WT-ENC-5', 'sends nothing for a frame in the other encoding than the one negotiated (it answers other undecodable frames itself)', WT),
+  fault(F.encodingMismatchUnanswered, 'WT-ENC-5', 'sends nothing for a frame in the other encoding than the one negotiated', WT),
   fault(F.jsonNotSpoken, 'WT-ENC-8', 'does not speak JSON: offers only "cbor" and goes on in CBOR when the server selects "json"', WT),
   fault(F.cborTrailingByte, 'WT-ENC-10', 'with CBOR negotiated, writes one 0x00 byte after the data item of every body', WT),
   fault(F.stringRequestIds, 'WT-ID-1', 'gives its requests after initialize string ids ("r<n>") over WebTransport', WT),
@@ -207,31 +201,21 @@ export function mockClientFaultCatalog(): ClientFaultDefinition[] {
 }
 
 /** The faults switched on for one client, checked against the catalog. */
-export class ClientFaults {
-  readonly #active: ReadonlySet<string>;
-
+export class ClientFaults extends FaultSet {
   /** Throws UnknownClientFaultError for a name the catalog lacks. */
   constructor(names: Iterable<string> = []) {
-    const known = new Set(MOCK_CLIENT_FAULTS.map((entry) => entry.name));
-    const active = new Set<string>();
-    for (const name of names) {
-      if (!known.has(name)) throw new UnknownClientFaultError(name, suggestions(name, known));
-      active.add(name);
-    }
-    this.#active = active;
+    super(names, MOCK_CLIENT_FAULTS, {
+      unknown: (name, suggestions) => new UnknownClientFaultError(name, suggestions),
+      duplicate: (name) => new MockClientError('DUPLICATE_CLIENT_FAULT', `mock-client fault ${JSON.stringify(name)} is defined more than once`),
+    });
   }
 
-  has(name: MockClientFaultName): boolean {
-    return this.#active.has(name);
+  override has(name: MockClientFaultName): boolean {
+    return super.has(name);
   }
 
+  /** The names switched on. */
   get names(): string[] {
-    return [...this.#active];
+    return this.list();
   }
-}
-
-/** Known names sharing a word with `name`, or one edit-ish apart (at most three). */
-function suggestions(name: string, known: ReadonlySet<string>): string[] {
-  const words = new Set(name.split('-').filter((word) => word.length > 2));
-  return [...known].filter((candidate) => candidate.split('-').some((word) => words.has(word))).slice(0, 3);
 }

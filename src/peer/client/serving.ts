@@ -186,8 +186,6 @@ export class ServerMessages {
     if (!ctx.initialized) return;
     // FAULT requests-after-shutdown: a new request right after the server's $/shutdown.
     if (ctx.faults.has(F.requestsAfterShutdown)) ctx.background(ctx.send(ctx.newRequest('tools/list', {})));
-    // FAULT close-on-shutdown: the session is closed at once, whatever is still in flight.
-    if (ctx.faults.has(F.closeOnShutdown)) ctx.background(ctx.connection.close('closed at once on $/shutdown (fault)'));
     // FAULT stream-after-shutdown: an execution stream for a request still in flight.
     const wt = ctx.connection.webtransport;
     const requestId = ctx.inFlight().find((id): id is number => typeof id === 'number');
