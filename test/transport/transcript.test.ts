@@ -83,6 +83,17 @@ describe('Transcript', () => {
     expect(transcript.dropped).toBe(200_000 - kept.length);
   });
 
+  it('by default keeps a flood of 4 KiB messages within its byte bound (32 MiB estimated), not 100000 of them', () => {
+    const transcript = new Transcript();
+    const message = { jsonrpc: '2.0', method: 'notifications/message', params: { data: 'x'.repeat(4000) } };
+    const bytes = new TextEncoder().encode(JSON.stringify(message));
+    for (let i = 0; i < 20_000; i++) transcript.record({ direction: 'received', channel: { kind: 'stdio', fd: 'stdout' }, bytes, decoded: message });
+    const kept = transcript.entries();
+    const hexChars = kept.reduce((sum, entry) => sum + (entry.hex?.length ?? 0), 0);
+    expect(hexChars).toBeLessThan(32 * 1024 * 1024);
+    expect(kept.at(-1)!.seq).toBe(19_999);
+  });
+
   it('excerpts the last entries, optionally filtered', () => {
     const transcript = new Transcript();
     for (let i = 0; i < 6; i++) {
