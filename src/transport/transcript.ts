@@ -83,6 +83,9 @@ export interface TranscriptOptions {
   now?: () => number;
 }
 
+/** Characters of a note kept. */
+const NOTE_CHARS = DEFAULT_MAX_MESSAGE_BYTES;
+
 /** Estimated memory of one kept entry: its fixed part, its strings and its decoded message. */
 function entryCost(entry: TranscriptEntry): number {
   const decoded = entry.decoded === undefined ? 0 : 3 * Math.max(entry.byteLength, 64);
@@ -153,8 +156,8 @@ export class Transcript {
     }
     if (record.error) entry.error = record.error;
     if (record.note) {
-      // A note may quote the peer (a stderr line): it is held to the message limit too.
-      entry.note = record.note.length > this.#maxMessageBytes ? `${record.note.slice(0, this.#maxMessageBytes)}… (${record.note.length - this.#maxMessageBytes} more characters)` : record.note;
+      // A note may quote the peer (a stderr line): it is held to a bound too.
+      entry.note = record.note.length > NOTE_CHARS ? `${record.note.slice(0, NOTE_CHARS)}… (${record.note.length - NOTE_CHARS} more characters)` : record.note;
     }
     this.#entries.push(entry);
     this.#bytes += entryCost(entry);

@@ -65,9 +65,10 @@ describe('Transcript', () => {
     expect(transcript.record({ direction: 'sent', channel: { kind: 'control' }, bytes: new TextEncoder().encode(JSON.stringify(small)), decoded: small }).decoded).toBe(small);
   });
 
-  it('holds notes to the message limit', () => {
-    const entry = new Transcript({ maxMessageBytes: 10 }).event('0123456789abcdef');
-    expect(entry.note).toBe('0123456789… (6 more characters)');
+  it('holds notes to 64 KiB, whatever the message limit', () => {
+    const entry = new Transcript({ maxMessageBytes: 0 }).event(`${'n'.repeat(65536)}abcdef`);
+    expect(entry.note).toBe(`${'n'.repeat(65536)}… (6 more characters)`);
+    expect(new Transcript({ maxMessageBytes: 0 }).event('refused with 400').note).toBe('refused with 400');
   });
 
   it('is a ring bounded in bytes as well as in entries, and stays fast under a flood', () => {
