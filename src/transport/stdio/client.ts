@@ -114,7 +114,7 @@ export class StdioClientConnection extends LineConnection {
 
     child.on('error', (error) => this.transcript.event(`child process error: ${error.message}`));
     this.attachOutput(child.stdin!);
-    // A child that floods stdout cannot keep timers (the deadlines that end a case) from firing.
+    // A child that floods stdout (or stderr) cannot keep timers (the deadlines that end a case) from firing.
     const paced = pacedReading(child.stdout!);
     child.stdout!.on('data', (chunk: Buffer) => {
       this.receive(chunk);
@@ -134,7 +134,11 @@ export class StdioClientConnection extends LineConnection {
         this.transcript.record({ direction: 'received', channel: { kind: 'stdio', fd: 'stderr' }, bytes: item.wire, note: line });
       }
     };
-    child.stderr!.on('data', (chunk: Buffer) => onStderr(stderr.push(chunk)));
+    const pacedStderr = pacedReading(child.stderr!);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      onStderr(stderr.push(chunk));
+      pacedStderr();
+    });
     child.stderr!.on('end', () => onStderr(stderr.end()));
 
     this.#exited = new Promise((resolve) => {
