@@ -108,6 +108,32 @@ function summarise(decoded: unknown): string {
   }
 }
 
+/**
+ * An entry as a transcript with these limits (default: the default ones) would have kept it, for an
+ * entry recorded under looser limits (the proxy's record keeps everything for replay) before it goes
+ * into a report: over the message limit, no `decoded` but a summary, and the SHA-256 when all the
+ * bytes were kept as hex; hex cut to `maxHexBytes`.
+ */
+export function keptEntry(entry: TranscriptEntry, limits: Pick<TranscriptOptions, 'maxMessageBytes' | 'maxHexBytes'> = {}): TranscriptEntry {
+  const maxMessageBytes = limits.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxHexChars = 2 * (limits.maxHexBytes ?? 4096);
+  const oversized = entry.byteLength > maxMessageBytes;
+  if (!oversized && (entry.hex?.length ?? 0) <= maxHexChars) return entry;
+  const kept: TranscriptEntry = { ...entry };
+  if (oversized) {
+    if (entry.hex !== undefined && !entry.truncated && entry.sha256 === undefined) kept.sha256 = sha256Hex(Buffer.from(entry.hex, 'hex'));
+    if (entry.decoded !== undefined) {
+      delete kept.decoded;
+      kept.summary = summarise(entry.decoded);
+    }
+  }
+  if (entry.hex !== undefined && entry.hex.length > maxHexChars) {
+    kept.hex = entry.hex.slice(0, maxHexChars);
+    kept.truncated = true;
+  }
+  return kept;
+}
+
 export class Transcript {
   /** The ring: entries from `#start` on are kept; the ones before it wait to be compacted away. */
   #entries: TranscriptEntry[] = [];
