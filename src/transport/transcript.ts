@@ -83,6 +83,9 @@ export interface TranscriptOptions {
   now?: () => number;
 }
 
+/** Characters of a note kept. */
+const NOTE_CHARS = DEFAULT_MAX_MESSAGE_BYTES;
+
 /** Estimated memory of one kept entry: its fixed part, its strings and its decoded message. */
 function entryCost(entry: TranscriptEntry): number {
   const decoded = entry.decoded === undefined ? 0 : 3 * Math.max(entry.byteLength, 64);
@@ -103,6 +106,32 @@ function summarise(decoded: unknown): string {
     case 'invalid':
       return `not a JSON-RPC message (${kind.reason})`;
   }
+}
+
+/**
+ * An entry as a transcript with these limits (default: the default ones) would have kept it, for an
+ * entry recorded under looser limits (the proxy's record keeps everything for replay) before it goes
+ * into a report: over the message limit, no `decoded` but a summary, and the SHA-256 when all the
+ * bytes were kept as hex; hex cut to `maxHexBytes`.
+ */
+export function keptEntry(entry: TranscriptEntry, limits: Pick<TranscriptOptions, 'maxMessageBytes' | 'maxHexBytes'> = {}): TranscriptEntry {
+  const maxMessageBytes = limits.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxHexChars = 2 * (limits.maxHexBytes ?? 4096);
+  const oversized = entry.byteLength > maxMessageBytes;
+  if (!oversized && (entry.hex?.length ?? 0) <= maxHexChars) return entry;
+  const kept: TranscriptEntry = { ...entry };
+  if (oversized) {
+    if (entry.hex !== undefined && !entry.truncated && entry.sha256 === undefined) kept.sha256 = sha256Hex(Buffer.from(entry.hex, 'hex'));
+    if (entry.decoded !== undefined) {
+      delete kept.decoded;
+      kept.summary = summarise(entry.decoded);
+    }
+  }
+  if (entry.hex !== undefined && entry.hex.length > maxHexChars) {
+    kept.hex = entry.hex.slice(0, maxHexChars);
+    kept.truncated = true;
+  }
+  return kept;
 }
 
 export class Transcript {
@@ -153,8 +182,8 @@ export class Transcript {
     }
     if (record.error) entry.error = record.error;
     if (record.note) {
-      // A note may quote the peer (a stderr line): it is held to the message limit too.
-      entry.note = record.note.length > this.#maxMessageBytes ? `${record.note.slice(0, this.#maxMessageBytes)}… (${record.note.length - this.#maxMessageBytes} more characters)` : record.note;
+      // A note may quote the peer (a stderr line): it is held to a bound too.
+      entry.note = record.note.length > NOTE_CHARS ? `${record.note.slice(0, NOTE_CHARS)}… (${record.note.length - NOTE_CHARS} more characters)` : record.note;
     }
     this.#entries.push(entry);
     this.#bytes += entryCost(entry);

@@ -118,8 +118,8 @@ describe('a server deaf to cancels, whose only long tool reports progress (issue
 
   it('over WebTransport: $/cancel FAILs WT-CANCEL-1 and -2, notifications/cancelled WARNs CORE-CANCEL-2 and WT-CANCEL-5; the same server hearing cancels passes', async () => {
     const [deaf, hearing] = await Promise.all([
-      runOnMock(judged, { transport: 'wt', server: { server: progressOnly }, faults: ['deaf-to-cancel'] }),
-      runOnMock(judged, { transport: 'wt', server: { server: progressOnly } }),
+      runOnMock(judged, { transport: 'wt', server: progressOnly, faults: ['deaf-to-cancel'] }),
+      runOnMock(judged, { transport: 'wt', server: progressOnly }),
     ]);
     expect(requirementsOf(deaf, 'cancellation/dollar-cancel-answered-with-error', 'FAIL').sort()).toEqual(['WT-CANCEL-1', 'WT-CANCEL-2']);
     expect(requirementsOf(deaf, 'cancellation/cancelled-notification-no-answer', 'WARN')).toEqual(['CORE-CANCEL-2']);
@@ -131,8 +131,8 @@ describe('a server deaf to cancels, whose only long tool reports progress (issue
 
   it('over Streamable HTTP: notifications/cancelled WARNs CORE-CANCEL-2; the same server hearing cancels passes', async () => {
     const [deaf, hearing] = await Promise.all([
-      runOnMock(judged, { transport: 'http', server: { server: progressOnly }, faults: ['deaf-to-cancel'] }),
-      runOnMock(judged, { transport: 'http', server: { server: progressOnly } }),
+      runOnMock(judged, { transport: 'http', server: progressOnly, faults: ['deaf-to-cancel'] }),
+      runOnMock(judged, { transport: 'http', server: progressOnly }),
     ]);
     expect(requirementsOf(deaf, 'cancellation/cancelled-notification-no-answer', 'WARN')).toEqual(['CORE-CANCEL-2']);
     expect(hearing.problems).toEqual([]);

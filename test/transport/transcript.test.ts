@@ -65,9 +65,10 @@ describe('Transcript', () => {
     expect(transcript.record({ direction: 'sent', channel: { kind: 'control' }, bytes: new TextEncoder().encode(JSON.stringify(small)), decoded: small }).decoded).toBe(small);
   });
 
-  it('holds notes to the message limit', () => {
-    const entry = new Transcript({ maxMessageBytes: 10 }).event('0123456789abcdef');
-    expect(entry.note).toBe('0123456789… (6 more characters)');
+  it('holds notes to 64 KiB, whatever the message limit', () => {
+    const entry = new Transcript({ maxMessageBytes: 0 }).event(`${'n'.repeat(65536)}abcdef`);
+    expect(entry.note).toBe(`${'n'.repeat(65536)}… (6 more characters)`);
+    expect(new Transcript({ maxMessageBytes: 0 }).event('refused with 400').note).toBe('refused with 400');
   });
 
   it('is a ring bounded in bytes as well as in entries, and stays fast under a flood', () => {
@@ -81,6 +82,17 @@ describe('Transcript', () => {
     expect(kept.at(-1)!.seq).toBe(199_999);
     expect(kept[0]!.seq).toBe(200_000 - kept.length);
     expect(transcript.dropped).toBe(200_000 - kept.length);
+  });
+
+  it('by default keeps a flood of 4 KiB messages within its byte bound (32 MiB estimated), not 100000 of them', () => {
+    const transcript = new Transcript();
+    const message = { jsonrpc: '2.0', method: 'notifications/message', params: { data: 'x'.repeat(4000) } };
+    const bytes = new TextEncoder().encode(JSON.stringify(message));
+    for (let i = 0; i < 20_000; i++) transcript.record({ direction: 'received', channel: { kind: 'stdio', fd: 'stdout' }, bytes, decoded: message });
+    const kept = transcript.entries();
+    const hexChars = kept.reduce((sum, entry) => sum + (entry.hex?.length ?? 0), 0);
+    expect(hexChars).toBeLessThan(32 * 1024 * 1024);
+    expect(kept.at(-1)!.seq).toBe(19_999);
   });
 
   it('excerpts the last entries, optionally filtered', () => {

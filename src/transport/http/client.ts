@@ -7,6 +7,7 @@ import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { ArrivalQueue, receivedMessageLimits } from '../arrival-queue.js';
 import { BoundedList } from '../bounded-list.js';
+import { pacedReading } from '../pacing.js';
 import type {
   CloseInfo,
   Connection,
@@ -31,6 +32,8 @@ const MAX_OPEN_EXCHANGES = 1000;
 const REFUSAL_TEXT_CHARS = 2048;
 /** Faults kept: the first and the latest this many each (a peer may cause them without end). */
 const FAULTS_KEPT = 500;
+/** Events a raw `request()` keeps of an event stream before it stops reading (as the queue keeps messages). */
+const RAW_EVENTS_KEPT = 10_000;
 
 export const SESSION_HEADER = 'Mcp-Session-Id';
 export const PROTOCOL_VERSION_HEADER = 'MCP-Protocol-Version';
@@ -49,11 +52,13 @@ export interface HttpClientOptions {
   deleteSessionOnClose?: boolean;
   /** Default deadline of `http.request()` and of the DELETE on close. Default 30000 ms. */
   requestTimeoutMs?: number;
-  /**
-   * Bodies (JSON or other) and SSE events larger than this are cut off and reported as a fault
-   * (a raw `request()` fails with BodyTooLargeError, or ends its SSE stream there). Default 64 MiB.
-   */
+  /** Bodies (JSON or other) larger than this are cut off and reported as a fault (a raw `request()` fails with BodyTooLargeError). Default 64 MiB. */
   maxBodyBytes?: number;
+  /**
+   * SSE events (characters) longer than this are skipped and reported as a fault, as a stdio line
+   * over its limit is; a raw `request()` reads at most this much of an event stream. Default 16 MiB.
+   */
+  maxEventBytes?: number;
   /** For https endpoints. */
   tls?: { ca?: string | Buffer; rejectUnauthorized?: boolean };
   transcript?: Transcript | TranscriptOptions;
@@ -309,7 +314,7 @@ export class HttpClientConnection implements Connection {
     const method = channel.method ?? 'POST';
     this.transcript.record({ direction: 'received', channel, note: `${method} answered ${channel.status} with an SSE stream` });
     try {
-      await readSse(response, this.#lifetime.signal, this.#maxBodyBytes, (event) => this.#onSseEvent(event, channel), {
+      await readSse(response, this.#lifetime.signal, this.#maxEventBytes, (event) => this.#onSseEvent(event, channel), {
         onOverflow: (chars) => this.#sseEventTooLarge(chars, channel),
       });
       this.transcript.record({ direction: 'received', channel, note: 'SSE stream ended' });
@@ -322,7 +327,7 @@ export class HttpClientConnection implements Connection {
 
   /** An SSE event over the body limit was skipped: a fault (its message, if any, is lost). */
   #sseEventTooLarge(chars: number, channel: TranscriptChannel): void {
-    const error = { code: 'SSE_EVENT_TOO_LARGE', message: `an SSE event of at least ${chars} characters is over the limit of ${this.#maxBodyBytes}; skipped` };
+    const error = { code: 'SSE_EVENT_TOO_LARGE', message: `an SSE event of at least ${chars} characters is over the limit of ${this.#maxEventBytes}; skipped` };
     this.transcript.record({ direction: 'received', channel, byteLength: chars, error });
     this.#fault(error.code, error.message, channel);
   }
@@ -500,15 +505,21 @@ export class HttpClientConnection implements Connection {
       result.bodyKind = 'sse';
       this.transcript.record({ direction: 'received', channel, note: `${method} answered ${status} with an SSE stream` });
       const decoder = new TextDecoder();
-      // The stream is read until it ends, the deadline or the body limit, whichever comes first.
+      // The stream is read until it ends, the deadline, or what a raw answer keeps (its text, its
+      // events), whichever comes first.
       let received = 0;
-      let cutByLimit = false;
+      let cutAt: string | undefined;
+      const cut = (why: string) => {
+        cutAt = why;
+        throw new ConnectionError('SSE_STREAM_CUT', `the SSE stream of ${what} was cut at ${why}`);
+      };
       try {
         await readSse(
           response,
           signal,
-          this.#maxBodyBytes,
+          this.#maxEventBytes,
           (event) => {
+            if (result.events.length >= RAW_EVENTS_KEPT) cut(`${RAW_EVENTS_KEPT} events`);
             const entry: RawHttpResponse['events'][number] = { data: event.data };
             if (event.event !== undefined) entry.event = event.event;
             if (event.id !== undefined) entry.id = event.id;
@@ -530,19 +541,16 @@ export class HttpClientConnection implements Connection {
           {
             onChunk: (chunk) => {
               received += chunk.byteLength;
-              if (received > this.#maxBodyBytes) {
-                cutByLimit = true;
-                throw new BodyTooLargeError(this.#maxBodyBytes);
-              }
+              if (received > this.#maxEventBytes) cut(`${this.#maxEventBytes} bytes`);
               result.text += decoder.decode(chunk, { stream: true });
             },
             onOverflow: (chars) => this.#sseEventTooLarge(chars, channel),
           },
         );
       } catch (error) {
-        if (!cutByDeadline() && !cutByLimit) throw error;
+        if (!cutByDeadline() && cutAt === undefined) throw error;
         result.incomplete = true;
-        if (cutByLimit) this.transcript.record({ direction: 'received', channel, note: `SSE stream cut at the body limit of ${this.#maxBodyBytes} bytes` });
+        if (cutAt !== undefined) this.transcript.record({ direction: 'received', channel, note: `SSE stream cut at ${cutAt}: a raw answer keeps no more` });
       }
       result.text += decoder.decode();
       return result;
@@ -573,6 +581,10 @@ export class HttpClientConnection implements Connection {
   }
 
   // ----- helpers -------------------------------------------------------------------------------
+
+  get #maxEventBytes(): number {
+    return this.#options.maxEventBytes ?? 16 * 1024 * 1024;
+  }
 
   get #maxBodyBytes(): number {
     return this.#options.maxBodyBytes ?? 64 * 1024 * 1024;
@@ -696,13 +708,17 @@ function forEachChunk(response: IncomingMessage, signal: AbortSignal, what: stri
       reject(error);
     };
     const onAbort = () => fail(signal.reason);
+    // A server that floods cannot keep timers (the deadlines that end a case) from firing.
+    const paced = pacedReading(response);
     const onData = (chunk: Buffer) => {
       received += chunk.byteLength;
       try {
         onChunk(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       } catch (error) {
         fail(error);
+        return;
       }
+      paced();
     };
     const onEnd = () => {
       cleanup();

@@ -4,6 +4,7 @@
 // it ends (or close() ends it) everything it started ends too, even what left its group.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { BoundedList } from '../bounded-list.js';
+import { pacedReading } from '../pacing.js';
 import type { CloseInfo, StdioFacet } from '../connection.js';
 import { ConnectFailedError } from '../errors.js';
 import { LineConnection, type LineConnectionOptions } from './line-connection.js';
@@ -113,7 +114,12 @@ export class StdioClientConnection extends LineConnection {
 
     child.on('error', (error) => this.transcript.event(`child process error: ${error.message}`));
     this.attachOutput(child.stdin!);
-    child.stdout!.on('data', (chunk: Buffer) => this.receive(chunk));
+    // A child that floods stdout (or stderr) cannot keep timers (the deadlines that end a case) from firing.
+    const paced = pacedReading(child.stdout!);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      this.receive(chunk);
+      paced();
+    });
     child.stdout!.on('end', () => this.receiveEnd());
     const stderr = new LineDecoder(Math.min(options.maxLineBytes ?? MAX_STDERR_LINE_BYTES, MAX_STDERR_LINE_BYTES));
     const onStderr = (items: ReturnType<LineDecoder['push']>) => {
@@ -128,7 +134,11 @@ export class StdioClientConnection extends LineConnection {
         this.transcript.record({ direction: 'received', channel: { kind: 'stdio', fd: 'stderr' }, bytes: item.wire, note: line });
       }
     };
-    child.stderr!.on('data', (chunk: Buffer) => onStderr(stderr.push(chunk)));
+    const pacedStderr = pacedReading(child.stderr!);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      onStderr(stderr.push(chunk));
+      pacedStderr();
+    });
     child.stderr!.on('end', () => onStderr(stderr.end()));
 
     this.#exited = new Promise((resolve) => {

@@ -270,10 +270,30 @@ describe('a hostile server: what it does to a body is a ConnectionError or a fau
         res.end(`\n\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} })}\n\n`);
       },
     });
-    const connection = await connectTo(endpoint, { maxBodyBytes: 100_000 });
+    const connection = await connectTo(endpoint, { maxEventBytes: 100_000 });
     await connection.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
     expect((await connection.next(undefined, WAIT)).message).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     expect(connection.faults()).toEqual([expect.objectContaining({ code: 'SSE_EVENT_TOO_LARGE' })]);
+  });
+
+  it('a raw request reads an endless event stream only until it has kept 10000 events', async () => {
+    const connection = await open(
+      await scriptedEndpoint({
+        onPost: (_message, _req, res) => {
+          res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+          const note = `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'flood' } })}\n\n`;
+          // Never ends: only the runner's own bound (or the deadline, far away) stops the read.
+          res.write(note.repeat(12_000));
+        },
+      }),
+    );
+    const response = await connection.http.request(
+      { headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) },
+      { timeoutMs: 600_000 },
+    );
+    expect(response).toMatchObject({ bodyKind: 'sse', incomplete: true });
+    expect(response.events).toHaveLength(10_000);
+    expect(connection.transcript.entries().some((entry) => entry.note === 'SSE stream cut at 10000 events: a raw answer keeps no more')).toBe(true);
   });
 
   it('messages nobody takes are dropped past the queue limit, the oldest first, and said so', async () => {

@@ -29,6 +29,7 @@ describe('the listener transcript', () => {
       expect(entry.byteLength).toBe(Buffer.byteLength(large));
       expect(entry.sha256).toMatch(/^[0-9a-f]{64}$/);
     }
+    expect(entries.some((entry) => entry.note === 'refused with 400: Bad Request: Mcp-Session-Id header is required')).toBe(true);
     // 60 MB were refused; what is kept of them is a few kilobytes.
     expect(JSON.stringify(entries).length).toBeLessThan(50 * 1024);
   });
