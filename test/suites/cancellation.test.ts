@@ -7,6 +7,7 @@ import { defineCase } from '../../src/harness/index.js';
 import { cases } from '../../suites/server/cancellation.js';
 import { openSession } from '../../suites/server/support.js';
 import { argumentsFor, LARGE_INTEGER_CAP, openAskingSession, startInFlightCall } from '../../suites/server/support/in-flight.js';
+import { lastingArguments } from '../../suites/server/support/lasting-call.js';
 import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, readingsSeen } from './support.js';
 
 const PREFIXES = ['CORE-CANCEL-', 'FLOW-CANCEL-', 'WT-CANCEL-'];
@@ -33,6 +34,25 @@ describe('the in-flight rule', () => {
     expect(argumentsFor(schema, { size: 'large' })).toEqual({ text: 'confo', bytes: LARGE_INTEGER_CAP, kind: 'a', nested: { flag: false } });
     expect(argumentsFor({ type: 'object', properties: { n: { type: 'number', maximum: 10 } }, required: ['n'] }, { size: 'large' })).toEqual({ n: 10 });
     expect(argumentsFor(undefined)).toBeUndefined();
+  });
+
+  it('raises the numeric duration, size and step parameters of a progress tool a rung at a time, within its schema', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        steps: { type: 'integer', minimum: 1, maximum: 100, default: 5 },
+        stepMs: { type: 'integer', minimum: 0, maximum: 60000 },
+        duration: { type: 'number' },
+        timeout_seconds: { type: 'number', default: 30 },
+        label: { type: 'string' },
+      },
+    };
+    // Rung 0 fills in the defaults of the work parameters the call leaves out, and nothing else.
+    expect(lastingArguments(schema, { label: 'x' }, 0)).toEqual({ label: 'x', steps: 5 });
+    // Then each rung multiplies them by 4, up to the schema's maximum (a timeout bounds the work: it is left alone).
+    expect(lastingArguments(schema, { label: 'x' }, 1)).toEqual({ label: 'x', steps: 20, stepMs: 4, duration: 4 });
+    expect(lastingArguments(schema, { duration: 10 }, 2)).toEqual({ steps: 80, stepMs: 16, duration: 160 });
+    expect(lastingArguments(schema, {}, 3).steps).toBe(100);
   });
 
   /** Reports, as an INFO, which tool the rule picked and how it knows the call is in flight. */
