@@ -93,7 +93,6 @@ export class SessionValidator {
   /** Requirements judged in this session (schemas used, rules that applied). */
   readonly #checked = new Set<string>();
   #phase: Phase = 'new';
-  #initializeId: string | number | undefined;
   #version: ProtocolVersion | undefined;
   #clientCapabilities: unknown;
   #serverCapabilities: unknown;
@@ -262,7 +261,6 @@ export class SessionValidator {
       if (method === 'initialize') {
         if (this.#phase === 'new' || this.#phase === 'failed') {
           this.#phase = 'initializing';
-          this.#initializeId = id;
           this.#clientCapabilities = params?.['capabilities'];
         }
         return;
