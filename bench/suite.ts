@@ -1,70 +1,175 @@
-// Suite benchmark: the full server run (every server case) against the embedded mock server over
-// loopback, timed from one run per transport: wall time (discovery included), checks recorded per
-// second, and cases per second. Absolute numbers depend on the machine; compare runs on one machine.
-// Run: npx tsx bench/suite.ts [--transport wt|http|both] [--workers 4]
+// Suite benchmark: the whole `server` run (every server case, default options unless told) against
+// each target and transport, timed from one run each: wall time (pre-flight and discovery
+// included), cases, checks, checks per second, and the five slowest cases with what they waited
+// out (the `waits` each case result records: silence windows, passed deadlines, sleeps). The
+// goals of issue 14 are printed next to the figures. Absolute numbers depend on the machine and
+// its load; compare runs on one machine.
+//
+// Targets: the embedded mock server over WebTransport (mock-wt), Streamable HTTP (mock-http) and
+// stdio (mock-stdio: the command-line mock, one process per case), and
+// @modelcontextprotocol/server-everything over Streamable HTTP (everything-http: one process) and
+// stdio (everything-stdio: one process per case), started the way test/interop starts it.
+//
+// Run: npm run bench:suite -- [--target mock-wt,mock-http,...] [--workers 4] [--timeout-scale 1]
+//      [--json <file>] (the run results, for comparing runs case by case)
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { CaseRegistry, httpTarget, runConformance, webTransportTarget, type RunResult } from '../src/harness/index.js';
+import { CaseRegistry, httpTarget, runConformance, shellQuote, stdioTarget, webTransportTarget, type CaseResult, type RunResult, type Target } from '../src/harness/index.js';
 import { startMockServer } from '../src/peer/server/index.js';
 import { countsLine } from '../src/report/index.js';
 import { serverCases } from '../suites/server/index.js';
+import { startHttpPeer, stdioCommand } from '../test/interop/peer-process.js';
+import { SERVER_EVERYTHING } from '../test/interop/peers.js';
+import { cliCommand } from '../test/support/cli.js';
+
+/** The official MCP conformance runner against server-everything: 32 checks in 1.5 s (issue 14). */
+const OFFICIAL_CHECKS_PER_S = 32 / 1.5;
+
+interface BenchTarget {
+  name: string;
+  /** Wall-time goal of the whole run in seconds (issue 14). */
+  goalS: number;
+  /** Starts what the run needs; `stop` ends it. */
+  start(): Promise<{ target: Target; stop(): Promise<void> }>;
+}
+
+const TARGETS: readonly BenchTarget[] = [
+  {
+    name: 'mock-wt',
+    goalS: 5,
+    async start() {
+      const server = await startMockServer({ transport: 'wt', host: '127.0.0.1', port: 0 });
+      return { target: webTransportTarget(server.url, { client: { certificateHash: server.certificateHash! } }), stop: () => server.close() };
+    },
+  },
+  {
+    name: 'mock-http',
+    goalS: 5,
+    async start() {
+      const server = await startMockServer({ transport: 'http', host: '127.0.0.1', port: 0 });
+      return { target: httpTarget(server.url), stop: () => server.close() };
+    },
+  },
+  {
+    name: 'mock-stdio',
+    goalS: 5,
+    async start() {
+      // The command-line mock as the self-test runs it (the compiled CLI when dist/ is current).
+      const command = cliCommand('mock-server', '--transport', 'stdio').map(shellQuote).join(' ');
+      return { target: stdioTarget(command), stop: async () => undefined };
+    },
+  },
+  {
+    name: 'everything-http',
+    goalS: 3,
+    async start() {
+      const peer = await startHttpPeer(SERVER_EVERYTHING.http);
+      return { target: httpTarget(peer.url), stop: () => peer.close() };
+    },
+  },
+  {
+    name: 'everything-stdio',
+    goalS: 15,
+    async start() {
+      return { target: stdioTarget(stdioCommand(SERVER_EVERYTHING.stdio)), stop: async () => undefined };
+    },
+  },
+];
 
 const args = process.argv.slice(2);
 function option(name: string): string | undefined {
   const at = args.indexOf(`--${name}`);
   return at >= 0 ? args[at + 1] : undefined;
 }
-const transportArg = option('transport') ?? 'both';
-if (!['wt', 'http', 'both'].includes(transportArg)) {
-  console.error(`--transport must be wt, http or both, got ${JSON.stringify(transportArg)}`);
+function fail(message: string): never {
+  console.error(message);
   process.exit(2);
 }
+
+const names = (option('target') ?? TARGETS.map((t) => t.name).join(',')).split(',').filter((n) => n !== '');
+for (const name of names) if (!TARGETS.some((t) => t.name === name)) fail(`--target: unknown target ${JSON.stringify(name)} (known: ${TARGETS.map((t) => t.name).join(', ')})`);
 const workers = Number(option('workers') ?? 4);
-if (!Number.isSafeInteger(workers) || workers < 1) {
-  console.error('--workers needs a positive integer');
-  process.exit(2);
-}
-const transports = transportArg === 'both' ? (['wt', 'http'] as const) : ([transportArg] as ['wt' | 'http']);
+if (!Number.isSafeInteger(workers) || workers < 1) fail(`--workers needs a positive integer, got ${JSON.stringify(option('workers'))}`);
+const timeoutScale = Number(option('timeout-scale') ?? 1);
+if (!Number.isFinite(timeoutScale) || timeoutScale <= 0) fail(`--timeout-scale needs a positive number, got ${JSON.stringify(option('timeout-scale'))}`);
+const jsonFile = option('json');
 
 interface Measure {
-  transport: string;
-  wallMs: number;
-  cases: number;
+  name: string;
+  goalS: number;
+  wallS: number;
   ran: number;
+  total: number;
   checks: number;
   result: RunResult;
 }
 
-async function measure(transport: 'wt' | 'http'): Promise<Measure> {
+async function measure(bench: BenchTarget): Promise<Measure> {
   const registry = new CaseRegistry();
   registry.registerAll(serverCases());
-  const server = await startMockServer({ transport, host: '127.0.0.1', port: 0 });
+  const { target, stop } = await bench.start();
   try {
-    const target = transport === 'wt' ? webTransportTarget(server.url, { client: { certificateHash: server.certificateHash! } }) : httpTarget(server.url);
     const began = performance.now();
-    const result = await runConformance({ registry, target, workers });
-    const wallMs = performance.now() - began;
+    const result = await runConformance({ registry, target, workers, timeoutScale });
+    const wallS = (performance.now() - began) / 1000;
     const executed = result.cases.filter((c) => c.verdict !== 'SKIPPED' && c.verdict !== 'NOT_APPLICABLE');
     return {
-      transport,
-      wallMs,
-      cases: result.cases.length,
+      name: bench.name,
+      goalS: bench.goalS,
+      wallS,
       ran: executed.length,
+      total: result.cases.length,
       checks: executed.reduce((sum, c) => sum + c.checks.length, 0),
       result,
     };
   } finally {
-    await server.close();
+    await stop();
   }
 }
 
-console.log(`server suites against the embedded mock server, ${workers} workers, ${serverCases().length} cases`);
-for (const transport of transports) {
-  const m = await measure(transport);
-  const seconds = m.wallMs / 1000;
-  console.log(
-    `${m.transport.padEnd(5)} wall ${seconds.toFixed(2)} s  ` +
-      `${m.ran} cases ran (${m.cases - m.ran} not applicable)  ${m.checks} checks  ` +
-      `${(m.checks / seconds).toFixed(1)} checks/s  ${(m.ran / seconds).toFixed(2)} cases/s`,
-  );
-  console.log(`      ${countsLine(m.result.summary)}`);
+/** What a case waited out, summed by kind and what, longest first: "silence 2x300 ms (a message)". */
+function waitsLine(c: CaseResult): string {
+  const groups = new Map<string, { count: number; ms: number }>();
+  for (const wait of c.waits ?? []) {
+    const key = `${wait.kind}: ${wait.what}`;
+    const group = groups.get(key) ?? { count: 0, ms: 0 };
+    group.count++;
+    group.ms += wait.ms;
+    groups.set(key, group);
+  }
+  if (groups.size === 0) return 'no wait ran out';
+  return [...groups]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .slice(0, 4)
+    .map(([key, g]) => `${key} ${g.count > 1 ? `${g.count}x, ` : ''}${(g.ms / 1000).toFixed(2)} s`)
+    .join('; ');
 }
+
+function report(m: Measure): void {
+  const rate = m.checks / m.wallS;
+  const met = m.wallS <= m.goalS ? 'met' : 'NOT met';
+  console.log(`\n${m.name}: wall ${m.wallS.toFixed(2)} s (goal <= ${m.goalS} s: ${met})`);
+  console.log(
+    `  ${m.ran} cases ran of ${m.total} (${m.total - m.ran} not applicable or skipped), ${m.checks} checks, ${rate.toFixed(1)} checks/s ` +
+      `(${(rate / OFFICIAL_CHECKS_PER_S).toFixed(2)}x the official runner's ${OFFICIAL_CHECKS_PER_S.toFixed(1)} checks/s)`,
+  );
+  const caseSum = m.result.cases.reduce((sum, c) => sum + c.durationMs, 0) / 1000;
+  console.log(`  sum of case times ${caseSum.toFixed(1)} s over ${workers} workers; ${countsLine(m.result.summary)}`);
+  console.log('  slowest cases:');
+  for (const c of [...m.result.cases].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5)) {
+    console.log(`    ${(c.durationMs / 1000).toFixed(2).padStart(6)} s  ${c.id} ${c.verdict}: ${waitsLine(c)}`);
+  }
+}
+
+console.log(`server run, every server case (${serverCases().length}), ${workers} workers, --timeout-scale ${timeoutScale}`);
+const measures: Measure[] = [];
+for (const name of names) {
+  const m = await measure(TARGETS.find((t) => t.name === name)!);
+  measures.push(m);
+  report(m);
+}
+console.log('\nsummary:');
+for (const m of measures) {
+  console.log(`  ${m.name.padEnd(17)} ${m.wallS.toFixed(2).padStart(7)} s (goal ${m.goalS} s)  ${m.checks} checks  ${(m.checks / m.wallS).toFixed(1)} checks/s`);
+}
+if (jsonFile !== undefined) writeFileSync(jsonFile, JSON.stringify(measures.map((m) => ({ name: m.name, wallS: m.wallS, result: m.result })), null, 1));

@@ -9,8 +9,7 @@
 // Options are named after the `server` command's (`--certificate-hash` is `certificateHash`);
 // a value that cannot be used throws ConformanceOptionsError naming the option. What the target
 // does never throws: it ends up in the result, as with the CLI.
-import { parseServerTarget, serverTarget } from './cli/server-target.js';
-import { CliUsageError } from './cli/errors.js';
+import { parseServerTarget, serverTarget, TargetOptionError } from './harness/server-target.js';
 import { splitCommandLine } from './transport/stdio/index.js';
 import {
   clientTarget,
@@ -239,9 +238,9 @@ export function resolveServerTarget(options: ServerTargetOptions): Target {
       }),
     );
   } catch (error) {
-    if (!(error instanceof CliUsageError)) throw error;
+    if (!(error instanceof TargetOptionError)) throw error;
     const option = CLI_OPTION_NAMES[error.option] ?? error.option;
-    throw new ConformanceOptionsError(option, error.message.slice(error.option.length + 2), { cause: error });
+    throw new ConformanceOptionsError(option, error.detail, { cause: error });
   }
 }
 

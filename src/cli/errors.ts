@@ -1,5 +1,6 @@
 // Errors of the command line itself: an option value that cannot be used. Each names the option,
 // so the user sees one line saying what to change (exit code 2).
+import { TargetOptionError } from '../harness/server-target.js';
 
 export class CliUsageError extends Error {
   readonly code = 'CLI_USAGE';
@@ -9,5 +10,15 @@ export class CliUsageError extends Error {
     super(`${option}: ${message}`, options);
     this.name = new.target.name;
     this.option = option;
+  }
+}
+
+/** Runs `parse`, turning a target option the library refused (TargetOptionError) into the usage error it is here. */
+export function usageErrors<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof TargetOptionError) throw new CliUsageError(error.option, error.detail, { cause: error });
+    throw error;
   }
 }

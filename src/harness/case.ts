@@ -14,7 +14,7 @@
 // Each case runs on a fresh connection that the runner opens and closes; every message on it is
 // validated against the schemas afterwards. Pass `ctx.signal` to any wait of your own.
 import type { Connection, ReceivedMessage, TransportKind } from '../transport/connection.js';
-import type { RequirementLevel } from './result.js';
+import type { CaseWait, RequirementLevel } from './result.js';
 
 /** What the target declared, learnt once per run by `Target.discover()` (initialize + lists). */
 export interface Discovery {
@@ -41,6 +41,11 @@ export interface Discovery {
    * server advertises interactive support somewhere (C-14).
    */
   interactiveTools?: string[];
+  /**
+   * The slowest round trip (request sent to answer received, in ms) among discovery's requests
+   * after initialize: how fast the target answers, for windows that wait for nothing.
+   */
+  roundTripMs?: number;
   /** Set when discovery reached the target but did not complete (e.g. initialize answered an error). */
   error?: { code: string; message: string };
   /**
@@ -149,6 +154,18 @@ export interface CaseContext {
   readonly timeLimitMs: number;
   /** Stretches a duration by --timeout-scale. */
   scaled(ms: number): number;
+  /**
+   * How fast the target answers now: the round trip (request sent to answer received, ms) of the
+   * newest request this case got an answer to, else discovery's; undefined before either.
+   */
+  readonly roundTripMs: number | undefined;
+  /**
+   * A window in which a message the target owes no one would have arrived, from the target's
+   * speed: QUIET_ROUND_TRIPS round trips with a floor of QUIET_FLOOR_MS, never longer than
+   * `baseMs` (the fixed window used while no round trip is known). Like every duration a case
+   * passes to `next`, before --timeout-scale (`scaled` stretches it).
+   */
+  quietMs(baseMs: number): number;
 
   /**
    * Records one check of `requirement` (one the case declares). A failed check's verdict comes from
@@ -178,8 +195,22 @@ export interface CaseContext {
   ): Promise<Record<string, unknown> | undefined>;
   /** A request id not used before on this connection. */
   nextId(): number;
-  /** Waits for the next received message matching `predicate`, bounded by the case's signal. */
-  next(predicate?: (received: ReceivedMessage) => boolean, options?: { timeoutMs?: number }): Promise<ReceivedMessage>;
+  /**
+   * Waits for the next received message matching `predicate`, bounded by the case's signal.
+   * `silence` names a window in which nothing is owed (a deadline passing there is recorded as
+   * silence waited out, not as a missed deadline).
+   */
+  next(predicate?: (received: ReceivedMessage) => boolean, options?: { timeoutMs?: number; silence?: string }): Promise<ReceivedMessage>;
+  /**
+   * Records time the case waited out without anything happening (the result's `waits`). Waits of
+   * `next`, `expectAnswer` and `request` are recorded by themselves; helpers with waits of their own call this.
+   */
+  waited(kind: CaseWait['kind'], what: string, ms: number): void;
+  /**
+   * Sleeps `ms` (measured time: already scaled where it should be) and records it as a sleep. Its
+   * worker serves other cases meanwhile. Rejects with the signal's reason when the case ends first.
+   */
+  sleep(ms: number, what: string): Promise<void>;
   /**
    * Runs a fast-check property with the run's seed (and path, when re-running one failure) and
    * records them on the result, so the rerun command reproduces the same input. A counterexample
@@ -212,6 +243,11 @@ export interface ConformanceCase {
   requirements: readonly string[];
   /** Time limit in ms before --timeout-scale. Default 10000 (20000 in a client registry). */
   timeLimitMs?: number;
+  /**
+   * The case leaves the target alone for a while by design (`ctx.sleep`: a session left to
+   * expire): the runner starts it before the others, and its worker serves other cases while it sleeps.
+   */
+  sleeps?: boolean;
   /** Transports the case needs; NOT_APPLICABLE on others. Default: all. */
   transports?: readonly TransportKind[];
   /** Decides from what the target declared; a string is the NOT_APPLICABLE reason. */

@@ -7,10 +7,15 @@ import type { Connection, ReceivedMessage } from '../transport/connection.js';
 import { ConnectionClosedError, ConnectionTimeoutError } from '../transport/errors.js';
 import type { CaseContext, CheckDetails, ClientProcess, Discovery, ExpectAnswerOptions, PropertyOptions, RegisteredCase, TargetDescription } from './case.js';
 import { CaseMisuseError } from './errors.js';
-import type { CheckResult } from './result.js';
+import type { CaseWait, CheckResult } from './result.js';
+import { isRecord } from '../wire/index.js';
 
 /** Default answer deadline (before --timeout-scale), capped at half the case's own limit. */
 export const DEFAULT_ANSWER_MS = 5_000;
+/** A quiet window (`quietMs`) lasts this many of the target's round trips... */
+export const QUIET_ROUND_TRIPS = 10;
+/** ...and at least this long (before --timeout-scale): timer and scheduling jitter of a loaded machine. */
+export const QUIET_FLOOR_MS = 100;
 
 export interface PropertyRun {
   seed: number;
@@ -33,6 +38,8 @@ export interface CaseRunOptions {
   path?: string;
   /** Opens another connection to the target (server runs); without it `openConnection` is a misuse. */
   connect?: (signal: AbortSignal) => Promise<Connection>;
+  /** Told when the case falls asleep (`sleep`) and wakes: its worker may serve another case meanwhile. */
+  onSleep?: (asleep: boolean) => void;
 }
 
 /** The index of the one accepted reading whose text contains `words` (case-insensitive), or -1. */
@@ -42,7 +49,19 @@ function readingIndex(accepts: readonly string[], words: string): number {
   return matching.length === 1 ? (matching[0] as number) : -1;
 }
 
-/** The CaseContext a case sees; the runner reads `checks` and `property` afterwards. */
+/** The id of a request other than initialize (whose answer, over stdio, waits for the process to start). */
+function timedRequestId(message: unknown): string | number | undefined {
+  if (!isRecord(message) || typeof message.method !== 'string' || message.method === 'initialize') return undefined;
+  return typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
+}
+
+/** The id of a response (result or error). */
+function responseId(message: unknown): string | number | undefined {
+  if (!isRecord(message) || 'method' in message || !('result' in message || 'error' in message)) return undefined;
+  return typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
+}
+
+/** The CaseContext a case sees; the runner reads `checks`, `waits` and `property` afterwards. */
 export class CaseRun implements CaseContext {
   readonly caseId: string;
   readonly connection: Connection;
@@ -52,6 +71,8 @@ export class CaseRun implements CaseContext {
   readonly client: ClientProcess | undefined;
   readonly timeLimitMs: number;
   readonly checks: CheckResult[] = [];
+  /** What the case waited out, in order (the result's `waits`). */
+  readonly waits: CaseWait[] = [];
   /** Set once the case ran a property. */
   propertyRun: PropertyRun | undefined;
   readonly #case: RegisteredCase;
@@ -62,6 +83,13 @@ export class CaseRun implements CaseContext {
   readonly #options: CaseRunOptions;
   /** Connections `openConnection` opened (shared with the contexts it returned). */
   readonly #opened: Connection[];
+  /** When each request still unanswered was sent (ms), by id, as far as the transcript was read. */
+  readonly #sentAt = new Map<string | number, number>();
+  /** The last transcript position read for round trips. */
+  #readSeq = -1;
+  #roundTripMs: number | undefined;
+  readonly #discoveryRoundTripMs: number | undefined;
+  readonly #onSleep: ((asleep: boolean) => void) | undefined;
   #nextId = 1;
 
   /** `shared`: the checks and opened connections of the context this one is a second connection of. */
@@ -72,6 +100,8 @@ export class CaseRun implements CaseContext {
     this.#case = options.case;
     this.caseId = options.case.id;
     this.connection = options.connection;
+    this.#discoveryRoundTripMs = options.discovery.roundTripMs;
+    this.#onSleep = options.onSleep;
     this.signal = options.signal;
     this.discovery = options.discovery;
     this.target = options.target;
@@ -85,6 +115,38 @@ export class CaseRun implements CaseContext {
 
   scaled(ms: number): number {
     return ms * this.#scale;
+  }
+
+  get roundTripMs(): number | undefined {
+    this.#readRoundTrips();
+    return this.#roundTripMs ?? this.#discoveryRoundTripMs;
+  }
+
+  quietMs(baseMs: number): number {
+    const roundTrip = this.roundTripMs;
+    // Round trips are measured time: before --timeout-scale they count 1/scale.
+    return roundTrip === undefined ? baseMs : Math.min(baseMs, Math.max(QUIET_FLOOR_MS, (QUIET_ROUND_TRIPS * roundTrip) / this.#scale));
+  }
+
+  /** Reads the transcript entries recorded since the last call: requests sent, and the answers to them. */
+  #readRoundTrips(): void {
+    const entries = this.connection.transcript.entries();
+    let first = entries.length;
+    while (first > 0 && entries[first - 1]!.seq > this.#readSeq) first--;
+    for (let index = first; index < entries.length; index++) {
+      const entry = entries[index]!;
+      this.#readSeq = entry.seq;
+      if (entry.direction === 'sent') {
+        const id = timedRequestId(entry.decoded);
+        if (id !== undefined) this.#sentAt.set(id, entry.at);
+      } else if (entry.direction === 'received') {
+        const id = responseId(entry.decoded);
+        const sentAt = id === undefined ? undefined : this.#sentAt.get(id);
+        if (sentAt === undefined) continue;
+        this.#sentAt.delete(id!);
+        this.#roundTripMs = Math.max(0, entry.at - sentAt);
+      }
+    }
   }
 
   #declared(requirement: string): void {
@@ -130,11 +192,48 @@ export class CaseRun implements CaseContext {
     return this.#nextId++;
   }
 
-  async next(predicate?: (received: ReceivedMessage) => boolean, options: { timeoutMs?: number } = {}): Promise<ReceivedMessage> {
-    return this.connection.next(predicate, {
-      signal: this.signal,
-      ...(options.timeoutMs !== undefined ? { timeoutMs: this.scaled(options.timeoutMs) } : {}),
-    });
+  async next(predicate?: (received: ReceivedMessage) => boolean, options: { timeoutMs?: number; silence?: string } = {}): Promise<ReceivedMessage> {
+    const timeoutMs = options.timeoutMs !== undefined ? this.scaled(options.timeoutMs) : undefined;
+    try {
+      return await this.connection.next(predicate, { signal: this.signal, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+    } catch (error) {
+      if (error instanceof ConnectionTimeoutError && timeoutMs !== undefined) {
+        // A window's timer may fire late on a busy machine, ahead of input that arrived meanwhile:
+        // the input is read before the next turn's check phase, so look once more then.
+        if (options.silence !== undefined) {
+          await new Promise((resolve) => setImmediate(resolve));
+          const late = this.connection.pending().find((r) => predicate?.(r) ?? true);
+          if (late !== undefined) return this.next((r) => r === late);
+        }
+        this.waited(options.silence !== undefined ? 'silence' : 'deadline', options.silence ?? 'a message', timeoutMs);
+      }
+      throw error;
+    }
+  }
+
+  waited(kind: CaseWait['kind'], what: string, ms: number): void {
+    this.waits.push({ kind, what, ms: Math.round(ms) });
+  }
+
+  async sleep(ms: number, what: string): Promise<void> {
+    this.signal.throwIfAborted();
+    const began = Date.now();
+    this.#onSleep?.(true);
+    try {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.max(0, ms));
+        this.signal.addEventListener('abort', done, { once: true });
+      });
+    } finally {
+      this.#onSleep?.(false);
+    }
+    this.signal.throwIfAborted();
+    this.waited('sleep', what, Date.now() - began);
   }
 
   async expectAnswer(requirement: string, id: string | number, options: ExpectAnswerOptions = {}): Promise<Record<string, unknown> | undefined> {
@@ -148,6 +247,7 @@ export class CaseRun implements CaseContext {
     } catch (error) {
       if (this.signal.aborted) throw error;
       if (error instanceof ConnectionTimeoutError) {
+        this.waited('deadline', `the answer to ${what}`, timeoutMs);
         this.check(requirement, false, { message: `no answer to ${what} within ${timeoutMs} ms`, expected: `a response with id ${JSON.stringify(id)}`, actual: 'no response' });
         return undefined;
       }

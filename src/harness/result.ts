@@ -31,6 +31,19 @@ export interface CheckResult {
   reading?: number;
 }
 
+/**
+ * Time a case spent waiting for nothing to happen: a silence window it waited out (nothing was
+ * owed, and nothing came), a deadline that passed without the awaited message, or a sleep (a
+ * session left to expire). Waits that ended because the message came are not recorded.
+ */
+export interface CaseWait {
+  kind: 'silence' | 'deadline' | 'sleep';
+  /** What was waited for, in a few words. */
+  what: string;
+  /** How long, in milliseconds (after --timeout-scale). */
+  ms: number;
+}
+
 export interface CaseResult {
   /** Stable case ID, e.g. `negotiation/initialize-must-be-json`. */
   id: string;
@@ -58,6 +71,8 @@ export interface CaseResult {
   /** fast-check seed and path when the case generated input. */
   seed?: number;
   path?: string;
+  /** What the case waited out (silence windows, passed deadlines, sleeps), in order; absent when nothing. */
+  waits?: CaseWait[];
   /** Set when a baseline file lists this case: expected to fail, or listed but now passing. */
   baseline?: 'expected-failure' | 'stale';
   /** The baseline's reason for listing this case (with `baseline`). */

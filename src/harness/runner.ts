@@ -8,6 +8,7 @@ import { judgeTranscript } from '../judge/index.js';
 import { SchemaRegistry } from '../schema/registry.js';
 import type { CloseInfo, Connection } from '../transport/connection.js';
 import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
+import { boundValue, checkMessageLimit, DEFAULT_MAX_MESSAGE_BYTES } from '../transport/message-bound.js';
 import { applyBaseline, exitCodeFor, type Baseline } from './baseline.js';
 import type { CaseSession, ClientProcess, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
 import { CaseRun } from './context.js';
@@ -66,6 +67,12 @@ export interface RunOptions {
   schemas?: SchemaRegistry;
   /** Transcript entries kept on failing, timed-out and erroring cases. Default 40. */
   excerptEntries?: number;
+  /**
+   * Bytes of one value a check keeps as its expected or actual (a case may put a whole message
+   * there): a larger value is kept as its size, SHA-256 and first characters. Default 64 KiB; the
+   * targets' transcripts take the same limit (TranscriptOptions.maxMessageBytes).
+   */
+  maxMessageBytes?: number;
   /** The CLI command rerun commands start with. Default 'server'. */
   command?: string;
   /**
@@ -112,6 +119,13 @@ function checkOptions(options: RunOptions): void {
   if (!Number.isFinite(graceMs) || graceMs < 0) throw new RunOptionsError(`graceMs must be zero or positive, got ${graceMs}`);
   if (options.seed !== undefined && !Number.isInteger(options.seed)) throw new RunOptionsError(`seed must be an integer, got ${options.seed}`);
   if (options.path !== undefined && options.seed === undefined) throw new RunOptionsError('--path replays a counterexample and needs --seed');
+  if (options.maxMessageBytes !== undefined) {
+    try {
+      checkMessageLimit(options.maxMessageBytes);
+    } catch (error) {
+      throw new RunOptionsError((error as Error).message);
+    }
+  }
 }
 
 /** Runs discovery with a deadline; unreachable targets end the run, other failures are recorded. */
@@ -152,6 +166,15 @@ interface Env {
   graceMs: number;
   seed: number;
   schemas: SchemaRegistry | undefined;
+  maxMessageBytes: number;
+}
+
+/** A check as its case result keeps it: expected and actual held to the message limit. */
+function keptCheck(check: CheckResult, limit: number): CheckResult {
+  const kept = { ...check };
+  if ('expected' in kept) kept.expected = boundValue(kept.expected, limit);
+  if ('actual' in kept) kept.actual = boundValue(kept.actual, limit);
+  return kept;
 }
 
 function baseResult(c: RegisteredCase, env: Env, startedAt: number): CaseResult {
@@ -189,14 +212,15 @@ function excerpt(connection: Connection, count: number, aroundSeq: number | unde
   return entries.slice(start, start + count);
 }
 
-async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
+async function runCase(c: RegisteredCase, env: Env, onSleep?: (asleep: boolean) => void): Promise<CaseResult> {
   const startedAt = Date.now();
   const result = baseResult(c, env, startedAt);
   const judge = (checks: readonly CheckResult[], outcome: CaseOutcome, extra: Pick<JudgeCaseOptions, 'evidence' | 'findings'> = {}): CaseJudgement =>
     judgeCase(checks, outcome, { caseId: c.id, requirements: c.requirements, catalog: env.options.registry.requirements, strict: env.options.strict ?? false, ...extra });
   const finish = (judgement: CaseJudgement): CaseResult => {
     result.verdict = judgement.verdict;
-    result.checks = judgement.checks;
+    // The checks the judgement added (a failed precondition's actual) are held to the limit too.
+    result.checks = judgement.checks.map((check) => keptCheck(check, env.maxMessageBytes));
     if (judgement.reason !== undefined) result.reason = judgement.reason;
     if (judgement.requirementText !== undefined) result.requirementText = judgement.requirementText;
     result.durationMs = Date.now() - startedAt;
@@ -262,6 +286,7 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
       ...(env.options.path !== undefined ? { path: env.options.path } : {}),
       // A second connection to a server target (ctx.openConnection); a client under test connects to us instead.
       ...(env.target.role !== 'client' ? { connect: (signal: AbortSignal) => target.connect(signal) } : {}),
+      ...(onSleep ? { onSleep } : {}),
     });
     await c.run(run);
   })();
@@ -283,7 +308,9 @@ async function runCase(c: RegisteredCase, env: Env): Promise<CaseResult> {
   if (opened) await within(opened.then((session) => session.dispose(), () => undefined), env.graceMs + DISPOSE_LIMIT_MS);
 
   // A copy: a case abandoned past its grace may still record checks, and must not change the result.
-  const checks: CheckResult[] = run ? [...run.checks] : [];
+  // Values are held to the message limit, so a huge answer is not kept until the end of the run.
+  const checks: CheckResult[] = run ? run.checks.map((check) => keptCheck(check, env.maxMessageBytes)) : [];
+  if (run && run.waits.length > 0) result.waits = [...run.waits];
   if (run?.propertyRun) {
     result.seed = run.propertyRun.seed;
     if (run.propertyRun.path !== undefined) result.path = run.propertyRun.path;
@@ -395,6 +422,60 @@ export function stoppedRunResult(options: RunOptions, error: unknown, startedAt:
   };
 }
 
+/**
+ * The order cases start in: those that sleep by design first, then the longest limits (the cases
+ * that watch the target longest), each group in registry order. Results keep the registry order.
+ */
+function startOrder(cases: readonly RegisteredCase[]): RegisteredCase[] {
+  const rank = (c: RegisteredCase) => (c.sleeps ? 1 : 0);
+  return [...cases].sort((a, b) => rank(b) - rank(a) || b.timeLimitMs - a.timeLimitMs);
+}
+
+/**
+ * Runs `queue` (taken from the front) with up to `workers` cases awake at a time: a case asleep
+ * (`ctx.sleep`) gives its worker to the next case and takes one back when it wakes, without
+ * waiting for it. Once `interrupt` aborts no further case starts; what was not started stays in
+ * `queue`. Settles when every started case has.
+ */
+async function runPool(
+  queue: RegisteredCase[],
+  workers: number,
+  run: (c: RegisteredCase, onSleep: (asleep: boolean) => void) => Promise<void>,
+  interrupt: AbortSignal | undefined,
+): Promise<PromiseSettledResult<void>[]> {
+  let awake = 0;
+  let wake: (() => void) | undefined;
+  const changed = () => {
+    const waiting = wake;
+    wake = undefined;
+    waiting?.();
+  };
+  const started: Promise<void>[] = [];
+  while (queue.length > 0 && !interrupt?.aborted) {
+    if (awake >= workers) {
+      await new Promise<void>((resolve) => (wake = resolve));
+      continue;
+    }
+    const c = queue.shift()!;
+    awake++;
+    let asleep = false;
+    const onSleep = (sleeping: boolean) => {
+      if (sleeping === asleep) return;
+      asleep = sleeping;
+      awake += sleeping ? -1 : 1;
+      changed();
+    };
+    started.push(
+      run(c, onSleep).finally(() => {
+        if (!asleep) awake--;
+        asleep = true;
+        changed();
+      }),
+    );
+  }
+  return Promise.allSettled(started);
+}
+
 /** Discovery, then the selected cases on `workers` workers, then the run result (run-end). */
 async function runSelected(
   options: RunOptions,
@@ -411,31 +492,37 @@ async function runSelected(
     await preflight(options.target, { limitMs: discoveryLimitMs, ...(interrupt ? { signal: interrupt } : {}) });
   }
   const discovery = await discover(options.target, discoveryLimitMs, graceMs, scale, interrupt);
-  const env: Env = { options, target, discovery, scale, graceMs, seed: options.seed ?? randomInt(0, 2 ** 31 - 1), schemas };
+  const env: Env = {
+    options,
+    target,
+    discovery,
+    scale,
+    graceMs,
+    seed: options.seed ?? randomInt(0, 2 ** 31 - 1),
+    schemas,
+    maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+  };
 
   const results = new Map<string, CaseResult>();
-  const queue = [...selection.selected];
-  const worker = async (): Promise<void> => {
-    // Once the run is interrupted no further case starts.
-    for (let c = interrupt?.aborted ? undefined : queue.shift(); c !== undefined; c = interrupt?.aborted ? undefined : queue.shift()) {
-      options.onEvent?.({ type: 'case-start', caseId: c.id, suite: c.suite });
-      let result: CaseResult;
-      try {
-        result = await runCase(c, env);
-      } catch (error) {
-        // Whatever broke while running one case is that case's ERROR; the other workers carry on.
-        result = baseResult(c, env, Date.now());
-        result.verdict = 'ERROR';
-        result.reason = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : `the runner failed on this case: ${String(error)}`;
-      }
-      applyBaseline(result, options.baseline);
-      results.set(c.id, result);
-      options.onEvent?.({ type: 'case-end', result });
+  const queue = startOrder(selection.selected);
+  const runOne = async (c: RegisteredCase, onSleep: (asleep: boolean) => void): Promise<void> => {
+    options.onEvent?.({ type: 'case-start', caseId: c.id, suite: c.suite });
+    let result: CaseResult;
+    try {
+      result = await runCase(c, env, onSleep);
+    } catch (error) {
+      // Whatever broke while running one case is that case's ERROR; the other cases carry on.
+      result = baseResult(c, env, Date.now());
+      result.verdict = 'ERROR';
+      result.reason = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : `the runner failed on this case: ${String(error)}`;
     }
+    applyBaseline(result, options.baseline);
+    results.set(c.id, result);
+    options.onEvent?.({ type: 'case-end', result });
   };
-  // allSettled: a worker that still throws (a listener failing, say) does not end the run while the
-  // others are mid-case; the first such error is raised once every worker has stopped.
-  const settled = await Promise.allSettled(Array.from({ length: Math.min(options.workers ?? 4, selection.selected.length) }, worker));
+  // allSettled: a case whose events still throw (a listener failing, say) does not end the run while
+  // the others are mid-case; the first such error is raised once every case has stopped.
+  const settled = await runPool(queue, options.workers ?? 4, runOne, interrupt);
   const failedWorker = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failedWorker) throw failedWorker.reason;
 

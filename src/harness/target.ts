@@ -48,16 +48,20 @@ export async function discoverOver(
   } = {},
 ): Promise<Discovery> {
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
+  const discovery: Discovery = {};
   let id = 0;
   /** `unbounded`: only the signal ends the wait (a target that starts slowly, e.g. a process on a loaded machine). */
   const call = async (method: string, params: Record<string, unknown>, unbounded = false): Promise<Record<string, unknown>> => {
     // Over WebTransport a string id may be refused (WT-ID-2 accepts -32600: headers carry 32-bit ids).
     const requestId = connection.kind === 'webtransport' ? ++id : `discover-${++id}`;
+    const sentAt = Date.now();
     await connection.send(request(requestId, method, params));
     const received = await connection.next((r) => isRecord(r.message) && r.message.id === requestId && !('method' in r.message), {
       ...(unbounded && options.signal ? {} : { timeoutMs }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    // The slowest round trip after initialize (whose answer may wait for a process to start).
+    if (method !== 'initialize') discovery.roundTripMs = Math.max(discovery.roundTripMs ?? 0, received.at - sentAt);
     return received.message as Record<string, unknown>;
   };
   // The initialize answer waits as long as discovery may take (the runner's limit, stretched by
@@ -73,7 +77,6 @@ export async function discoverOver(
     return { error: { code: 'INITIALIZE_FAILED', message: `initialize was answered without a result: ${JSON.stringify(error).slice(0, 300)}` } };
   }
   const result = init.result;
-  const discovery: Discovery = {};
   if (typeof result.protocolVersion === 'string') discovery.protocolVersion = result.protocolVersion;
   if (result.serverInfo !== undefined) discovery.serverInfo = result.serverInfo;
   if (isRecord(result.capabilities)) discovery.capabilities = result.capabilities;

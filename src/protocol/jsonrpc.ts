@@ -6,7 +6,7 @@
 // The guards sort messages; they do not judge them. A request here is any object with a string
 // `method` and a string or number `id`; whether that id is one MCP allows (CORE-RPC-3) is
 // `isRequestId`'s question, and whether a message is well-formed is the judge's (src/judge/).
-import { isRecord } from '../wire/index.js';
+import { isReadableId, isRecord } from '../wire/index.js';
 
 /** A request id MCP allows: a string or a number (an integer, CORE-RPC-3; never null). */
 export type RequestId = string | number;
@@ -53,7 +53,8 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcRespo
 
 /** A valid MCP request id: a string or an integer (never null, never fractional) (CORE-RPC-3). */
 export function isRequestId(value: unknown): value is RequestId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+  // The readable id every transport uses (src/wire/request-id.ts): one definition.
+  return isReadableId(value);
 }
 
 /** A request (a string method and a string or number id), optionally of one method. */

@@ -176,12 +176,24 @@ export function describeEntry(entry: TranscriptEntry, maxChars: number): string 
   const parts: string[] = [];
   if (entry.decoded !== undefined) parts.push(truncate(displayJson(entry.decoded), maxChars));
   else {
+    const omitted = omittedMessage(entry);
+    if (omitted !== undefined) parts.push(omitted);
     if (entry.error) parts.push(`[${entry.error.code}] ${entry.error.message}`);
     if (entry.hex !== undefined) parts.push(describeHex(entry, Math.max(8, Math.floor(maxChars / 3))));
     else if (entry.byteLength > 0) parts.push(`(${entry.byteLength} bytes, not kept)`);
   }
   if (entry.note) parts.push(`(${entry.note})`);
   return parts.join(' ');
+}
+
+/**
+ * What an entry over the transcript's message limit was, as far as it was kept: `response id 3 of
+ * 60000123 bytes (over the message limit: sha256 5f3a…)`; undefined for an entry kept whole.
+ */
+export function omittedMessage(entry: TranscriptEntry): string | undefined {
+  if (entry.sha256 === undefined && entry.summary === undefined) return undefined;
+  const sha = entry.sha256 === undefined ? '' : `: sha256 ${entry.sha256}`;
+  return `${entry.summary ?? 'message'} of ${entry.byteLength} bytes (over the message limit, not kept whole${sha})`;
 }
 
 /** Milliseconds as `12 ms` or `1.5 s`. */

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { VERDICTS, type CaseResult, type CheckResult, type RunResult, type Verdict } from '../harness/result.js';
 import type { TranscriptEntry } from '../transport/transcript.js';
 import { baselineCounts } from '../harness/baseline.js';
-import { COUNT_WORDS, arrow, describeChannel, displayJson, failsOnStale, failsRun, formatDuration, groupBySuite, isStrict, notSelectedText, runCountsLine } from './format.js';
+import { COUNT_WORDS, arrow, describeChannel, displayJson, failsOnStale, failsRun, formatDuration, groupBySuite, isStrict, notSelectedText, omittedMessage, runCountsLine } from './format.js';
 import { SafeHtml, html } from './html-escape.js';
 
 export interface HtmlOptions {
@@ -143,7 +143,8 @@ function renderEntryBody(entry: TranscriptEntry, maxHexBytes: number): SafeHtml 
   const hex = entry.hex ?? '';
   const shownHex = hex.slice(0, maxHexBytes * 2);
   const cut = shownHex.length < hex.length || entry.truncated === true;
-  return html`${entry.note === undefined ? '' : html`<div class="note">${entry.note}</div>`}${entry.error === undefined ? '' : html`<div class="error"><code>${entry.error.code}</code> ${entry.error.message}</div>`}${entry.decoded === undefined ? '' : html`<pre class="json">${displayJson(entry.decoded, 2)}</pre>`}${hex === '' ? '' : entry.decoded === undefined ? html`<pre class="hex">${hexLines(shownHex)}${cut ? `\n… ${entry.byteLength} bytes in all` : ''}</pre>` : html`<details><summary>hex</summary><pre class="hex">${hexLines(shownHex)}${cut ? `\n… ${entry.byteLength} bytes in all` : ''}</pre></details>`}`;
+  const omitted = omittedMessage(entry);
+  return html`${omitted === undefined ? '' : html`<div class="note">${omitted}</div>`}${entry.note === undefined ? '' : html`<div class="note">${entry.note}</div>`}${entry.error === undefined ? '' : html`<div class="error"><code>${entry.error.code}</code> ${entry.error.message}</div>`}${entry.decoded === undefined ? '' : html`<pre class="json">${displayJson(entry.decoded, 2)}</pre>`}${hex === '' ? '' : entry.decoded === undefined ? html`<pre class="hex">${hexLines(shownHex)}${cut ? `\n… ${entry.byteLength} bytes in all` : ''}</pre>` : html`<details><summary>hex</summary><pre class="hex">${hexLines(shownHex)}${cut ? `\n… ${entry.byteLength} bytes in all` : ''}</pre></details>`}`;
 }
 
 /** Hex as 16 bytes a line, bytes spaced. */

@@ -20,7 +20,7 @@ interface Shape {
 
 const CHECK: Shape = { keys: ['requirement', 'level', 'verdict', 'message', 'expected', 'actual'] };
 const ENTRY: Shape = {
-  keys: ['seq', 'at', 'direction', 'channel', 'byteLength', 'hex', 'truncated', 'decoded', 'error', 'note'],
+  keys: ['seq', 'at', 'direction', 'channel', 'byteLength', 'hex', 'truncated', 'sha256', 'summary', 'decoded', 'error', 'note'],
   children: { channel: { keys: ['kind'] }, error: { keys: ['code', 'message'] } },
 };
 const CASE: Shape = {

@@ -1,11 +1,13 @@
 // The proxy's findings as a RunResult, so the report writers of the `server` command (JUnit, JSON,
 // HTML) render them unchanged: one case per requirement the proxy judged, in catalog order. A case
 // fails (MUST) or warns (SHOULD) with one check per violation of its requirement, and carries the
-// record excerpt around the first one.
+// record excerpt around the first one. The record keeps every message whole (for replay); what goes
+// into the report is held to the default message limit, as a run's transcripts and checks are.
 import type { CaseResult, CheckResult, RunResult } from '../harness/result.js';
 import { countVerdicts } from '../harness/result.js';
 import { failureVerdict, type Requirements } from '../protocol/requirements.js';
-import type { TranscriptEntry } from '../transport/transcript.js';
+import { boundValue, DEFAULT_MAX_MESSAGE_BYTES } from '../transport/message-bound.js';
+import { keptEntry, type TranscriptEntry } from '../transport/transcript.js';
 import type { ProxyRecord } from '../peer/proxy/record.js';
 import type { Violation } from '../peer/proxy/violation.js';
 
@@ -40,7 +42,7 @@ export function proxyRunResult(input: ProxyReportInput): RunResult {
       level: v.level,
       verdict: failureVerdict(v.level),
       message: `session ${v.session} #${v.seq} ${v.direction} ${v.subject}: ${v.message}`,
-      ...(v.actual !== undefined ? { actual: v.actual } : {}),
+      ...(v.actual !== undefined ? { actual: boundValue(v.actual, DEFAULT_MAX_MESSAGE_BYTES) } : {}),
     }));
     const verdict = broken.length === 0 ? 'PASS' : failureVerdict(requirement.level);
     const result: CaseResult = {
@@ -80,5 +82,5 @@ export function proxyRunResult(input: ProxyReportInput): RunResult {
 function excerptAround(entries: readonly TranscriptEntry[], seq: number, count: number): TranscriptEntry[] {
   const index = Math.max(0, entries.findIndex((entry) => entry.seq >= seq));
   const start = Math.max(0, Math.min(index - Math.floor(count / 2), entries.length - count));
-  return entries.slice(start, start + count);
+  return entries.slice(start, start + count).map((entry) => keptEntry(entry));
 }

@@ -150,6 +150,8 @@ export class SchemaRegistry {
   readonly #named: Ajv2020;
   readonly #names = new Map<string, Set<string>>();
   readonly #reach = new Map<string, LoadedSchema[]>();
+  /** The schemas already checked against the JSON Schema 2020-12 meta-schema. */
+  readonly #metaChecked = new Set<string>();
 
   private constructor(root: string, schemas: LoadedSchema[], examples: SchemaExample[]) {
     this.root = root;
@@ -161,10 +163,12 @@ export class SchemaRegistry {
     }
     this.#shape = newAjv();
     this.#named = newAjv();
+    // Registered without the meta-schema check, which runs per schema when one is first compiled
+    // (#compiled): a run checks only the schemas it uses, not all of them at every start.
     for (const loaded of schemas) {
       try {
-        this.#named.addSchema(loaded.schema);
-        this.#shape.addSchema(openSchema(loaded.schema) as object);
+        this.#named.addSchema(loaded.schema, undefined, undefined, false);
+        this.#shape.addSchema(openSchema(loaded.schema) as object, undefined, undefined, false);
       } catch (error) {
         throw new SchemaInvalidError(loaded.file, (error as Error).message, { cause: error });
       }
@@ -467,7 +471,17 @@ export class SchemaRegistry {
     }
   }
 
+  /** Checks a schema against the JSON Schema 2020-12 meta-schema once; throws SchemaInvalidError naming the file. */
+  #checkMeta(loaded: LoadedSchema): void {
+    if (this.#metaChecked.has(loaded.id)) return;
+    if (this.#named.validateSchema(loaded.schema) !== true) {
+      throw new SchemaInvalidError(loaded.file, `schema is invalid: ${this.#named.errorsText(this.#named.errors)}`);
+    }
+    this.#metaChecked.add(loaded.id);
+  }
+
   #compiled(ajv: Ajv2020, loaded: LoadedSchema) {
+    for (const reached of this.#referenced(loaded)) this.#checkMeta(reached);
     try {
       const fn = ajv.getSchema(loaded.id);
       if (!fn) throw new SchemaInvalidError(loaded.file, 'ajv did not register the schema');

@@ -103,7 +103,7 @@ function cancelledNotificationCase(id: string, requirement: 'CORE-CANCEL-2' | 'W
       } else {
         const how = call.how === 'asked-client' ? ', even after its client request was answered' : call.running ? ` (${runningText(call.running)} when cancelled)` : '';
         ctx.check(requirement, answer === undefined, {
-          message: `the cancelled ${call.tool} call (id ${call.id}) is not answered${how}`,
+          message: `the cancelled ${call.tool.name} call (id ${call.id}) is not answered${how}`,
           expected: 'no response',
           actual: answer,
         });
@@ -205,7 +205,7 @@ const dollarCancelAnswered = defineCase({
       // A result once the held request was answered: the request ran on to its normal end.
       answer = more;
       ctx.check('WT-CANCEL-1', false, {
-        message: `$/cancel did not abort the ${call.tool} call: it was answered with its result once its client request was, as if never cancelled`,
+        message: `$/cancel did not abort the ${call.tool.name} call: it was answered with its result once its client request was, as if never cancelled`,
         expected: 'an error answer after $/cancel, and the work stopped',
         actual: more,
       });
@@ -214,13 +214,13 @@ const dollarCancelAnswered = defineCase({
       answer = more;
       const after = await unlessQuiet(ctx, isMore);
       ctx.check('WT-CANCEL-1', after === undefined, {
-        message: `after $/cancel the ${call.tool} call's work stops: no second answer and no more progress for it`,
+        message: `after $/cancel the ${call.tool.name} call's work stops: no second answer and no more progress for it`,
         expected: 'nothing more about the call',
         actual: after,
       });
     } else {
       ctx.check('WT-CANCEL-1', more === undefined, {
-        message: `after $/cancel the ${call.tool} call's work stops: no second answer and no more progress for it`,
+        message: `after $/cancel the ${call.tool.name} call's work stops: no second answer and no more progress for it`,
         expected: 'nothing more about the call',
         actual: more,
       });
@@ -281,7 +281,7 @@ const dollarCancelResetsStream = defineCase({
     await openAskingSession(ctx);
     let found: { call: ToolCall; stream: IncomingExecutionStream } | undefined;
     for (const tool of await callableTools(ctx)) {
-      const call = await sendToolCall(ctx, tool.name, argumentsFor(tool.inputSchema, 'large'));
+      const call = await sendToolCall(ctx, tool, argumentsFor(tool.inputSchema, { size: 'large' }) ?? {});
       const event = await firstEvent(ctx, call, { streams: true, progress: false });
       if (event.kind === 'stream') {
         found = { call, stream: event.stream };
@@ -297,7 +297,7 @@ const dollarCancelResetsStream = defineCase({
       return;
     }
     const { call, stream } = found;
-    ctx.note(`${call.tool} opened execution stream ${stream.streamId} (tag ${stream.header.streamTag}); cancelling the call`);
+    ctx.note(`${call.tool.name} opened execution stream ${stream.streamId} (tag ${stream.header.streamTag}); cancelling the call`);
     await ctx.connection.send({ jsonrpc: '2.0', method: '$/cancel', params: { requestId: call.id, reason: 'cancelled by the conformance suite' } });
     const answer = await unlessQuiet(ctx, (m) => isResponseTo(m, call.id), 2_000);
     const drained = await drain(ctx, stream);

@@ -23,7 +23,7 @@ import {
   STREAM_EVENT_MS,
   within,
   wtFacet,
-  type ToolCall,
+  type PendingCall,
 } from './support/streams.js';
 
 const SUITE = 'datagrams';
@@ -34,13 +34,13 @@ const LOG = 0x03;
 const CALL_MS = 8_000;
 
 /** Calls the first progress candidate with a progressToken; undefined when the target lists none. */
-async function startProgressCall(ctx: CaseContext, token: string): Promise<ToolCall | undefined> {
+async function startProgressCall(ctx: CaseContext, token: string): Promise<PendingCall | undefined> {
   const tool = progressCandidates(ctx, await listTools(ctx))[0];
   return tool ? callTool(ctx, tool, {}, token) : undefined;
 }
 
 /** Settles with the call's answer, or after CALL_MS. */
-function answerWithin(ctx: CaseContext, call: ToolCall): Promise<unknown> {
+function answerWithin(ctx: CaseContext, call: PendingCall): Promise<unknown> {
   return within(ctx, call.answer, ctx.scaled(CALL_MS));
 }
 

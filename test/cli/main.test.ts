@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { COMMANDS, main } from '../../src/cli/main.js';
 import type { CliIo } from '../../src/cli/io.js';
 
 function capture(): CliIo & { stdout: string[]; stderr: string[] } {
@@ -61,5 +61,11 @@ describe('--version and one line per mistake', () => {
     const unknown = capture();
     expect(await main(['--no-such-option'], unknown)).toBe(2);
     expect(unknown.stderr).toHaveLength(1);
+  });
+});
+
+describe('commands loaded on demand', () => {
+  it('names each command by the first word of its own `command`', async () => {
+    for (const [name, load] of Object.entries(COMMANDS)) expect((await load()).command.split(' ')[0]).toBe(name);
   });
 });

@@ -46,6 +46,7 @@ describe('mock-server in-process', () => {
     [['--transport', 'wt', '--port', 'abc'], /--port must be an integer/],
     [['--transport', 'wt', '--encoding-preference', 'cbor,xml'], /encoding-preference: unknown encoding "xml"/],
     [['--transport', 'wt', '--max-message-size', '0'], /max-message-size: must be a positive integer/],
+    [['--transport', 'http', '--kept-message-bytes', '1.5'], /kept-message-bytes: must be a whole number of bytes/],
     [['--transport', 'wt', '--cert', 'only-cert.pem'], /key: give --cert and --key together/],
     [['--transport', 'wt', '--wizard', '/nonexistent/wizard.json'], /wizard\.json/],
   ])('%j exits 2 naming the problem', async (args, message) => {

@@ -22,6 +22,13 @@ describe('self-test', () => {
     expect(io.stdout).toBe('');
   });
 
+  it('refuses a --parallel that is not a positive integer, naming it', async () => {
+    const io = recordingIo();
+    expect(await main(['self-test', '--parallel', '0'], io)).toBe(2);
+    expect(io.stderr).toMatch(/^error: --parallel: must be a positive integer, got 0\n$/);
+    expect(io.stdout).toBe('');
+  });
+
   it('from source, serves stdio through tsx and this CLI’s mock-server command', () => {
     const words = splitCommandLine(stdioMockCommandLine());
     expect(words[0]).toBe(process.execPath);

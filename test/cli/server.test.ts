@@ -114,6 +114,7 @@ describe('server: usage errors exit 2 with one line naming the option', () => {
     [['--url', 'http://a/mcp', '--timeout-scale', 'abc'], /^error: --timeout-scale: must be a positive number \(e\.g\. 2\.5\), got something else/],
     [['--url', 'http://a/mcp', '--shard', '3/2'], /^error: --shard: "3\/2" is not of the form i\/n/],
     [['--url', 'http://a/mcp', '--seed', '1.5'], /^error: --seed: must be an integer/],
+    [['--url', 'http://a/mcp', '--kept-message-bytes', '-1'], /^error: --kept-message-bytes: must be a whole number of bytes \(0 or more\)/],
     [['--url', 'http://a/mcp', '--path', '0:1'], /^error: --path: .*needs --seed/],
     [['--url', 'http://a/mcp', '--protocol-version', '1999-01-01'], /^error: --protocol-version: "1999-01-01" is not a protocol version/],
     [['--url', 'http://a/mcp', '--suite', 'no-such-suite'], /^error: --suite: unknown suite "no-such-suite"/],

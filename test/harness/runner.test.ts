@@ -8,6 +8,7 @@ import { CaseRegistry } from '../../src/harness/registry.js';
 import type { CaseResult, Verdict } from '../../src/harness/result.js';
 import { runConformance, type RunEvent, type RunOptions } from '../../src/harness/runner.js';
 import { connectionTarget } from '../../src/harness/target.js';
+import { renderJson } from '../../src/report/json.js';
 import { ConnectFailedError, TlsConfigError } from '../../src/transport/errors.js';
 import { mockServerTarget, scriptedTarget, tinyServer, type TrackedTarget } from './targets.js';
 
@@ -299,6 +300,37 @@ describe('targets that misbehave', () => {
     });
     const { get } = await run([asks], flooder, { discoveryTimeoutMs: 500, validateSchemas: false });
     expect(get(asks.id).verdict).toBe('FAIL');
+  });
+
+  it('a huge answer reaches the case whole, but the result keeps it bounded (checks, transcript) and the report small', async () => {
+    const huge = 'x'.repeat(5_000_000);
+    const target = scriptedTarget(
+      tinyServer(undefined, async (m, server) => {
+        if (m.method === 'ping') await server.send({ jsonrpc: '2.0', id: m.id, result: { huge } });
+      }),
+    );
+    const asks = defineCase({
+      id: 'huge/ping',
+      suite: 'huge',
+      title: 'ping is answered with {}',
+      requirements: ['CORE-LIFE-12'],
+      async run(ctx) {
+        const answer = await ctx.request('CORE-LIFE-12', 'ping');
+        if (!answer) return;
+        const result = answer.result as { huge?: string };
+        ctx.check('CORE-LIFE-12', result.huge?.length === 5_000_000 && Object.keys(result).length === 0, { message: 'ping is answered with {}', expected: {}, actual: answer });
+      },
+    });
+    const { result, get } = await run([asks], target, { validateSchemas: false, discoveryTimeoutMs: 500 });
+    const failed = get(asks.id);
+    expect(failed.verdict).toBe('FAIL');
+    // The case had it whole (the length check held); the check keeps its size and hash, the transcript no decoded copy.
+    const actual = failed.checks.find((check) => check.message === 'ping is answered with {}')!.actual as { result: { huge: { jsonLength: number; sha256: string } } };
+    expect(actual.result.huge).toMatchObject({ jsonLength: 5_000_002, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const answerEntry = failed.transcript!.find((entry) => entry.direction === 'received' && entry.byteLength > 5_000_000)!;
+    expect(answerEntry).toMatchObject({ summary: 'response id 1', sha256: expect.any(String) });
+    expect(answerEntry.decoded).toBeUndefined();
+    expect(renderJson(result).length).toBeLessThan(200_000);
   });
 
   it('discovery that fails (initialize refused) fails the cases that depend on it; the others still run', async () => {

@@ -1,5 +1,6 @@
 // Connection faults as the requirement their sender broke, and the proxy's findings as a RunResult
 // (one case per requirement judged: PASS, FAIL for a MUST, WARN for a SHOULD, with the excerpt).
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { faultRequirement } from '../../src/judge/index.js';
 import { ProxyRecord, SessionValidator, type Violation } from '../../src/peer/proxy/index.js';
@@ -74,5 +75,27 @@ describe('proxyRunResult', () => {
     expect(warning.cases.find((c) => c.id === 'proxy/CORE-LIFE-7')?.verdict).toBe('WARN');
     expect(warning.exitCode).toBe(0);
     expect(warning.summary.WARN).toBe(1);
+  });
+
+  it('the report holds the messages of the record to the message limit (the record itself keeps them whole)', () => {
+    const large = { jsonrpc: '2.0', id: 9, result: { text: 'x'.repeat(200_000) } };
+    const body = new TextEncoder().encode(JSON.stringify(large));
+    const at = record.message(1, 'server-to-client', { message: large, channel: { kind: 'control' }, at: 2, body });
+    const result = proxyRunResult({
+      checked: new Set(['CORE-LIFE-3']),
+      violations: [{ ...violation('CORE-LIFE-3', 'MUST'), seq: at, actual: large }],
+      record,
+      requirements: requirements(),
+      description: 'test',
+      transport: 'http -> http',
+      startedAt: 0,
+      rerun: 'mcp-flow-conformance proxy ...',
+    });
+    const excerpt = result.cases[0]!.transcript!.find((entry) => entry.seq === at)!;
+    expect(excerpt).toMatchObject({ summary: 'response id 9', sha256: createHash('sha256').update(body).digest('hex'), truncated: true, hex: expect.any(String) });
+    expect(excerpt.decoded).toBeUndefined();
+    expect(excerpt.hex!.length).toBe(8192);
+    expect(JSON.stringify(result.cases[0]!.checks[0]!.actual).length).toBeLessThan(65536);
+    expect(record.transcript.entries().find((entry) => entry.seq === at)!.decoded).toBe(large);
   });
 });

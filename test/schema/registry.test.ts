@@ -214,6 +214,24 @@ describe('SchemaRegistry.load', () => {
     expect(() => registry.validate('flow/a.request', {})).toThrow(/flow\/a\.request\.schema\.json.*minimumm/);
   });
 
+  it('rejects a schema the 2020-12 meta-schema refuses when it or a schema referencing it is first compiled, naming the file', () => {
+    const root = fixture({
+      'flow/defs.definition.schema.json': {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        $id: PREFIX + 'flow/defs.definition.schema.json',
+        'x-mcp-flow': { family: 'flow', kind: 'definition' },
+        $defs: { sessionId: { type: 'strin' } },
+      },
+      'flow/a.request.schema.json': requestSchema('flow/a.request.schema.json', 'a', { properties: { id: { $ref: 'defs.definition.schema.json#/$defs/sessionId' } } }),
+      'flow/b.request.schema.json': requestSchema('flow/b.request.schema.json', 'b'),
+    });
+    const registry = SchemaRegistry.load({ root });
+    expect(registry.validate('flow/b.request', {})).not.toEqual([]);
+    expect(() => registry.validate('flow/a.request', {})).toThrow(SchemaInvalidError);
+    expect(() => registry.validate('flow/a.request', {})).toThrow(/flow\/defs\.definition\.schema\.json.*schema is invalid/);
+    expect(() => registry.compileAll()).toThrow(/flow\/defs\.definition\.schema\.json/);
+  });
+
   it('rejects an unknown keyword that ajv only notices when compiling, naming the file', () => {
     const root = fixture({
       'flow/a.request.schema.json': requestSchema('flow/a.request.schema.json', 'a', { required: ['jsonrpc', 'nothere'] }),

@@ -7,6 +7,7 @@ import { defineCase } from '../../src/harness/index.js';
 import { cases } from '../../suites/server/cancellation.js';
 import { openSession } from '../../suites/server/support.js';
 import { argumentsFor, LARGE_INTEGER_CAP, openAskingSession, startInFlightCall } from '../../suites/server/support/in-flight.js';
+import { lastingArguments } from '../../suites/server/support/lasting-call.js';
 import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, readingsSeen } from './support.js';
 
 const PREFIXES = ['CORE-CANCEL-', 'FLOW-CANCEL-', 'WT-CANCEL-'];
@@ -29,10 +30,29 @@ describe('the in-flight rule', () => {
       },
       required: ['text', 'bytes', 'kind', 'nested'],
     };
-    expect(argumentsFor(schema)).toEqual({ text: 'confo', bytes: 1, kind: 'a', nested: { flag: true } });
-    expect(argumentsFor(schema, 'large')).toEqual({ text: 'confo', bytes: LARGE_INTEGER_CAP, kind: 'a', nested: { flag: true } });
-    expect(argumentsFor({ type: 'object', properties: { n: { type: 'number', maximum: 10 } }, required: ['n'] }, 'large')).toEqual({ n: 10 });
-    expect(argumentsFor(undefined)).toEqual({});
+    expect(argumentsFor(schema)).toEqual({ text: 'confo', bytes: 0, kind: 'a', nested: { flag: false } });
+    expect(argumentsFor(schema, { size: 'large' })).toEqual({ text: 'confo', bytes: LARGE_INTEGER_CAP, kind: 'a', nested: { flag: false } });
+    expect(argumentsFor({ type: 'object', properties: { n: { type: 'number', maximum: 10 } }, required: ['n'] }, { size: 'large' })).toEqual({ n: 10 });
+    expect(argumentsFor(undefined)).toBeUndefined();
+  });
+
+  it('raises the numeric duration, size and step parameters of a progress tool a rung at a time, within its schema', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        steps: { type: 'integer', minimum: 1, maximum: 100, default: 5 },
+        stepMs: { type: 'integer', minimum: 0, maximum: 60000 },
+        duration: { type: 'number' },
+        timeout_seconds: { type: 'number', default: 30 },
+        label: { type: 'string' },
+      },
+    };
+    // Rung 0 fills in the defaults of the work parameters the call leaves out, and nothing else.
+    expect(lastingArguments(schema, { label: 'x' }, 0)).toEqual({ label: 'x', steps: 5 });
+    // Then each rung multiplies them by 4, up to the schema's maximum (a timeout bounds the work: it is left alone).
+    expect(lastingArguments(schema, { label: 'x' }, 1)).toEqual({ label: 'x', steps: 20, stepMs: 4, duration: 4 });
+    expect(lastingArguments(schema, { duration: 10 }, 2)).toEqual({ steps: 80, stepMs: 16, duration: 160 });
+    expect(lastingArguments(schema, {}, 3).steps).toBe(100);
   });
 
   /** Reports, as an INFO, which tool the rule picked and how it knows the call is in flight. */
@@ -46,7 +66,7 @@ describe('the in-flight rule', () => {
         if (asking) await openAskingSession(ctx);
         else await openSession(ctx);
         const call = await startInFlightCall(ctx);
-        ctx.info('CORE-CANCEL-2', JSON.stringify({ tool: call?.tool, how: call?.how }));
+        ctx.info('CORE-CANCEL-2', JSON.stringify({ tool: call?.tool.name, how: call?.how }));
       },
     });
 
@@ -106,6 +126,37 @@ describe('cancellation suite catches every fault of its requirements', () => {
       expect(caught, JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
     });
   }
+});
+
+describe('a server deaf to cancels, whose only long tool reports progress (issue 16)', () => {
+  // No tool asks the client: the call is kept in flight by its progress alone, made to last and seen running
+  // (progress as notifications: a lost datagram would hide that the call runs).
+  const progressOnly = { server: { core: { askingTools: false }, progressDatagrams: false } } as const;
+  const judged = cases.filter((c) => ['cancellation/cancelled-notification-no-answer', 'cancellation/cancelled-notification-webtransport', 'cancellation/dollar-cancel-answered-with-error'].includes(c.id));
+  const requirementsOf = (run: Awaited<ReturnType<typeof runOnMock>>, id: string, verdict: string) =>
+    run.get(id).checks.filter((k) => k.verdict === verdict).map((k) => k.requirement);
+
+  it('over WebTransport: $/cancel FAILs WT-CANCEL-1 and -2, notifications/cancelled WARNs CORE-CANCEL-2 and WT-CANCEL-5; the same server hearing cancels passes', async () => {
+    const [deaf, hearing] = await Promise.all([
+      runOnMock(judged, { transport: 'wt', server: progressOnly, faults: ['deaf-to-cancel'] }),
+      runOnMock(judged, { transport: 'wt', server: progressOnly }),
+    ]);
+    expect(requirementsOf(deaf, 'cancellation/dollar-cancel-answered-with-error', 'FAIL').sort()).toEqual(['WT-CANCEL-1', 'WT-CANCEL-2']);
+    expect(requirementsOf(deaf, 'cancellation/cancelled-notification-no-answer', 'WARN')).toEqual(['CORE-CANCEL-2']);
+    expect(requirementsOf(deaf, 'cancellation/cancelled-notification-webtransport', 'WARN')).toEqual(['WT-CANCEL-5']);
+    expect(hearing.problems).toEqual([]);
+    // The judged call was seen running (not merely reporting progress), so a result after the cancel would not be a race.
+    expect(hearing.get('cancellation/cancelled-notification-no-answer').checks.find((k) => k.requirement === 'CORE-CANCEL-2')?.message).toMatch(/seen running at progress \d+ of \d+/);
+  }, 120_000);
+
+  it('over Streamable HTTP: notifications/cancelled WARNs CORE-CANCEL-2; the same server hearing cancels passes', async () => {
+    const [deaf, hearing] = await Promise.all([
+      runOnMock(judged, { transport: 'http', server: progressOnly, faults: ['deaf-to-cancel'] }),
+      runOnMock(judged, { transport: 'http', server: progressOnly }),
+    ]);
+    expect(requirementsOf(deaf, 'cancellation/cancelled-notification-no-answer', 'WARN')).toEqual(['CORE-CANCEL-2']);
+    expect(hearing.problems).toEqual([]);
+  }, 120_000);
 });
 
 describe('cancellation suite covers its requirements', () => {

@@ -19,10 +19,16 @@ function newest(dir: string): number {
   return latest;
 }
 
-/** Whether dist/ was built after the last change to src/ and suites/. */
+/**
+ * Whether dist/ was built after the last change to src/ and suites/. An incremental build
+ * (`npm run build`) rewrites only what changed, and its build info file every time it builds.
+ */
 export function distIsCurrent(): boolean {
   const built = join(ROOT, 'dist', 'src', 'cli', 'main.js');
-  return existsSync(built) && Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'suites'))) <= statSync(built).mtimeMs;
+  if (!existsSync(built)) return false;
+  const info = join(ROOT, 'dist', 'tsconfig.build.tsbuildinfo');
+  const builtAt = Math.max(statSync(built).mtimeMs, existsSync(info) ? statSync(info).mtimeMs : 0);
+  return Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'suites'))) <= builtAt;
 }
 
 function sleep(ms: number): void {

@@ -1,9 +1,9 @@
 // Shared by the CLI tests: an in-process CliIo that records what a command printed, and the node
 // arguments that run the CLI from source (tsx) in a child process.
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CliIo } from '../../src/cli/io.js';
+import { distIsCurrent } from './build.js';
 
 /** A CliIo whose output is kept as text (each write ends with a newline, as on a terminal). */
 export function recordingIo(stdin = ''): CliIo & { stdout: string; stderr: string } {
@@ -41,28 +41,13 @@ export function cliArgs(...args: string[]): string[] {
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let compiledIsCurrent: boolean | undefined;
 
-/** The newest modification time of the .ts files below `dir`. */
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 /**
  * Whether dist/ was built after the last change to the sources (as after `npm ci`, which builds):
  * then a child process can run the compiled CLI and skip tsx's start-up, which costs more than
  * the case itself when a test starts a process per case.
  */
 function compiledCliIsCurrent(): boolean {
-  if (compiledIsCurrent !== undefined) return compiledIsCurrent;
-  const built = join(root, 'dist', 'src', 'cli', 'main.js');
-  compiledIsCurrent =
-    existsSync(built) && Math.max(newestSource(join(root, 'src')), newestSource(join(root, 'suites'))) <= statSync(built).mtimeMs;
-  return compiledIsCurrent;
+  return (compiledIsCurrent ??= distIsCurrent());
 }
 
 /**

@@ -46,4 +46,28 @@ describe('ArrivalQueue', () => {
     queue.push(1);
     expect(queue.pending()).toEqual([1]);
   });
+
+  it('keeps at most maxItems unread, dropping the oldest and counting them', async () => {
+    const dropped: number[] = [];
+    const queue = new ArrivalQueue<number>('number', { maxItems: 3, onDrop: (item) => dropped.push(item) });
+    for (let i = 1; i <= 1000; i++) queue.push(i);
+    expect(queue.pending()).toEqual([998, 999, 1000]);
+    expect(queue.dropped).toBe(997);
+    expect(dropped.slice(0, 3)).toEqual([1, 2, 3]);
+    // A waiter still gets what arrives while it waits, however many were dropped.
+    const waiting = queue.next((n) => n === 2000);
+    for (let i = 1001; i <= 2000; i++) queue.push(i);
+    expect(await waiting).toBe(2000);
+  });
+
+  it('keeps at most maxBytes unread (the newest item always)', () => {
+    const queue = new ArrivalQueue<Uint8Array>('chunk', { maxBytes: 10, sizeOf: (item) => item.byteLength });
+    queue.push(new Uint8Array(4));
+    queue.push(new Uint8Array(4));
+    queue.push(new Uint8Array(4));
+    expect(queue.pending().map((item) => item.byteLength)).toEqual([4, 4]);
+    queue.push(new Uint8Array(100));
+    expect(queue.pending().map((item) => item.byteLength)).toEqual([100]);
+    expect(queue.dropped).toBe(3);
+  });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +42,57 @@ describe('Transcript', () => {
     expect(transcript.entries().map((entry) => entry.note)).toEqual(['e2', 'e3', 'e4']);
     expect(transcript.entries().map((entry) => entry.seq)).toEqual([2, 3, 4]);
     expect(transcript.dropped).toBe(2);
+  });
+
+  it('keeps a message over maxMessageBytes as its size, SHA-256, first bytes and summary, never decoded', () => {
+    const transcript = new Transcript({ maxMessageBytes: 64, maxHexBytes: 8 });
+    const message = { jsonrpc: '2.0', id: 3, result: { text: 'x'.repeat(200) } };
+    const bytes = new TextEncoder().encode(JSON.stringify(message));
+    const entry = transcript.record({ direction: 'received', channel: { kind: 'control' }, bytes, decoded: message });
+    expect(entry).toEqual({
+      seq: 0,
+      at: entry.at,
+      direction: 'received',
+      channel: { kind: 'control' },
+      byteLength: bytes.byteLength,
+      hex: Buffer.from(bytes.subarray(0, 8)).toString('hex'),
+      truncated: true,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      summary: 'response id 3',
+    });
+    // Within the limit the message is kept whole, as before.
+    const small = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    expect(transcript.record({ direction: 'sent', channel: { kind: 'control' }, bytes: new TextEncoder().encode(JSON.stringify(small)), decoded: small }).decoded).toBe(small);
+  });
+
+  it('holds notes to 64 KiB, whatever the message limit', () => {
+    const entry = new Transcript({ maxMessageBytes: 0 }).event(`${'n'.repeat(65536)}abcdef`);
+    expect(entry.note).toBe(`${'n'.repeat(65536)}… (6 more characters)`);
+    expect(new Transcript({ maxMessageBytes: 0 }).event('refused with 400').note).toBe('refused with 400');
+  });
+
+  it('is a ring bounded in bytes as well as in entries, and stays fast under a flood', () => {
+    const transcript = new Transcript({ maxBytes: 100_000 });
+    const bytes = new Uint8Array(1000);
+    for (let i = 0; i < 200_000; i++) transcript.record({ direction: 'received', channel: { kind: 'stdio', fd: 'stdout' }, bytes });
+    const kept = transcript.entries();
+    // Each entry keeps 2000 hex characters: about 45 fit in 100 000 bytes.
+    expect(kept.length).toBeGreaterThan(10);
+    expect(kept.length).toBeLessThan(60);
+    expect(kept.at(-1)!.seq).toBe(199_999);
+    expect(kept[0]!.seq).toBe(200_000 - kept.length);
+    expect(transcript.dropped).toBe(200_000 - kept.length);
+  });
+
+  it('by default keeps a flood of 4 KiB messages within its byte bound (32 MiB estimated), not 100000 of them', () => {
+    const transcript = new Transcript();
+    const message = { jsonrpc: '2.0', method: 'notifications/message', params: { data: 'x'.repeat(4000) } };
+    const bytes = new TextEncoder().encode(JSON.stringify(message));
+    for (let i = 0; i < 20_000; i++) transcript.record({ direction: 'received', channel: { kind: 'stdio', fd: 'stdout' }, bytes, decoded: message });
+    const kept = transcript.entries();
+    const hexChars = kept.reduce((sum, entry) => sum + (entry.hex?.length ?? 0), 0);
+    expect(hexChars).toBeLessThan(32 * 1024 * 1024);
+    expect(kept.at(-1)!.seq).toBe(19_999);
   });
 
   it('excerpts the last entries, optionally filtered', () => {

@@ -60,6 +60,8 @@ export async function runMockServer(args: Record<string, unknown>, io: CliIo): P
         ...(optionalNumber(args, 'max-message-size') !== undefined ? { maxMessageSize: optionalNumber(args, 'max-message-size')! } : {}),
         ...(optionalNumber(args, 'max-concurrent-streams') !== undefined ? { maxConcurrentStreams: optionalNumber(args, 'max-concurrent-streams')! } : {}),
         ...(optionalNumber(args, 'max-sessions') !== undefined ? { maxSessions: optionalNumber(args, 'max-sessions')! } : {}),
+        ...(optionalNumber(args, 'handshake-timeout') !== undefined ? { handshakeTimeoutMs: optionalNumber(args, 'handshake-timeout')! } : {}),
+        ...(optionalNumber(args, 'idle-timeout') !== undefined ? { idleTimeoutMs: optionalNumber(args, 'idle-timeout')! } : {}),
         datagramsSupported: args['datagrams'] !== false,
       },
       wizards: (args['wizard'] as string[] | undefined) ?? [],
@@ -68,6 +70,7 @@ export async function runMockServer(args: Record<string, unknown>, io: CliIo): P
       faults: (args['fault'] as string[] | undefined) ?? [],
       readings: (args['readings'] as 'recommended' | 'alternate' | undefined) ?? 'recommended',
       ...(args['log'] === true ? { log: (line: string) => print(line) } : {}),
+      ...(optionalNumber(args, 'kept-message-bytes') !== undefined ? { transcript: { maxMessageBytes: optionalNumber(args, 'kept-message-bytes')! } } : {}),
     });
   } catch (error) {
     dispose();
@@ -102,7 +105,10 @@ export const mockServerCommand: CliCommand = {
       .option('encoding-preference', { type: 'string', describe: 'encodings spoken, preferred first (wt), e.g. cbor,json' })
       .option('max-message-size', { type: 'number', describe: 'largest message accepted, in bytes' })
       .option('max-concurrent-streams', { type: 'number', describe: 'execution streams a client may hold open (wt)' })
-      .option('max-sessions', { type: 'number', describe: 'WebTransport sessions open at once' })
+      .option('kept-message-bytes', { type: 'number', describe: 'bytes of each message kept in a session\'s transcript (default 65536); a larger one is kept as its size, SHA-256 and first bytes' })
+      .option('max-sessions', { type: 'number', describe: 'sessions open at once (wt, http; more get 429; default 64)' })
+      .option('handshake-timeout', { type: 'number', describe: 'ms a WebTransport session may take to complete initialize before it is closed (default 30000; 0: never)' })
+      .option('idle-timeout', { type: 'number', describe: 'ms a session (wt, http) may stay idle, nothing in flight, before it is closed (default 600000; 0: never)' })
       .option('datagrams', { type: 'boolean', default: true, describe: 'advertise datagram support (wt); --no-datagrams turns it off' })
       .option('wizard', { type: 'string', array: true, describe: 'a wizard file to serve besides the shipped ones (repeatable)' })
       .option('fastworkflow', { type: 'boolean', describe: 'serve the FastWorkflow profile (default: on for http)' })
@@ -113,7 +119,7 @@ export const mockServerCommand: CliCommand = {
       .option('log', { type: 'boolean', describe: 'print every message (direction, connection, method/id, body as JSON)' })
       .check((argv) => {
         if (argv['list-faults'] !== true && argv['transport'] === undefined) throw new Error(`--transport is required (${MOCK_TRANSPORTS.join(', ')})`);
-        for (const name of ['port', 'max-message-size', 'max-concurrent-streams', 'max-sessions'] as const) {
+        for (const name of ['port', 'max-message-size', 'max-concurrent-streams', 'max-sessions', 'handshake-timeout', 'idle-timeout'] as const) {
           const value = argv[name];
           if (value !== undefined && !Number.isInteger(value)) throw new Error(`--${name} must be an integer, got ${String(value)}`);
         }

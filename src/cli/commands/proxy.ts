@@ -19,10 +19,10 @@ import { proxyRunResult, ReportError, writeReports, type ReportPaths } from '../
 import { ConnectionError } from '../../transport/errors.js';
 import { splitCommandLine } from '../../transport/stdio/index.js';
 import { parseCertificateHash } from '../../transport/webtransport/tls.js';
-import { CliUsageError } from '../errors.js';
+import { CliUsageError, usageErrors } from '../errors.js';
 import { untilSignal } from '../signals.js';
 import { ExitCode, type CliCommand, type CliIo } from '../io.js';
-import { parseHeaders } from '../server-target.js';
+import { parseHeaders } from '../../harness/server-target.js';
 import { REPORT_FILES } from './server.js';
 
 function single(option: string, value: unknown): string | undefined {
@@ -113,7 +113,7 @@ export function parseUpstreamArgs(args: UpstreamArgs): UpstreamSpec {
     };
   }
   if (certificateHash !== undefined) throw new CliUsageError('--cert-hash', 'pins a WebTransport certificate; for Streamable HTTP over https use --ca');
-  const headers = parseHeaders(headerLines);
+  const headers = usageErrors(() => parseHeaders(headerLines));
   return {
     transport: 'http',
     url: url!,

@@ -2,8 +2,10 @@
 // then every server suite against the embedded reference mock server on loopback, over
 // WebTransport, Streamable HTTP and stdio (this CLI's own `mock-server --transport stdio`, spawned
 // per case), and every client suite against this CLI's own `mock-client --driver` over
-// WebTransport and Streamable HTTP, writing JUnit/JSON/HTML reports per run. Both mocks are
-// correct, so every applicable case passes: what a user sees is what a conforming peer looks like.
+// WebTransport and Streamable HTTP, writing JUnit/JSON/HTML reports per run. The runs are made a
+// few at a time (one per core), their output shown run by run in order. Both mocks are correct, so
+// every applicable case passes: what a user sees is what a conforming peer looks like.
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findPackageFolder } from '../../package-folder.js';
@@ -12,6 +14,7 @@ import { startMockServer, type RunningMockServer } from '../../peer/server/index
 import { countsLine } from '../../report/index.js';
 import { CliUsageError } from '../errors.js';
 import { ExitCode, type CliCommand, type CliIo } from '../io.js';
+import { runOrdered, type OrderedJob } from '../ordered-jobs.js';
 import { loadServerRegistry, runServer } from './server.js';
 import { loadClientRegistry, runClient } from './client.js';
 import { selfCheckCommand } from './self-check.js';
@@ -62,6 +65,17 @@ export function stdioMockCommandLine(readings: 'recommended' | 'alternate' = 're
   return selfCommand('mock-server', '--transport', 'stdio', ...(readings === 'alternate' ? ['--readings', 'alternate'] : [])).map(shellQuote).join(' ');
 }
 
+/**
+ * Runs made at the same time: --parallel, else one per core. The runs are independent (each has
+ * its own mock server, or its own processes, and its own reports folder); their output is shown
+ * run by run, in order, whatever finishes first.
+ */
+function parallelRuns(value: unknown): number {
+  if (value === undefined) return availableParallelism();
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw new CliUsageError('--parallel', `must be a positive integer, got ${String(value)}`);
+  return value;
+}
+
 /** A repeatable, comma-separable option as a list. */
 function listArg(value: unknown): string[] {
   return (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter((v) => v !== '');
@@ -95,8 +109,10 @@ async function startFor(run: SelfTestRun): Promise<{ server?: RunningMockServer;
 
 export async function runSelfTest(args: Record<string, unknown>, io: CliIo): Promise<number> {
   let runs: SelfTestRun[];
+  let parallel: number;
   try {
     runs = parseRuns(args['transport']);
+    parallel = parallelRuns(args['parallel']);
   } catch (error) {
     if (!(error instanceof CliUsageError)) throw error;
     io.err(`error: ${error.message}`);
@@ -114,70 +130,82 @@ export async function runSelfTest(args: Record<string, unknown>, io: CliIo): Pro
       'mcp-flow-conformance client -- <command> (docs/client-scenarios.md); see --help.',
     ].join('\n'),
   );
-  let worst: number = ExitCode.ok;
-  if (args['self-check'] !== false) {
-    io.out('\n== self-check: test vectors and schema examples (failures and the total; run `self-check` for every file) ==');
-    // Only what needs attention: the per-file lines of a passing self-check are noise here.
-    const lines: string[] = [];
-    const code = await selfCheckCommand.run({}, { ...io, terminal: undefined, out: (text) => void lines.push(...text.replace(/\n$/, '').split('\n')) });
-    for (const line of lines.slice(1, -1)) if (/FAIL/.test(line)) io.out(line);
-    io.out(`self-check: ${lines.at(-1) ?? 'no result'}`);
-    worst = Math.max(worst, code);
-  }
-  const summaries: { run: SelfTestRun; result?: RunResult; code: number }[] = [];
   const filters = {
     ...(args['suite'] !== undefined ? { suites: listArg(args['suite']) } : {}),
     ...(args['case'] !== undefined ? { cases: listArg(args['case']) } : {}),
     ...(args['exclude'] !== undefined ? { exclude: listArg(args['exclude']) } : {}),
   };
   const filtered = Object.keys(filters).length > 0;
-  for (const run of runs) {
-    io.out(`\n== ${run}: ${SELF_TEST_RUNS[run]} ==`);
-    // Filters name server or client cases: a run they select nothing of is left out, not an error.
-    if (filtered) {
-      const registry = isClientRun(run) ? await loadClientRegistry() : await loadServerRegistry();
-      let selected = 0;
-      try {
-        selected = selectCases(registry.list(), filters).selected.length;
-      } catch {
-        selected = 0;
-      }
-      if (selected === 0) {
-        io.out(`(no ${isClientRun(run) ? 'client' : 'server'} case matches the filters: run left out)`);
-        continue;
-      }
-    }
-    let started: Awaited<ReturnType<typeof startFor>>;
-    try {
-      started = await startFor(run);
-    } catch (error) {
-      io.err(`error: the mock server for ${run} did not start: ${(error as Error).message}`);
-      summaries.push({ run, code: ExitCode.usage });
-      worst = Math.max(worst, ExitCode.usage);
-      continue;
-    }
-    let result: RunResult | undefined;
-    try {
-      const code = await (isClientRun(run) ? runClient : runServer)(
-        {
-          ...started.targetArgs,
-          reports: join(reportsDir, run),
-          ...(args['workers'] !== undefined ? { workers: args['workers'] } : {}),
-          // stdio starts a process per case: give it room on loaded machines.
-          'timeout-scale': ((args['timeout-scale'] as number | undefined) ?? 1) * (isStdioRun(run) ? STDIO_TIMEOUT_SCALE : isClientRun(run) ? CLIENT_TIMEOUT_SCALE : 1),
-          ...(args['suite'] !== undefined ? { suite: args['suite'] } : {}),
-          ...(args['case'] !== undefined ? { case: args['case'] } : {}),
-          ...(args['exclude'] !== undefined ? { exclude: args['exclude'] } : {}),
-        },
-        io,
-        { onResult: (r) => (result = r) },
-      );
-      summaries.push({ run, code, ...(result !== undefined ? { result } : {}) });
-      worst = Math.max(worst, code);
-    } finally {
-      await started.server?.close();
-    }
+  type Outcome = { run?: SelfTestRun; result?: RunResult; code: number };
+  const jobs: OrderedJob<Outcome | undefined>[] = [];
+  if (args['self-check'] !== false) {
+    jobs.push({
+      // First in the output: started at once, so something shows while the long runs go on.
+      startFirst: true,
+      run: async (io) => {
+        io.out('\n== self-check: test vectors and schema examples (failures and the total; run `self-check` for every file) ==');
+        // Only what needs attention: the per-file lines of a passing self-check are noise here.
+        const lines: string[] = [];
+        const code = await selfCheckCommand.run({}, { ...io, terminal: undefined, out: (text) => void lines.push(...text.replace(/\n$/, '').split('\n')) });
+        for (const line of lines.slice(1, -1)) if (/FAIL/.test(line)) io.out(line);
+        io.out(`self-check: ${lines.at(-1) ?? 'no result'}`);
+        return { code };
+      },
+    });
   }
+  for (const run of runs) {
+    jobs.push({
+      // A process per case makes these the longest runs: they start first.
+      startFirst: isStdioRun(run) || isClientRun(run),
+      run: async (io) => {
+        io.out(`\n== ${run}: ${SELF_TEST_RUNS[run]} ==`);
+        // Filters name server or client cases: a run they select nothing of is left out, not an error.
+        if (filtered) {
+          const registry = isClientRun(run) ? await loadClientRegistry() : await loadServerRegistry();
+          let selected = 0;
+          try {
+            selected = selectCases(registry.list(), filters).selected.length;
+          } catch {
+            selected = 0;
+          }
+          if (selected === 0) {
+            io.out(`(no ${isClientRun(run) ? 'client' : 'server'} case matches the filters: run left out)`);
+            return undefined;
+          }
+        }
+        let started: Awaited<ReturnType<typeof startFor>>;
+        try {
+          started = await startFor(run);
+        } catch (error) {
+          io.err(`error: the mock server for ${run} did not start: ${(error as Error).message}`);
+          return { run, code: ExitCode.usage };
+        }
+        let result: RunResult | undefined;
+        try {
+          const code = await (isClientRun(run) ? runClient : runServer)(
+            {
+              ...started.targetArgs,
+              reports: join(reportsDir, run),
+              ...(args['workers'] !== undefined ? { workers: args['workers'] } : {}),
+              // stdio starts a process per case: give it room on loaded machines.
+              'timeout-scale': ((args['timeout-scale'] as number | undefined) ?? 1) * (isStdioRun(run) ? STDIO_TIMEOUT_SCALE : isClientRun(run) ? CLIENT_TIMEOUT_SCALE : 1),
+              ...(args['suite'] !== undefined ? { suite: args['suite'] } : {}),
+              ...(args['case'] !== undefined ? { case: args['case'] } : {}),
+              ...(args['exclude'] !== undefined ? { exclude: args['exclude'] } : {}),
+            },
+            io,
+            { onResult: (r) => (result = r) },
+          );
+          return { run, code, ...(result !== undefined ? { result } : {}) };
+        } finally {
+          await started.server?.close();
+        }
+      },
+    });
+  }
+  const outcomes = (await runOrdered(jobs, parallel, io)).filter((outcome) => outcome !== undefined);
+  const worst = outcomes.reduce((code, outcome) => Math.max(code, outcome.code), ExitCode.ok as number);
+  const summaries = outcomes.filter((outcome): outcome is Outcome & { run: SelfTestRun } => outcome.run !== undefined);
   io.out('\n== self-test summary ==');
   for (const { run, result, code } of summaries) {
     io.out(`${run.padEnd(RUN_NAME_WIDTH)} ${result ? countsLine(result.summary) : 'did not run'} (exit ${code})${result ? `  reports: ${join(reportsDir, run)}/` : ''}`);
@@ -196,7 +224,8 @@ export const selfTestCommand: CliCommand = {
       .option('transport', { type: 'string', array: true, describe: `runs to make (default ${DEFAULT_SELF_TEST_RUNS.join(',')}; also wt-json)` })
       .option('reports', { type: 'string', default: 'reports', describe: 'folder for the reports, one subfolder per run' })
       .option('self-check', { type: 'boolean', default: true, describe: 'check the test vectors and schema examples first (--no-self-check skips it)' })
-      .option('workers', { type: 'number', describe: 'cases run at the same time (default 4)' })
+      .option('parallel', { type: 'number', describe: 'runs made at the same time, their output shown run by run in order (default: one per core)' })
+      .option('workers', { type: 'number', describe: 'cases run at the same time in each run (default 4)' })
       .option('timeout-scale', { type: 'number', describe: `multiply every time limit (stdio gets ${STDIO_TIMEOUT_SCALE}x on top, client runs ${CLIENT_TIMEOUT_SCALE}x)` })
       .option('suite', { type: 'string', array: true, describe: 'only these suites' })
       .option('case', { type: 'string', array: true, describe: 'only cases whose ID matches a glob' })

@@ -22,9 +22,9 @@ import { ConsoleReporter, ReportError, ReportWriteError, renderHtml, renderJUnit
 import { ProtocolError } from '../../protocol/errors.js';
 import { ConnectionError } from '../../transport/errors.js';
 import { CONFIG_FILE, loadConfig, mergeConfig, type LoadedConfig } from '../config.js';
-import { CliUsageError } from '../errors.js';
+import { CliUsageError, usageErrors } from '../errors.js';
 import { consoleOutput, ExitCode, type CliCommand, type CliIo } from '../io.js';
-import { parseServerTarget, serverTarget, type ServerTargetSpec } from '../server-target.js';
+import { parseServerTarget, serverTarget, type ServerTargetSpec } from '../../harness/server-target.js';
 
 /** Report file names inside a --reports folder. */
 export const REPORT_FILES = { junit: 'junit.xml', json: 'report.json', html: 'report.html', markdown: 'summary.md' } as const;
@@ -47,6 +47,8 @@ export interface ServerPlan {
   timeoutScale: number;
   seed?: number;
   path?: string;
+  /** Bytes of each message kept in transcripts and reports (--kept-message-bytes). */
+  keptMessageBytes?: number;
 }
 
 /** Repeatable options may also be comma-separated (`--suite a,b`). */
@@ -84,17 +86,19 @@ export function parseServerArgs(args: Record<string, unknown>): ServerPlan {
   const hasTarget = args['url'] !== undefined || args['stdio'] !== undefined;
   const target =
     !run.list || hasTarget
-      ? parseServerTarget({
-          url: args['url'] as string | undefined,
-          stdio: args['stdio'] as string | undefined,
-          transport: args['transport'] as string | undefined,
-          header: listOption(args['header'], '--header', false),
-          ca: oneString(args['ca'], '--ca'),
-          certificateHash: oneString(args['certificate-hash'], '--certificate-hash'),
-          http: oneNumber(args['http'], '--http', (n) => n === 2 || n === 3, '2 or 3'),
-          protocolVersion: oneString(args['protocol-version'], '--protocol-version'),
-          interactiveTool: listOption(args['interactive-tool'], '--interactive-tool', false),
-        })
+      ? usageErrors(() =>
+          parseServerTarget({
+            url: args['url'] as string | undefined,
+            stdio: args['stdio'] as string | undefined,
+            transport: args['transport'] as string | undefined,
+            header: listOption(args['header'], '--header', false),
+            ca: oneString(args['ca'], '--ca'),
+            certificateHash: oneString(args['certificate-hash'], '--certificate-hash'),
+            http: oneNumber(args['http'], '--http', (n) => n === 2 || n === 3, '2 or 3'),
+            protocolVersion: oneString(args['protocol-version'], '--protocol-version'),
+            interactiveTool: listOption(args['interactive-tool'], '--interactive-tool', false),
+          }),
+        )
       : undefined;
   return { ...run, ...(target !== undefined ? { target } : {}) };
 }
@@ -145,6 +149,7 @@ export function parseRunArgs(args: Record<string, unknown>): RunPlan {
   const seed = oneNumber(args['seed'], '--seed', (n) => Number.isSafeInteger(n), 'an integer');
   const path = oneString(args['path'], '--path');
   if (path !== undefined && seed === undefined) throw new CliUsageError('--path', 'replays a fast-check counterexample and needs --seed');
+  const keptMessageBytes = oneNumber(args['kept-message-bytes'], '--kept-message-bytes', (n) => Number.isSafeInteger(n) && n >= 0, 'a whole number of bytes (0 or more)');
   const baselineFile = oneString(args['baseline'], '--baseline');
   const failOnStale = args['fail-on-stale'] === true;
   if (failOnStale && baselineFile === undefined) throw new CliUsageError('--fail-on-stale', 'needs --baseline (it fails the run on the stale entries of a baseline)');
@@ -159,6 +164,7 @@ export function parseRunArgs(args: Record<string, unknown>): RunPlan {
     timeoutScale,
     ...(seed !== undefined ? { seed } : {}),
     ...(path !== undefined ? { path } : {}),
+    ...(keptMessageBytes !== undefined ? { keptMessageBytes } : {}),
   };
 }
 
@@ -217,7 +223,7 @@ export async function runServer(args: Record<string, unknown>, io: CliIo, hooks:
   return executeRun(io, {
     plan,
     registry,
-    target: serverTarget(spec),
+    target: serverTarget(spec, plan.keptMessageBytes),
     banner: `testing ${spec.location} over ${spec.transport}${config === undefined ? '' : ` (settings from ${config.file})`}`,
     command: 'server',
     ...(baseline !== undefined ? { baseline } : {}),
@@ -303,6 +309,7 @@ export async function executeRun(givenIo: CliIo, run: PlannedRun): Promise<numbe
     ...(plan.failOnStale ? { failOnStale: true } : {}),
     ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
     ...(plan.path !== undefined ? { path: plan.path } : {}),
+    ...(plan.keptMessageBytes !== undefined ? { maxMessageBytes: plan.keptMessageBytes } : {}),
     command: run.command,
     // run-end is shown after the reports are written, so the counts line stays the last line.
     onEvent: (event) => {
@@ -392,6 +399,7 @@ export function runOptions(describe: { workers: string; timeoutScale: string }):
     'timeout-scale': { type: 'number', describe: describe.timeoutScale },
     seed: { type: 'number', describe: 'fast-check seed (from a failure report) to replay generated input' },
     path: { type: 'string', describe: 'fast-check path of one counterexample (with --seed and one --case)' },
+    'kept-message-bytes': { type: 'number', describe: 'bytes of each message kept in transcripts and reports (default 65536); a larger one is kept as its size, SHA-256 and first bytes' },
     list: { type: 'boolean', describe: 'list the selected cases with their suite and requirement IDs, and exit' },
   };
 }

@@ -15,8 +15,13 @@ export class ProxyRecord {
   readonly transcript: Transcript;
 
   constructor() {
-    // Keep every entry and every byte: a record is read back for replay.
-    this.transcript = new Transcript({ maxEntries: Number.MAX_SAFE_INTEGER, maxHexBytes: 1 << 20 });
+    // Keep every entry and every message: a record is read back for replay.
+    this.transcript = new Transcript({
+      maxEntries: Number.MAX_SAFE_INTEGER,
+      maxBytes: Number.POSITIVE_INFINITY,
+      maxMessageBytes: Number.POSITIVE_INFINITY,
+      maxHexBytes: 1 << 20,
+    });
   }
 
   /** Records one forwarded message; returns its position (seq). */

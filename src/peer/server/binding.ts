@@ -111,7 +111,7 @@ class BindingSession {
       if (this.#faults.has(F.idOutOfRangeTruncated)) return this.#taken({ ...m, id: rawId >>> 0 });
       // WT-ID-3: the headers cannot carry it. Reading unfitNumericIds 'serve-integers': an integer is served without streams.
       // An id that cannot be read (a fraction, an integer past 2^53) is refused with id null.
-      if (!(readings.unfitNumericIds === 'serve-integers' && Number.isSafeInteger(rawId))) {
+      if (!(readings.unfitNumericIds === 'serve-integers' && isReadableId(rawId))) {
         const echo = isReadableId(rawId) && readings.unfitNumericIds !== 'refuse-null';
         view.refuse(echo ? rawId : null, CODE.invalidRequest, 'ID_OUT_OF_RANGE', `Invalid Request: request id ${rawId} is not an integer in 0..2^32-1, which execution-stream and datagram headers carry (WT-ID-3)`);
         return undefined;

@@ -33,3 +33,6 @@ export {
 } from './extension.js';
 export { flowExtension, loadWizard, loadShippedWizards, FLOW_FAULTS, WizardFileError, type FlowExtensionOptions, type Wizard } from './flow/index.js';
 export { fastWorkflowExtension, FASTWORKFLOW_FAULTS, type FastWorkflowOptions } from './fastworkflow/index.js';
+export { webTransportBinding, type WebTransportBinding, type WebTransportBindingOptions } from './binding.js';
+export { WEBTRANSPORT_FAULTS, WEBTRANSPORT_FAULT } from './binding-faults.js';
+export { HTTP_FAULTS, HTTP_FAULT, httpFaultOptions } from './binding-http.js';

@@ -7,17 +7,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Connection, ReceivedMessage } from '../../transport/connection.js';
-import { listenHttp, type HttpListener } from '../../transport/http/index.js';
+import type { TranscriptOptions } from '../../transport/transcript.js';
+import type { HttpListener } from '../../transport/http/index.js';
 import { serveStdio, type StdioServerConnection } from '../../transport/stdio/index.js';
-import { bindingReadings, listenWebTransport, type WebTransportServer, type WtBindingReadings } from '../../transport/webtransport/index.js';
+import type { WebTransportServer, WtBindingReadings } from '../../transport/webtransport/index.js';
 import { isEncodingName, type EncodingName } from '../../wire/codec.js';
 import { WEBTRANSPORT_FAULTS } from './binding-faults.js';
 import { HTTP_FAULTS, httpFaultOptions } from './binding-http.js';
-import { webTransportBinding, type WebTransportBinding } from './binding.js';
+import type { WebTransportBinding } from './binding.js';
 import { CORE_TOOLS } from './core/tools.js';
 import { MockServerError, UnknownFaultError, closestNames, type ActiveFaults, type FaultDefinition, type ServerExtension } from './extension.js';
-import { FASTWORKFLOW_FAULTS, FW_FAULT, fastWorkflowExtension, type FastWorkflowReadings } from './fastworkflow/index.js';
-import { withFastWorkflowHttpFront } from './fastworkflow/http-front.js';
+import { FASTWORKFLOW_FAULTS, FW_FAULT } from './fastworkflow/faults.js';
+import type { FastWorkflowReadings } from './fastworkflow/readings.js';
 import { CORE_FAULTS } from './faults.js';
 import { FLOW_FAULTS, flowExtension, flowReadings, loadShippedWizards, loadWizard, type FlowExtensionOptions, type Wizard } from './flow/index.js';
 import { isMockReadings, MOCK_READINGS, type MockReadings } from './readings.js';
@@ -34,8 +35,12 @@ export interface MockServerLimits {
   maxConcurrentStreams?: number;
   /** WebTransport: advertise and accept datagrams. Default true. */
   datagramsSupported?: boolean;
-  /** WebTransport: sessions open at once (more are refused with 429). Default 64. */
+  /** Sessions open at once, WebTransport or Streamable HTTP (more are refused with 429). Default 64. */
   maxSessions?: number;
+  /** WebTransport: a session not READY (initialize answered) this long after it opened is closed; 0: never. Default 30000 ms. */
+  handshakeTimeoutMs?: number;
+  /** A session (WebTransport or Streamable HTTP) where nothing crossed this long, with nothing in flight, is closed; 0: never. Default 600000 ms. */
+  idleTimeoutMs?: number;
 }
 
 export interface StartMockServerOptions {
@@ -79,7 +84,16 @@ export interface StartMockServerOptions {
   server?: Omit<MockServerOptions, 'extensions' | 'faults'>;
   /** stdio only: the streams to serve instead of this process's stdin and stdout. */
   stdio?: { stdin: Readable; stdout: Writable };
+  /**
+   * What each session's transcript keeps (`--kept-message-bytes` sets maxMessageBytes): by default a
+   * ring of 1000 entries and 4 MiB per session, each message whole up to 64 KiB (larger: its size,
+   * SHA-256 and first bytes), so a long-running mock stays bounded whatever its clients send.
+   */
+  transcript?: Pick<TranscriptOptions, 'maxMessageBytes' | 'maxEntries' | 'maxBytes'>;
 }
+
+/** Each session's transcript of the mock, unless `transcript` says otherwise. */
+const SESSION_TRANSCRIPT = { maxEntries: 1000, maxBytes: 4 * 1024 * 1024 } as const;
 
 export interface RunningMockServer {
   /** https://host:port/mcp (wt), http://host:port/mcp (http), or stdio: (stdio). */
@@ -147,6 +161,12 @@ function positiveInteger(option: string, value: number | undefined): number | un
   return value;
 }
 
+function nonNegativeInteger(option: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 0) throw new MockServerOptionError(option, `must be a non-negative integer (milliseconds, 0: never), got ${String(value)}`);
+  return value;
+}
+
 function checkOptions(options: StartMockServerOptions): { encodings: EncodingName[]; port: number; host: string } {
   if (!MOCK_TRANSPORTS.includes(options.transport)) {
     throw new MockServerOptionError('transport', `must be one of ${MOCK_TRANSPORTS.join(', ')}, got ${JSON.stringify(options.transport)}`);
@@ -167,6 +187,12 @@ function checkOptions(options: StartMockServerOptions): { encodings: EncodingNam
   positiveInteger('max-message-size', options.limits?.maxMessageSize);
   positiveInteger('max-concurrent-streams', options.limits?.maxConcurrentStreams);
   positiveInteger('max-sessions', options.limits?.maxSessions);
+  const kept = options.transcript?.maxMessageBytes;
+  if (kept !== undefined && !(Number.isSafeInteger(kept) && kept >= 0)) {
+    throw new MockServerOptionError('kept-message-bytes', `must be a whole number of bytes (0 or more), got ${String(kept)}`);
+  }
+  nonNegativeInteger('handshake-timeout', options.limits?.handshakeTimeoutMs);
+  nonNegativeInteger('idle-timeout', options.limits?.idleTimeoutMs);
   if (options.readings !== undefined && !isMockReadings(options.readings)) {
     throw new MockServerOptionError('readings', `must be one of ${MOCK_READINGS.join(', ')}, got ${JSON.stringify(options.readings)}`);
   }
@@ -213,7 +239,9 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
 
   try {
     const extensions: ServerExtension[] = [];
-    const fastworkflow = fastworkflowOn ? fastWorkflowExtension({ storeDir: storeDir!, faults: faultNames, readings, ...options.fastworkflowReadings }) : undefined;
+    // Each transport's listener and FastWorkflow are loaded only when served: the stdio mock,
+    // started once per case, loads neither WebTransport nor HTTP.
+    const fastworkflow = fastworkflowOn ? (await import('./fastworkflow/extension.js')).fastWorkflowExtension({ storeDir: storeDir!, faults: faultNames, readings, ...options.fastworkflowReadings }) : undefined;
     const plainTools = () => [...CORE_TOOLS.map((tool) => tool.name), ...(fastworkflow?.tools.map((tool) => tool.name) ?? [])];
     // The readings preset first, explicit engine options over it (src/peer/server/flow/options.ts, flowReadings).
     const flow = flowExtension({ ...flowReadings(readings, options.transport), ...options.flow, wizards, plainTools });
@@ -222,6 +250,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
     // The WebTransport binding: an extension (its faults, the initialize result's `transport`) that the listener attaches to each session.
     let binding: WebTransportBinding | undefined;
     if (options.transport === 'wt') {
+      const { webTransportBinding } = await import('./binding.js');
       binding = webTransportBinding({ faults: { has: (name) => faultNames.includes(name) } });
       extensions.push(binding);
     }
@@ -258,8 +287,10 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
     let ended!: () => void;
     const done = new Promise<void>((resolve) => (ended = resolve));
     const limits = options.limits ?? {};
+    const transcript = { ...SESSION_TRANSCRIPT, ...options.transcript };
 
     if (options.transport === 'wt') {
+      const { bindingReadings, listenWebTransport } = await import('../../transport/webtransport/index.js');
       const listener: WebTransportServer = await listenWebTransport({
         host,
         port,
@@ -269,27 +300,35 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
         limits: {
           ...(limits.maxMessageSize !== undefined ? { maxMessageSize: limits.maxMessageSize } : {}),
           ...(limits.maxConcurrentStreams !== undefined ? { maxConcurrentStreams: limits.maxConcurrentStreams } : {}),
+          ...(limits.handshakeTimeoutMs !== undefined ? { handshakeTimeoutMs: limits.handshakeTimeoutMs } : {}),
+          ...(limits.idleTimeoutMs !== undefined ? { idleTimeoutMs: limits.idleTimeoutMs } : {}),
         },
         datagramsSupported: limits.datagramsSupported ?? true,
         ...(limits.maxSessions !== undefined ? { maxSessions: limits.maxSessions } : {}),
         ...binding!.listener,
         // The binding's readings follow the server's (WT-CONN-4, WT-FRAME-2/5/7, WT-ENC-5/7, WT-EXEC-1/2/3, WT-DGRAM-*, WT-ID-2/3, WT-CANCEL-2, WT-SEC-1/5).
         readings: bindingReadings(readings, options.bindingReadings),
+        transcript,
         onConnection: serve,
       });
       url = listener.url;
       certificateHash = listener.certificateHash;
       stop = () => listener.close();
     } else if (options.transport === 'http') {
+      const { listenHttp } = await import('../../transport/http/index.js');
+      const { withFastWorkflowHttpFront } = await import('./fastworkflow/http-front.js');
       const listener: HttpListener = await listenHttp({
         host,
         port,
         // FAULT endpoint-not-at-mcp (FW-TRANSPORT-2).
         ...(server.faults.has(FW_FAULT.endpointNotAtMcp) ? { path: '/api' } : {}),
         ...(limits.maxMessageSize !== undefined ? { maxBodyBytes: limits.maxMessageSize } : {}),
+        ...(limits.maxSessions !== undefined ? { maxSessions: limits.maxSessions } : {}),
+        ...(limits.idleTimeoutMs !== undefined ? { sessionIdleTimeoutMs: limits.idleTimeoutMs } : {}),
         // The MCP-Protocol-Version header is judged by the versions the server core speaks (CORE-VER-8).
         ...(options.server?.protocolVersions !== undefined ? { supportedProtocolVersions: options.server.protocolVersions } : {}),
         ...httpFaultOptions(server.faults),
+        transcript,
         onSession: serve,
       });
       // FastWorkflow's transport faults and readings sit in front of the listener (the listener itself when neither is on).
@@ -304,6 +343,7 @@ export async function startMockServer(options: StartMockServerOptions): Promise<
       const connection: StdioServerConnection = serveStdio({
         ...(options.stdio ?? {}),
         ...(limits.maxMessageSize !== undefined ? { maxLineBytes: limits.maxMessageSize } : {}),
+        transcript,
       });
       url = 'stdio:';
       serve(connection);

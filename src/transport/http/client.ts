@@ -5,7 +5,9 @@ import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import { ArrivalQueue } from '../arrival-queue.js';
+import { ArrivalQueue, receivedMessageLimits } from '../arrival-queue.js';
+import { BoundedList } from '../bounded-list.js';
+import { pacedReading } from '../pacing.js';
 import type {
   CloseInfo,
   Connection,
@@ -28,6 +30,10 @@ import { encodeJsonMessage } from '../json-message.js';
 const MAX_OPEN_EXCHANGES = 1000;
 /** Characters of a refused POST's body kept in its HttpRefusal. */
 const REFUSAL_TEXT_CHARS = 2048;
+/** Faults kept: the first and the latest this many each (a peer may cause them without end). */
+const FAULTS_KEPT = 500;
+/** Events a raw `request()` keeps of an event stream before it stops reading (as the queue keeps messages). */
+const RAW_EVENTS_KEPT = 10_000;
 
 export const SESSION_HEADER = 'Mcp-Session-Id';
 export const PROTOCOL_VERSION_HEADER = 'MCP-Protocol-Version';
@@ -46,8 +52,13 @@ export interface HttpClientOptions {
   deleteSessionOnClose?: boolean;
   /** Default deadline of `http.request()` and of the DELETE on close. Default 30000 ms. */
   requestTimeoutMs?: number;
-  /** Bodies (JSON or other) larger than this are cut off and reported as a fault. Default 64 MiB. */
+  /** Bodies (JSON or other) larger than this are cut off and reported as a fault (a raw `request()` fails with BodyTooLargeError). Default 64 MiB. */
   maxBodyBytes?: number;
+  /**
+   * SSE events (characters) longer than this are skipped and reported as a fault, as a stdio line
+   * over its limit is; a raw `request()` reads at most this much of an event stream. Default 16 MiB.
+   */
+  maxEventBytes?: number;
   /** For https endpoints. */
   tls?: { ca?: string | Buffer; rejectUnauthorized?: boolean };
   transcript?: Transcript | TranscriptOptions;
@@ -90,8 +101,8 @@ export class HttpClientConnection implements Connection {
 
   readonly #options: HttpClientOptions;
   readonly #agent: http.Agent;
-  readonly #queue = new ArrivalQueue<ReceivedMessage>('message');
-  readonly #faults: ConnectionFault[] = [];
+  readonly #queue = new ArrivalQueue<ReceivedMessage>('message', receivedMessageLimits((_item, dropped) => this.#droppedUnread(dropped)));
+  readonly #faults = new BoundedList<ConnectionFault>(FAULTS_KEPT, FAULTS_KEPT);
   readonly #refusals: HttpRefusal[] = [];
   /** Aborts every exchange still running when the connection closes. */
   readonly #lifetime = new AbortController();
@@ -166,7 +177,7 @@ export class HttpClientConnection implements Connection {
   }
 
   faults(): readonly ConnectionFault[] {
-    return this.#faults;
+    return this.#faults.items();
   }
 
   close(reason = 'closed by client'): Promise<void> {
@@ -182,6 +193,7 @@ export class HttpClientConnection implements Connection {
       await this.#deleteSession();
     }
     this.#agent.destroy();
+    if (this.#queue.dropped > 0) this.transcript.event(`${this.#queue.dropped} messages were dropped unread (more than the queue keeps)`);
     this.transcript.event(`closed: ${reason}`);
     this.#queue.close(new ConnectionClosedError(`connection closed (${reason}) while waiting for a message`));
     this.#resolveClosed({ initiator: 'local', reason });
@@ -302,7 +314,9 @@ export class HttpClientConnection implements Connection {
     const method = channel.method ?? 'POST';
     this.transcript.record({ direction: 'received', channel, note: `${method} answered ${channel.status} with an SSE stream` });
     try {
-      await readSse(response, this.#lifetime.signal, (event) => this.#onSseEvent(event, channel));
+      await readSse(response, this.#lifetime.signal, this.#maxEventBytes, (event) => this.#onSseEvent(event, channel), {
+        onOverflow: (chars) => this.#sseEventTooLarge(chars, channel),
+      });
       this.transcript.record({ direction: 'received', channel, note: 'SSE stream ended' });
     } catch (error) {
       if (!this.#lifetime.signal.aborted) {
@@ -311,10 +325,22 @@ export class HttpClientConnection implements Connection {
     }
   }
 
+  /** An SSE event over the body limit was skipped: a fault (its message, if any, is lost). */
+  #sseEventTooLarge(chars: number, channel: TranscriptChannel): void {
+    const error = { code: 'SSE_EVENT_TOO_LARGE', message: `an SSE event of at least ${chars} characters is over the limit of ${this.#maxEventBytes}; skipped` };
+    this.transcript.record({ direction: 'received', channel, byteLength: chars, error });
+    this.#fault(error.code, error.message, channel);
+  }
+
+  /** The queue dropped messages nobody took: said once in the transcript (and counted at close). */
+  #droppedUnread(dropped: number): void {
+    if (dropped === 1) this.transcript.event('more messages arrived unread than the queue keeps: the oldest unread ones are dropped from here on');
+  }
+
   /** A whole body, or undefined after recording why it could not be read. */
   async #readBodyOrFault(response: IncomingMessage, channel: TranscriptChannel & { kind: 'http' }): Promise<Uint8Array | undefined> {
     try {
-      return await readBody(response, this.#lifetime.signal, this.#maxBodyBytes);
+      return await readBody(response, this.#lifetime.signal, this.#maxBodyBytes, `${channel.method} ${channel.url}`);
     } catch (error) {
       if (!this.#lifetime.signal.aborted) this.#fault(bodyErrorCode(error), `${channel.method} body: ${(error as Error).message}`, channel);
       return undefined;
@@ -418,7 +444,7 @@ export class HttpClientConnection implements Connection {
     try {
       const response = await startExchange({ url: this.url, method: 'DELETE', headers, agent: this.#agent, signal: deadline })
         .response;
-      const body = await readBody(response, deadline, this.#maxBodyBytes);
+      const body = await readBody(response, deadline, this.#maxBodyBytes, `DELETE ${this.url.href}`);
       this.transcript.record({
         direction: 'received',
         channel: { kind: 'http', method: 'DELETE', url: this.url.href, status: response.statusCode ?? 0, headers: flattenHeaders(response.headers) },
@@ -474,15 +500,26 @@ export class HttpClientConnection implements Connection {
     const channel: TranscriptChannel = { kind: 'http', method, url: url.href, status, headers };
     const result: RawHttpResponse = { status, headers, bodyKind: 'empty', text: '', messages: [], events: [] };
     const cutByDeadline = () => signal.aborted && signal.reason instanceof ConnectionTimeoutError;
+    const what = `${method} ${url.href}`;
     if (mediaType(headers['content-type']) === 'text/event-stream') {
       result.bodyKind = 'sse';
       this.transcript.record({ direction: 'received', channel, note: `${method} answered ${status} with an SSE stream` });
       const decoder = new TextDecoder();
+      // The stream is read until it ends, the deadline, or what a raw answer keeps (its text, its
+      // events), whichever comes first.
+      let received = 0;
+      let cutAt: string | undefined;
+      const cut = (why: string) => {
+        cutAt = why;
+        throw new ConnectionError('SSE_STREAM_CUT', `the SSE stream of ${what} was cut at ${why}`);
+      };
       try {
         await readSse(
           response,
           signal,
+          this.#maxEventBytes,
           (event) => {
+            if (result.events.length >= RAW_EVENTS_KEPT) cut(`${RAW_EVENTS_KEPT} events`);
             const entry: RawHttpResponse['events'][number] = { data: event.data };
             if (event.event !== undefined) entry.event = event.event;
             if (event.id !== undefined) entry.id = event.id;
@@ -501,13 +538,19 @@ export class HttpClientConnection implements Connection {
             }
             this.transcript.record({ direction: 'received', channel, bytes, decoded });
           },
-          (chunk) => {
-            result.text += decoder.decode(chunk, { stream: true });
+          {
+            onChunk: (chunk) => {
+              received += chunk.byteLength;
+              if (received > this.#maxEventBytes) cut(`${this.#maxEventBytes} bytes`);
+              result.text += decoder.decode(chunk, { stream: true });
+            },
+            onOverflow: (chars) => this.#sseEventTooLarge(chars, channel),
           },
         );
       } catch (error) {
-        if (!cutByDeadline()) throw error;
+        if (!cutByDeadline() && cutAt === undefined) throw error;
         result.incomplete = true;
+        if (cutAt !== undefined) this.transcript.record({ direction: 'received', channel, note: `SSE stream cut at ${cutAt}: a raw answer keeps no more` });
       }
       result.text += decoder.decode();
       return result;
@@ -515,7 +558,7 @@ export class HttpClientConnection implements Connection {
     let body: Uint8Array;
     const chunks: Uint8Array[] = [];
     try {
-      body = await readBody(response, signal, this.#maxBodyBytes, chunks);
+      body = await readBody(response, signal, this.#maxBodyBytes, what, chunks);
     } catch (error) {
       if (!cutByDeadline()) throw error;
       result.incomplete = true;
@@ -538,6 +581,10 @@ export class HttpClientConnection implements Connection {
   }
 
   // ----- helpers -------------------------------------------------------------------------------
+
+  get #maxEventBytes(): number {
+    return this.#options.maxEventBytes ?? 16 * 1024 * 1024;
+  }
 
   get #maxBodyBytes(): number {
     return this.#options.maxBodyBytes ?? 64 * 1024 * 1024;
@@ -581,8 +628,8 @@ function containsInitialize(decoded: unknown): boolean {
 
 /** A response body larger than the limit. */
 export class BodyTooLargeError extends ConnectionError {
-  constructor(limit: number) {
-    super('BODY_TOO_LARGE', `response body exceeds ${limit} bytes`);
+  constructor(limit: number, announced?: number) {
+    super('BODY_TOO_LARGE', announced === undefined ? `response body exceeds ${limit} bytes` : `response body of ${announced} bytes (Content-Length) exceeds ${limit} bytes`);
   }
 }
 
@@ -590,10 +637,35 @@ function bodyErrorCode(error: unknown): string {
   return error instanceof ConnectionError ? error.code : 'HTTP_EXCHANGE_FAILED';
 }
 
-/** Reads a whole body (chunks also land in `sink`, so a caller keeps what arrived before a failure). */
-async function readBody(response: IncomingMessage, signal: AbortSignal, limit: number, sink: Uint8Array[] = []): Promise<Uint8Array> {
+/**
+ * Reads a whole body, at most `limit` bytes (BodyTooLargeError past it, at once when the
+ * Content-Length says so). A body whose length is announced is read into one buffer of that size;
+ * otherwise chunks also land in `sink`, so a caller keeps what arrived before a failure.
+ */
+async function readBody(response: IncomingMessage, signal: AbortSignal, limit: number, what: string, sink: Uint8Array[] = []): Promise<Uint8Array> {
+  const announced = Number(response.headers['content-length']);
+  if (Number.isSafeInteger(announced) && announced > limit) {
+    response.destroy();
+    throw new BodyTooLargeError(limit, announced);
+  }
+  if (Number.isSafeInteger(announced) && announced > 0 && sink.length === 0) {
+    const body = Buffer.allocUnsafe(announced);
+    let filled = 0;
+    try {
+      await forEachChunk(response, signal, what, (chunk) => {
+        // HTTP/1.1 framing never delivers more than announced; the check only guards the copy.
+        if (filled + chunk.byteLength > announced) throw new BodyTooLargeError(announced);
+        body.set(chunk, filled);
+        filled += chunk.byteLength;
+      });
+    } catch (error) {
+      sink.push(body.subarray(0, filled));
+      throw error;
+    }
+    return body.subarray(0, filled);
+  }
   let total = 0;
-  await forEachChunk(response, signal, (chunk) => {
+  await forEachChunk(response, signal, what, (chunk) => {
     total += chunk.byteLength;
     if (total > limit) throw new BodyTooLargeError(limit);
     sink.push(chunk);
@@ -601,22 +673,34 @@ async function readBody(response: IncomingMessage, signal: AbortSignal, limit: n
   return Buffer.concat(sink);
 }
 
+/** Reads an event stream; an event over `limit` characters is skipped and passed to `options.onOverflow`. */
 async function readSse(
   response: IncomingMessage,
   signal: AbortSignal,
+  limit: number,
   onEvent: (event: SseEvent) => void,
-  onChunk?: (chunk: Uint8Array) => void,
+  options: { onChunk?: (chunk: Uint8Array) => void; onOverflow?: (chars: number) => void } = {},
 ): Promise<void> {
-  const parser = new SseParser();
-  await forEachChunk(response, signal, (chunk) => {
-    onChunk?.(chunk);
+  const parser = new SseParser({ maxEventChars: limit, ...(options.onOverflow ? { onOverflow: options.onOverflow } : {}) });
+  await forEachChunk(response, signal, 'SSE stream', (chunk) => {
+    options.onChunk?.(chunk);
     for (const event of parser.push(chunk)) onEvent(event);
   });
   for (const event of parser.end()) onEvent(event);
 }
 
-/** Calls `onChunk` for each body chunk; rejects with the signal's reason when it aborts. */
-function forEachChunk(response: IncomingMessage, signal: AbortSignal, onChunk: (chunk: Uint8Array) => void): Promise<void> {
+/**
+ * Calls `onChunk` for each body chunk; rejects with the signal's reason when it aborts. Whatever
+ * the peer does to the body (a reset, a close before its end: Node's bare "aborted") rejects with
+ * a ConnectionError naming `what`, never a bare Error.
+ */
+function forEachChunk(response: IncomingMessage, signal: AbortSignal, what: string, onChunk: (chunk: Uint8Array) => void): Promise<void> {
+  let received = 0;
+  const broken = (cause?: Error) =>
+    new ConnectionClosedError(
+      `${what}: the response ended before its body was complete (after ${received} bytes${cause ? `: ${(cause as NodeJS.ErrnoException).code ?? cause.message}` : ''})`,
+      cause ? { cause } : undefined,
+    );
   return new Promise((resolve, reject) => {
     const fail = (error: unknown) => {
       cleanup();
@@ -624,20 +708,25 @@ function forEachChunk(response: IncomingMessage, signal: AbortSignal, onChunk: (
       reject(error);
     };
     const onAbort = () => fail(signal.reason);
+    // A server that floods cannot keep timers (the deadlines that end a case) from firing.
+    const paced = pacedReading(response);
     const onData = (chunk: Buffer) => {
+      received += chunk.byteLength;
       try {
         onChunk(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       } catch (error) {
         fail(error);
+        return;
       }
+      paced();
     };
     const onEnd = () => {
       cleanup();
       resolve();
     };
-    const onError = (error: Error) => fail(signal.aborted ? signal.reason : error);
+    const onError = (error: Error) => fail(signal.aborted ? signal.reason : error instanceof ConnectionError ? error : broken(error));
     const onClose = () => {
-      if (!response.complete) fail(signal.aborted ? signal.reason : new ConnectionClosedError('the response ended before its body was complete'));
+      if (!response.complete) fail(signal.aborted ? signal.reason : broken());
     };
     const cleanup = () => {
       signal.removeEventListener('abort', onAbort);

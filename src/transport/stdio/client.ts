@@ -1,12 +1,24 @@
 // stdio client connection: spawns the server as a child process and speaks newline-delimited
 // JSON-RPC on its stdin/stdout (MCP "stdio" transport). stderr is captured, never parsed. The child
-// runs in its own process group so close() can end it and anything it started.
+// runs in its own process group, with a marker in its environment (process-tree.ts), so that when
+// it ends (or close() ends it) everything it started ends too, even what left its group.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { BoundedList } from '../bounded-list.js';
+import { pacedReading } from '../pacing.js';
 import type { CloseInfo, StdioFacet } from '../connection.js';
 import { ConnectFailedError } from '../errors.js';
 import { LineConnection, type LineConnectionOptions } from './line-connection.js';
 import { LineDecoder, isOverflow } from './line-decoder.js';
+import { killGroup, killMarked, killMarkedSync, newTreeMarker, TREE_MARKER_VARIABLE } from './process-tree.js';
 import { splitCommandLine } from './shell-words.js';
+
+/** Longest stderr line read (longer ones are skipped and noted); stderr is for people, not protocol. */
+const MAX_STDERR_LINE_BYTES = 64 * 1024;
+/** Characters of a stderr line kept in `stderrLines()` and the transcript. */
+const STDERR_LINE_CHARS = 4096;
+/** stderr lines kept: the first and the latest this many (a process may write without end). */
+const STDERR_FIRST_LINES = 100;
+const STDERR_LATEST_LINES = 900;
 
 export interface StdioClientOptions extends LineConnectionOptions {
   /** Run the command line through the system shell instead of splitting it into words. */
@@ -23,15 +35,18 @@ export interface ExitInfo {
   signal: string | null;
 }
 
-/** Process groups still alive, killed if this process exits first. */
-const liveGroups = new Set<number>();
+/** Process trees still alive (group leader -> marker), killed if this process exits first. */
+const liveTrees = new Map<number, string>();
 let exitHookInstalled = false;
 
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   const killAll = () => {
-    for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+    for (const [pid, marker] of liveTrees) {
+      killGroup(pid, 'SIGKILL');
+      killMarkedSync(marker);
+    }
   };
   process.on('exit', killAll);
   // Children run in their own process group, so a terminal's Ctrl-C does not reach them: pass it on.
@@ -48,15 +63,6 @@ function installExitHook(): void {
   }
 }
 
-function killGroup(pid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Spawns `command` (a command line, or argv words) and connects to its stdio. */
 export async function spawnStdio(command: string | readonly string[], options: StdioClientOptions = {}): Promise<StdioClientConnection> {
   const commandLine = typeof command === 'string' ? command : command.join(' ');
@@ -67,6 +73,8 @@ export async function spawnStdio(command: string | readonly string[], options: S
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  const marker = newTreeMarker();
+  env[TREE_MARKER_VARIABLE] = marker;
   const child = words
     ? spawn(words[0]!, words.slice(1), { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
     : spawn(commandLine, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, shell: true });
@@ -76,7 +84,7 @@ export async function spawnStdio(command: string | readonly string[], options: S
       reject(new ConnectFailedError(`cannot start ${JSON.stringify(commandLine)}: ${error.code ?? error.message}`, { cause: error })),
     );
   });
-  return new StdioClientConnection(child, commandLine, options);
+  return new StdioClientConnection(child, commandLine, options, marker);
 }
 
 export class StdioClientConnection extends LineConnection {
@@ -84,40 +92,53 @@ export class StdioClientConnection extends LineConnection {
   readonly commandLine: string;
 
   readonly #child: ChildProcess;
-  readonly #stderrLines: string[] = [];
+  readonly #marker: string;
+  readonly #stderrLines = new BoundedList<string>(STDERR_FIRST_LINES, STDERR_LATEST_LINES);
   readonly #exited: Promise<ExitInfo>;
   readonly #streamsClosed: Promise<void>;
   readonly #graceMs: number;
   #closing: Promise<void> | undefined;
   #closeReason: string | undefined;
 
-  constructor(child: ChildProcess, commandLine: string, options: StdioClientOptions) {
+  /** @param marker the value of TREE_MARKER_VARIABLE the child was started with. */
+  constructor(child: ChildProcess, commandLine: string, options: StdioClientOptions, marker: string = newTreeMarker()) {
     super(options, { input: 'stdout', output: 'stdin' });
     this.#child = child;
+    this.#marker = marker;
     this.commandLine = commandLine;
     this.#graceMs = options.closeGraceMs ?? 2000;
     const pid = child.pid!;
-    liveGroups.add(pid);
+    liveTrees.set(pid, marker);
     installExitHook();
     this.transcript.event(`spawned ${JSON.stringify(commandLine)} as pid ${pid}`);
 
     child.on('error', (error) => this.transcript.event(`child process error: ${error.message}`));
     this.attachOutput(child.stdin!);
-    child.stdout!.on('data', (chunk: Buffer) => this.receive(chunk));
+    // A child that floods stdout (or stderr) cannot keep timers (the deadlines that end a case) from firing.
+    const paced = pacedReading(child.stdout!);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      this.receive(chunk);
+      paced();
+    });
     child.stdout!.on('end', () => this.receiveEnd());
-    const stderr = new LineDecoder(options.maxLineBytes ?? 16 * 1024 * 1024);
+    const stderr = new LineDecoder(Math.min(options.maxLineBytes ?? MAX_STDERR_LINE_BYTES, MAX_STDERR_LINE_BYTES));
     const onStderr = (items: ReturnType<LineDecoder['push']>) => {
       for (const item of items) {
         if (isOverflow(item)) {
           this.transcript.record({ direction: 'received', channel: { kind: 'stdio', fd: 'stderr' }, byteLength: item.byteLength, note: 'over-long stderr line skipped' });
           continue;
         }
-        const line = Buffer.from(item.content).toString('utf8').replace(/\r$/, '');
+        const text = Buffer.from(item.content).toString('utf8').replace(/\r$/, '');
+        const line = text.length > STDERR_LINE_CHARS ? `${text.slice(0, STDERR_LINE_CHARS)}… (${text.length - STDERR_LINE_CHARS} more characters)` : text;
         this.#stderrLines.push(line);
         this.transcript.record({ direction: 'received', channel: { kind: 'stdio', fd: 'stderr' }, bytes: item.wire, note: line });
       }
     };
-    child.stderr!.on('data', (chunk: Buffer) => onStderr(stderr.push(chunk)));
+    const pacedStderr = pacedReading(child.stderr!);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      onStderr(stderr.push(chunk));
+      pacedStderr();
+    });
     child.stderr!.on('end', () => onStderr(stderr.end()));
 
     this.#exited = new Promise((resolve) => {
@@ -130,17 +151,20 @@ export class StdioClientConnection extends LineConnection {
     // If something the child started still holds its pipes after it exited, end them after the grace.
     void this.#exited.then(() => {
       const timer = setTimeout(() => {
-        this.transcript.event('pipes still open after the process exited: ending its group');
+        this.transcript.event('pipes still open after the process exited: ending what it started');
         killGroup(pid, 'SIGKILL');
+        void killMarked(marker);
         child.stdout!.destroy();
         child.stderr!.destroy();
       }, this.#graceMs);
       void this.#streamsClosed.then(() => clearTimeout(timer));
     });
-    void Promise.all([this.#exited, this.#streamsClosed]).then(([exit]) => {
-      // Anything the child started and left behind in its group goes with it.
+    void Promise.all([this.#exited, this.#streamsClosed]).then(async ([exit]) => {
+      // Anything the child started and left behind goes with it: in its group, or marked.
       if (killGroup(pid, 'SIGKILL')) this.transcript.event('killed processes left in the group');
-      liveGroups.delete(pid);
+      const escaped = await killMarked(marker);
+      if (escaped > 0) this.transcript.event(`killed ${escaped} process(es) it started outside its group`);
+      liveTrees.delete(pid);
       const info: CloseInfo = this.#closeReason !== undefined
         ? { initiator: 'local', reason: this.#closeReason }
         : { initiator: 'remote', reason: exit.signal ? `process killed by ${exit.signal}` : `process exited with code ${exit.code}` };
@@ -154,7 +178,7 @@ export class StdioClientConnection extends LineConnection {
         return child.pid;
       },
       writeLine: (line: string) => self.write(new TextEncoder().encode(line + '\n'), undefined),
-      stderrLines: () => self.#stderrLines,
+      stderrLines: () => self.#stderrLines.items(),
       exited: this.#exited,
     };
   }
@@ -179,8 +203,10 @@ export class StdioClientConnection extends LineConnection {
       }
     }
     await this.#exited;
-    // A grandchild holding the pipes open would keep 'close' from firing; the group kill ends it.
+    // A grandchild holding the pipes open would keep 'close' from firing: the group kill ends it,
+    // and one that left the group is found by its marker.
     killGroup(pid, 'SIGKILL');
+    await killMarked(this.#marker);
     await this.#streamsClosed;
     await this.closed;
   }

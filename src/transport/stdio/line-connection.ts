@@ -1,12 +1,17 @@
 // What the stdio client and server share: newline-delimited JSON-RPC over a pair of byte streams.
 // Lines that are not JSON are recorded as faults (never thrown); every byte goes on the transcript.
+// What a peer can make grow without end is bounded: the unread messages, the faults kept.
 import type { Writable } from 'node:stream';
-import { ArrivalQueue } from '../arrival-queue.js';
+import { ArrivalQueue, receivedMessageLimits } from '../arrival-queue.js';
+import { BoundedList } from '../bounded-list.js';
 import type { CloseInfo, Connection, ConnectionFault, NextOptions, ReceivedMessage } from '../connection.js';
 import { ConnectionClosedError } from '../errors.js';
 import { Transcript, type TranscriptChannel, type TranscriptOptions } from '../transcript.js';
 import { LineDecoder, isOverflow } from './line-decoder.js';
 import { decodeJsonBody, encodeJsonMessage } from '../json-message.js';
+
+/** Faults kept: the first and the latest this many each. */
+const FAULTS_KEPT = 500;
 
 export interface LineConnectionOptions {
   /** Longest line accepted; longer ones are skipped and reported as LINE_TOO_LONG. Default 16 MiB. */
@@ -20,8 +25,13 @@ export abstract class LineConnection implements Connection {
   readonly transcript: Transcript;
   readonly closed: Promise<CloseInfo>;
 
-  readonly #queue = new ArrivalQueue<ReceivedMessage>('message');
-  readonly #faults: ConnectionFault[] = [];
+  readonly #queue = new ArrivalQueue<ReceivedMessage>(
+    'message',
+    receivedMessageLimits((_item, dropped) => {
+      if (dropped === 1) this.transcript.event('more messages arrived unread than the queue keeps: the oldest unread ones are dropped from here on');
+    }),
+  );
+  readonly #faults = new BoundedList<ConnectionFault>(FAULTS_KEPT, FAULTS_KEPT);
   readonly #decoder: LineDecoder;
   readonly #input: TranscriptChannel;
   readonly #output: TranscriptChannel;
@@ -66,7 +76,7 @@ export abstract class LineConnection implements Connection {
   }
 
   faults(): readonly ConnectionFault[] {
-    return this.#faults;
+    return this.#faults.items();
   }
 
   abstract close(reason?: string): Promise<void>;
@@ -114,6 +124,7 @@ export abstract class LineConnection implements Connection {
   protected finish(info: CloseInfo): void {
     if (this.#isClosed) return;
     this.#isClosed = true;
+    if (this.#queue.dropped > 0) this.transcript.event(`${this.#queue.dropped} messages were dropped unread (more than the queue keeps)`);
     this.transcript.event(`closed (${info.initiator})${info.reason ? `: ${info.reason}` : ''}${info.code !== undefined ? ` code ${info.code}` : ''}`);
     this.#queue.close(new ConnectionClosedError(`stdio connection closed (${info.reason ?? info.initiator}) while waiting for a message`));
     this.#resolveClosed(info);

@@ -2,7 +2,10 @@
 // accepts more than one (each requirement's `accepts`) or 001 is silent. The mock server's
 // 'recommended' preset takes the profile's recommended reading everywhere; 'alternate' takes
 // another accepted one wherever there is one, so that the self-test shows each accepted reading
-// passes (src/peer/server/readings.ts). Individual switches stay available for tests.
+// passes (src/peer/server/readings.ts). Individual switches stay available for tests. The session
+// takes those of framing, streams, datagrams and Origin; the server binding (src/peer/server/
+// binding.ts) reads the admission ones (WT-CONN-4, WT-INIT-5/6, WT-ENC-7, WT-ID-2/3, WT-CANCEL-2)
+// from the session it is attached to.
 
 /** One switch per place where the binding's server side may answer in more than one accepted way. */
 export interface WtBindingReadings {

@@ -162,9 +162,9 @@ const callResults = defineCase({
           ctx.check('CORE-TOOLS-5', false, {
             message: `tools/call of ${call.tool.name} with schema-valid arguments failed inside the tool and was reported as a JSON-RPC error`,
             expected: 'a result with isError: true',
-            actual: { arguments: call.args, error },
+            actual: { arguments: call.arguments, error },
           });
-        } else ctx.info('CORE-TOOLS-5', `tools/call of ${call.tool.name} was answered with error ${String(error.code)}`, { arguments: call.args, error });
+        } else ctx.info('CORE-TOOLS-5', `tools/call of ${call.tool.name} was answered with error ${String(error.code)}`, { arguments: call.arguments, error });
         continue;
       }
       const result = isRecord(answer.result) ? answer.result : {};

@@ -1,119 +1,15 @@
 // Support for the MCP core suites (mcp-core, bad-input): arguments built from a tool's inputSchema,
 // page walks, error-message hygiene, generic answers to the target's own requests, and the tool
 // sweep that calls every listed tool once and records what the target sent meanwhile.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
 import type { CaseContext } from '../../../src/harness/index.js';
 import type { ReceivedMessage } from '../../../src/transport/connection.js';
 import { ConnectionTimeoutError } from '../../../src/transport/errors.js';
 import { isRecord } from '../../../src/wire/index.js';
 import { errorOf, isRequestFromTarget, isResponseTo, notification, request, setupRequest, type Message } from '../support.js';
+import { argumentsFor, listedTool, validatorFor, type ArgumentHints, type ListedTool, type ToolCall } from './tools.js';
 
-// ---- JSON Schema helpers ---------------------------------------------------------------------------
-
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-formatsModule.default(ajv);
-const compiled = new WeakMap<object, ValidateFunction | null>();
-
-/** A validator for a schema a target sent, or undefined when the schema does not compile. */
-export function validatorFor(schema: unknown): ValidateFunction | undefined {
-  if (!isRecord(schema)) return undefined;
-  let validate = compiled.get(schema);
-  if (validate === undefined) {
-    try {
-      const { $schema: _ignored, ...rest } = schema;
-      validate = ajv.compile(rest);
-    } catch {
-      validate = null;
-    }
-    compiled.set(schema, validate);
-  }
-  return validate ?? undefined;
-}
-
-/** Readable ajv errors of the last validation. */
-export function validationErrors(validate: ValidateFunction): string {
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword}`).join('; ');
-}
-
-export interface ArgumentHints {
-  /** Values offered for string members named like a URI (`uri`, `url`, `resourceUri`...). */
-  uris?: readonly string[];
-}
-
-/** A minimal value for one schema, or undefined when none can be built. */
-function sampleValue(schema: unknown, name: string, hints: ArgumentHints, depth: number): unknown {
-  if (depth > 6) return undefined;
-  if (schema === true || schema === undefined) return 'conformance';
-  if (!isRecord(schema)) return undefined;
-  if ('const' in schema) return schema.const;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  if ('default' in schema) return schema.default;
-  const alternatives = (schema.anyOf ?? schema.oneOf) as unknown;
-  if (Array.isArray(alternatives)) {
-    for (const alternative of alternatives) {
-      const value = sampleValue(alternative, name, hints, depth + 1);
-      if (value !== undefined) return value;
-    }
-    return undefined;
-  }
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  const type = types.find((t) => t !== 'null') ?? types[0];
-  switch (type) {
-    case 'string': {
-      if (/ur[il]$/i.test(name) && hints.uris && hints.uris.length > 0) return hints.uris[0];
-      if (schema.format === 'date') return '2030-01-15';
-      if (schema.format === 'date-time') return '2030-01-15T10:00:00Z';
-      if (schema.format === 'email') return 'conformance@example.com';
-      if (schema.format === 'uri') return 'https://example.com/conformance';
-      const min = typeof schema.minLength === 'number' ? schema.minLength : 1;
-      return 'conformance'.padEnd(Math.max(min, 1), 'x').slice(0, Math.max(min, Math.min(11, typeof schema.maxLength === 'number' ? schema.maxLength : 11)));
-    }
-    case 'integer':
-    case 'number': {
-      let value = typeof schema.minimum === 'number' ? schema.minimum : 0;
-      if (typeof schema.exclusiveMinimum === 'number') value = Math.max(value, schema.exclusiveMinimum + 1);
-      if (typeof schema.maximum === 'number') value = Math.min(value, schema.maximum);
-      return type === 'integer' ? Math.ceil(value) : value;
-    }
-    case 'boolean':
-      return false;
-    case 'null':
-      return null;
-    case 'array': {
-      const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
-      if (min === 0) return [];
-      const item = sampleValue(schema.items, name, hints, depth + 1);
-      return item === undefined ? undefined : Array.from({ length: min }, () => item);
-    }
-    case 'object':
-    case undefined: {
-      if (type === undefined && !isRecord(schema.properties)) return 'conformance';
-      const properties = isRecord(schema.properties) ? schema.properties : {};
-      const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((r): r is string => typeof r === 'string') : [];
-      const value: Record<string, unknown> = {};
-      for (const key of required) {
-        const member = sampleValue(properties[key], key, hints, depth + 1);
-        if (member === undefined) return undefined;
-        value[key] = member;
-      }
-      return value;
-    }
-    default:
-      return undefined;
-  }
-}
-
-/**
- * Arguments that satisfy `inputSchema`: the required members only, each with a minimal value.
- * Undefined when no such value could be built or it does not validate (a pattern, say).
- */
-export function argumentsFor(inputSchema: unknown, hints: ArgumentHints = {}): Record<string, unknown> | undefined {
-  const value = sampleValue(inputSchema, '', hints, 0);
-  if (!isRecord(value)) return undefined;
-  const validate = validatorFor(inputSchema);
-  return validate && validate(value) ? value : undefined;
-}
+// Tools, arguments and validators are support/tools.ts's (re-exported for the mcp-core cases).
+export { argumentsFor, validationErrors, validatorFor, type ArgumentHints, type ListedTool } from './tools.js';
 
 /** A value of a JSON type that `schema` does not allow (undefined when it names no type). */
 function wrongTypeValue(schema: unknown): unknown {
@@ -312,19 +208,9 @@ export async function answerGenerically(ctx: CaseContext, request: Message): Pro
 
 // ---- the tool sweep ----------------------------------------------------------------------------------
 
-/** One listed tool as the sweep saw it. */
-export interface ListedTool {
-  name: string;
-  inputSchema: unknown;
-  outputSchema?: unknown;
-  annotations?: unknown;
-}
-
-export interface ToolCall {
-  tool: ListedTool;
-  id: number;
+/** A call of the sweep, with its answer when one came. */
+export interface SweptCall extends ToolCall {
   progressToken: string;
-  args: Record<string, unknown>;
   /** The answer, when one came. */
   answer?: Message;
   /** Index in `received` of the answer. */
@@ -335,13 +221,13 @@ export interface Sweep {
   tools: ListedTool[];
   /** Tools left out, with the reason. */
   skipped: { name: string; why: string }[];
-  calls: ToolCall[];
+  calls: SweptCall[];
   /** Every message received while the sweep ran, in order. */
   received: ReceivedMessage[];
   /** Requests the target sent (answered generically). */
   targetRequests: Message[];
   /** Calls not answered within the sweep's deadline. */
-  unanswered: ToolCall[];
+  unanswered: SweptCall[];
 }
 
 export interface SweepOptions {
@@ -358,12 +244,7 @@ export interface SweepOptions {
 /** Every tool of tools/list (all pages), as ListedTool. */
 export async function listTools(ctx: CaseContext): Promise<ListedTool[]> {
   const walk = await walkPages(ctx, 'tools/list', 'tools');
-  return walk.items.filter(isRecord).filter((t) => typeof t.name === 'string').map((t) => ({
-    name: t.name as string,
-    inputSchema: t.inputSchema,
-    ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema } : {}),
-    ...(t.annotations !== undefined ? { annotations: t.annotations } : {}),
-  }));
+  return walk.items.map(listedTool).filter((tool): tool is ListedTool => tool !== undefined);
 }
 
 /**
@@ -383,12 +264,12 @@ export async function sweepTools(ctx: CaseContext, options: SweepOptions = {}): 
     else {
       const args = argumentsFor(tool.inputSchema, options.hints);
       if (args === undefined) sweep.skipped.push({ name: tool.name, why: 'no arguments could be built from its inputSchema' });
-      else sweep.calls.push({ tool, id: ctx.nextId(), progressToken: `conformance-progress-${sweep.calls.length}`, args });
+      else sweep.calls.push({ tool, id: ctx.nextId(), progressToken: `conformance-progress-${sweep.calls.length}`, arguments: args });
     }
   }
   ctx.note(`tool sweep: calling ${sweep.calls.map((c) => c.tool.name).join(', ') || '(none)'}`);
   for (const call of sweep.calls) {
-    await ctx.connection.send(request(call.id, 'tools/call', { name: call.tool.name, arguments: call.args, _meta: { progressToken: call.progressToken } }));
+    await ctx.connection.send(request(call.id, 'tools/call', { name: call.tool.name, arguments: call.arguments, _meta: { progressToken: call.progressToken } }));
   }
   const open = new Map(sweep.calls.map((c) => [c.id, c]));
   const deadline = Date.now() + ctx.scaled(options.answerMs ?? 6_000);

@@ -18,6 +18,10 @@ import type { IncomingExecutionStream, ReceivedDatagram, ReceivedMessage } from 
 import { ConnectionTimeoutError } from '../../../src/transport/errors.js';
 import { DatagramChannel, isRecord } from '../../../src/wire/index.js';
 import { isResponseTo, notification, openSession, request, setupResult, type Message } from '../support.js';
+import { listedTool, type ListedTool, type ToolCall } from './tools.js';
+
+export { argumentsFor, LARGE_INTEGER_CAP, type ArgumentHints, type ListedTool, type ToolCall } from './tools.js';
+import { argumentsFor } from './tools.js';
 import { canLastLonger, confirmRunning, LASTING_RUNGS, lastingArguments, type Running } from './lasting-call.js';
 
 /** Capabilities the cancellation cases declare so that tools may ask the client. */
@@ -32,70 +36,14 @@ export const MAX_PROBED_TOOLS = 12;
 /** Quiet period used to conclude that something did NOT happen (before --timeout-scale). */
 export const QUIET_MS = 500;
 
-/** Largest integer put into a "large" argument (16 MiB when the argument is a byte count). */
-export const LARGE_INTEGER_CAP = 16 * 1024 * 1024;
-
-export type ArgumentSize = 'small' | 'large';
-
-/**
- * Arguments for a tool from its inputSchema: the required properties only, each given its
- * `const`, `default`, first `enum` value or first example, else a value of its type. `large`
- * gives integers and numbers the largest value their schema allows (capped), so that work sized
- * by an argument (bytes to send, steps to take) lasts.
- */
-export function argumentsFor(schema: unknown, size: ArgumentSize = 'small'): Record<string, unknown> {
-  const value = valueFor(schema, size, 0);
-  return isRecord(value) ? value : {};
-}
-
-function valueFor(schema: unknown, size: ArgumentSize, depth: number): unknown {
-  if (!isRecord(schema) || depth > 6) return {};
-  if ('const' in schema) return schema.const;
-  if ('default' in schema && size === 'small') return schema.default;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  if (Array.isArray(schema.examples) && schema.examples.length > 0 && size === 'small') return schema.examples[0];
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
-  switch (type) {
-    case 'string': {
-      const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
-      const max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
-      return 'conformance'.padEnd(min, 'x').slice(0, Math.max(min, Math.min(max, 11)));
-    }
-    case 'integer':
-    case 'number': {
-      const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : undefined;
-      const max = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : undefined;
-      if (size === 'large') return Math.max(min ?? 0, Math.min(max ?? LARGE_INTEGER_CAP, LARGE_INTEGER_CAP));
-      return Math.min(max ?? Infinity, Math.max(min ?? 1, 1));
-    }
-    case 'boolean':
-      return true;
-    case 'array':
-      return [];
-    case 'null':
-      return null;
-    default: {
-      const properties = isRecord(schema.properties) ? schema.properties : {};
-      const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
-      return Object.fromEntries(required.map((name) => [name, valueFor(properties[name], size, depth + 1)]));
-    }
-  }
-}
-
-/** A tool as tools/list describes it. */
-export interface ListedTool {
-  name: string;
-  inputSchema: unknown;
-}
-
 /** The first page of tools/list minus the interactive tools (those are started, not called), at most MAX_PROBED_TOOLS. */
 export async function callableTools(ctx: CaseContext): Promise<ListedTool[]> {
   const result = await setupResult(ctx, 'tools/list', {}, 'CORE-TOOLS-1');
   const interactive = new Set(ctx.discovery.interactiveTools ?? []);
   const tools = Array.isArray(result.tools) ? result.tools : [];
   return tools
-    .filter((t): t is Message => isRecord(t) && typeof t.name === 'string' && !interactive.has(t.name))
-    .map((t) => ({ name: t.name as string, inputSchema: t.inputSchema }))
+    .map(listedTool)
+    .filter((t): t is ListedTool => t !== undefined && !interactive.has(t.name))
     .slice(0, MAX_PROBED_TOOLS);
 }
 
@@ -107,12 +55,9 @@ export type CallEvent =
   | { kind: 'stream'; stream: IncomingExecutionStream }
   | { kind: 'quiet' };
 
-/** A tools/call the harness sent, with its id and progress token. */
-export interface ToolCall {
-  tool: string;
-  id: number;
+/** A probed tools/call: it always carries a progress token. */
+export interface ProbedCall extends ToolCall {
   progressToken: string;
-  arguments: Record<string, unknown>;
 }
 
 /** Server-to-client requests that belong to the session, not to a tool call. */
@@ -133,10 +78,10 @@ function isToolRequestFromTarget(message: unknown): message is Message & { id: s
 }
 
 /** Sends tools/call with a fresh numeric id (u32, so it can name execution streams) and a progress token. */
-export async function sendToolCall(ctx: CaseContext, tool: string, args: Record<string, unknown>): Promise<ToolCall> {
+export async function sendToolCall(ctx: CaseContext, tool: ListedTool, args: Message): Promise<ProbedCall> {
   const id = ctx.nextId();
   const progressToken = `${ctx.caseId}#${id}`;
-  await ctx.connection.send(request(id, 'tools/call', { name: tool, arguments: args, _meta: { progressToken } }));
+  await ctx.connection.send(request(id, 'tools/call', { name: tool.name, arguments: args, _meta: { progressToken } }));
   return { tool, id, progressToken, arguments: args };
 }
 
@@ -145,7 +90,7 @@ export async function sendToolCall(ctx: CaseContext, tool: string, args: Record<
  * token, or (WebTransport, when `streams` is set) an execution stream for it. `quiet` when
  * nothing came within `windowMs` (before --timeout-scale).
  */
-export async function firstEvent(ctx: CaseContext, call: ToolCall, options: { windowMs?: number; streams?: boolean; progress?: boolean } = {}): Promise<CallEvent> {
+export async function firstEvent(ctx: CaseContext, call: ProbedCall, options: { windowMs?: number; streams?: boolean; progress?: boolean } = {}): Promise<CallEvent> {
   const local = new AbortController();
   const signal = AbortSignal.any([ctx.signal, local.signal]);
   const timeoutMs = ctx.scaled(options.windowMs ?? PROBE_WINDOW_MS);
@@ -199,7 +144,7 @@ export async function unlessQuiet(ctx: CaseContext, predicate: (message: unknown
 }
 
 /** A call that is in flight, and how the harness knows. */
-export interface InFlightCall extends ToolCall {
+export interface InFlightCall extends ProbedCall {
   /** `asked-client`: held by our unanswered reply to `heldRequest`; `progress`: it reported progress. */
   how: 'asked-client' | 'progress';
   heldRequest?: Message & { id: string | number; method: string };
@@ -208,7 +153,7 @@ export interface InFlightCall extends ToolCall {
 }
 
 /** Cancels a probed call the case does not want (the cancel is not a check). */
-async function dropCall(ctx: CaseContext, call: ToolCall): Promise<void> {
+async function dropCall(ctx: CaseContext, call: ProbedCall): Promise<void> {
   await ctx.connection.send(notification('notifications/cancelled', { requestId: call.id, reason: 'conformance probe' }));
 }
 
@@ -226,8 +171,8 @@ export async function startInFlightCall(ctx: CaseContext): Promise<InFlightCall 
   /** Tools that reported progress, with how long the probed call took (Infinity: still running after the window). */
   const progressTools: { tool: ListedTool; args: Record<string, unknown>; tookMs: number }[] = [];
   for (const tool of tools) {
-    const args = argumentsFor(tool.inputSchema);
-    const call = await sendToolCall(ctx, tool.name, args);
+    const args = argumentsFor(tool.inputSchema) ?? {};
+    const call = await sendToolCall(ctx, tool, args);
     const sentAt = Date.now();
     let event = await firstEvent(ctx, call);
     if (event.kind === 'asked-client') {
@@ -248,7 +193,7 @@ export async function startInFlightCall(ctx: CaseContext): Promise<InFlightCall 
   const slowest = [...progressTools].sort((a, b) => b.tookMs - a.tookMs)[0]!;
   const running = await startRunningCall(ctx, slowest.tool, slowest.args);
   if (running !== undefined) return running;
-  const call = await sendToolCall(ctx, progressTool.tool.name, progressTool.args);
+  const call = await sendToolCall(ctx, progressTool.tool, progressTool.args);
   const event = await firstEvent(ctx, call);
   if (event.kind === 'progress') {
     ctx.note(`in-flight rule: ${progressTool.tool.name} reported progress; it is in flight`);
@@ -265,7 +210,7 @@ export async function startInFlightCall(ctx: CaseContext): Promise<InFlightCall 
  */
 async function startRunningCall(ctx: CaseContext, tool: ListedTool, args: Record<string, unknown>): Promise<InFlightCall | undefined> {
   for (let rung = 0; rung < LASTING_RUNGS; rung++) {
-    const call = await sendToolCall(ctx, tool.name, lastingArguments(tool.inputSchema, args, rung));
+    const call = await sendToolCall(ctx, tool, lastingArguments(tool.inputSchema, args, rung));
     const seen = await confirmRunning(ctx, call, PROBE_WINDOW_MS);
     if ('running' in seen) {
       const { last, remainingMs } = seen.running;

@@ -7,9 +7,8 @@
 // numeric duration, size and step parameters raised toward the maximum its input schema allows,
 // a rung at a time), until its progress shows it still running: two progress notifications for
 // the call, no answer, the last one short of its total, and the steps still ahead taking at least
-// RUNNING_MARGIN_MS at the pace the two showed. After the cancel the case waits for the answer as
-// long as the call keeps reporting progress (a target that ignored the cancel finishes its work),
-// bounded by the time the work had left.
+// RUNNING_MARGIN_MS at the pace the two showed. After the cancel the case waits for the answer
+// until the work would surely have ended (a target that ignored the cancel answers then).
 import type { CaseContext } from '../../../src/harness/index.js';
 import type { ReceivedDatagram, ReceivedMessage } from '../../../src/transport/connection.js';
 import { ConnectionTimeoutError } from '../../../src/transport/errors.js';

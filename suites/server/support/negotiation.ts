@@ -7,6 +7,7 @@ import type { ConnectionFault, ReceivedMessage } from '../../../src/transport/co
 import { ConnectionClosedError, ConnectionTimeoutError } from '../../../src/transport/errors.js';
 import { isRecord } from '../../../src/wire/index.js';
 import { errorResponse, isResponseTo, request, resultResponse, SETUP_ANSWER_MS, type Message } from '../support.js';
+import { argumentsFor, listedTool, type ListedTool } from './tools.js';
 
 /** How often a wait for an answer looks at the connection's faults (before --timeout-scale). */
 const FAULT_POLL_MS = 100;
@@ -130,55 +131,11 @@ export function caseDeadline(ctx: CaseContext, marginMs = 2_000): number {
 /** At most this many tools are called by a sweep. */
 export const SWEEP_MAX_TOOLS = 24;
 
-/** The smallest value an (object-level) JSON Schema accepts, as far as a sweep needs it. */
-export function minimalValue(schema: unknown): unknown {
-  if (!isRecord(schema)) return 'x';
-  if ('const' in schema) return schema.const;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
-  if ('default' in schema) return schema.default;
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const options = schema[key];
-    if (Array.isArray(options) && options.length > 0) return minimalValue(options[0]);
-  }
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  switch (type) {
-    case 'integer':
-    case 'number': {
-      const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : 1;
-      const max = typeof schema.maximum === 'number' ? schema.maximum : Number.POSITIVE_INFINITY;
-      return Math.min(type === 'integer' ? Math.ceil(min) : min, max);
-    }
-    case 'boolean':
-      return false;
-    case 'null':
-      return null;
-    case 'array': {
-      const count = typeof schema.minItems === 'number' ? schema.minItems : 0;
-      return Array.from({ length: count }, () => minimalValue(schema.items));
-    }
-    case 'object':
-      return minimalArguments(schema);
-    default: {
-      const length = typeof schema.minLength === 'number' ? Math.max(1, schema.minLength) : 1;
-      return 'x'.repeat(length);
-    }
-  }
-}
-
-/** Arguments with every required property of a tool's inputSchema, each at its minimal value. */
-export function minimalArguments(inputSchema: unknown): Record<string, unknown> {
-  if (!isRecord(inputSchema)) return {};
-  const properties = isRecord(inputSchema.properties) ? inputSchema.properties : {};
-  const required = Array.isArray(inputSchema.required) ? inputSchema.required.filter((r): r is string => typeof r === 'string') : [];
-  return Object.fromEntries(required.map((name) => [name, minimalValue(properties[name])]));
-}
-
-/** The tools of tools/list (first page) with their input schemas; [] when the answer has none. */
-export function toolsOf(answer: Message | undefined): { name: string; inputSchema: unknown }[] {
+/** The tools of tools/list (first page); [] when the answer has none. */
+export function toolsOf(answer: Message | undefined): ListedTool[] {
   const result = answer && isRecord(answer.result) ? answer.result : undefined;
   const tools = result && Array.isArray(result.tools) ? result.tools : [];
-  return tools.filter((t): t is Record<string, unknown> => isRecord(t) && typeof t.name === 'string').map((t) => ({ name: t.name as string, inputSchema: t.inputSchema }));
+  return tools.map(listedTool).filter((tool): tool is ListedTool => tool !== undefined);
 }
 
 /**
@@ -190,7 +147,7 @@ export function toolsOf(answer: Message | undefined): { name: string; inputSchem
 export async function sweepTools(ctx: CaseContext, tools: readonly { name: string; inputSchema: unknown }[]): Promise<string[]> {
   const calls = tools.slice(0, SWEEP_MAX_TOOLS).map((tool) => ({ id: `sweep-${ctx.nextId()}`, tool }));
   await Promise.all(
-    calls.map(({ id, tool }) => ctx.connection.send(request(id, 'tools/call', { name: tool.name, arguments: minimalArguments(tool.inputSchema) }))),
+    calls.map(({ id, tool }) => ctx.connection.send(request(id, 'tools/call', { name: tool.name, arguments: argumentsFor(tool.inputSchema) ?? {} }))),
   );
   return calls.map((call) => call.id);
 }

@@ -10,19 +10,15 @@ import type { Applicability, CaseContext, Discovery } from '../../../src/harness
 import type { IncomingExecutionStream, ReceivedDatagram, ReceivedMessage, WebTransportFacet } from '../../../src/transport/connection.js';
 import { isRecord } from '../../../src/wire/index.js';
 import { isResponseTo, request, setupResult, type Message } from '../support.js';
+import { acceptsHint, argumentsFor, askedBytes, listedTool, type ArgumentHints, type ListedTool, type ToolCall } from './tools.js';
+
+export { acceptsHint, argumentsFor, type ArgumentHints, type ListedTool, type ToolCall } from './tools.js';
 import { TargetPreconditionError } from '../../../src/harness/index.js';
 
 /** How long to wait for a stream, datagram or answer that should come (before --timeout-scale). */
 export const STREAM_EVENT_MS = 5_000;
 /** How long "nothing happens" is watched for (before --timeout-scale). */
 export const QUIET_MS = 300;
-
-/** A tool as tools/list describes it. */
-export interface ListedTool {
-  name: string;
-  description: string;
-  inputSchema: Message;
-}
 
 /** Applicability: WebTransport binding cases that need the target to list tools. */
 export function requiresTools(discovery: Discovery): Applicability {
@@ -60,99 +56,14 @@ export async function listTools(ctx: CaseContext): Promise<ListedTool[]> {
   let cursor: string | undefined;
   for (let page = 0; page < 10; page++) {
     const result = await setupResult(ctx, 'tools/list', cursor !== undefined ? { cursor } : {}, 'CORE-TOOLS-1');
-    for (const tool of Array.isArray(result.tools) ? result.tools : []) {
-      if (!isRecord(tool) || typeof tool.name !== 'string') continue;
-      tools.push({
-        name: tool.name,
-        description: typeof tool.description === 'string' ? tool.description : '',
-        inputSchema: isRecord(tool.inputSchema) ? tool.inputSchema : {},
-      });
+    for (const entry of Array.isArray(result.tools) ? result.tools : []) {
+      const tool = listedTool(entry);
+      if (tool) tools.push(tool);
     }
     if (typeof result.nextCursor !== 'string') break;
     cursor = result.nextCursor;
   }
   return tools;
-}
-
-/** Integer arguments the cases would like to set, matched by property name. */
-export interface ArgumentHints {
-  /** A size in bytes, for a property named like bytes/size/length. */
-  bytes?: number;
-  /** A byte count after which the transfer fails, for a property named like fail... */
-  failAfterBytes?: number;
-}
-
-const SIZE_PROPERTY = /^(bytes|size|length|byteLength|sizeBytes|numBytes)$/i;
-const FAIL_PROPERTY = /fail/i;
-
-interface PropertyInfo {
-  name: string;
-  schema: Message;
-}
-
-function propertiesOf(schema: Message): PropertyInfo[] {
-  const properties = isRecord(schema.properties) ? schema.properties : {};
-  return Object.entries(properties).map(([name, value]) => ({ name, schema: isRecord(value) ? value : {} }));
-}
-
-function isIntegerProperty(schema: Message): boolean {
-  return schema.type === 'integer' || schema.type === 'number';
-}
-
-function clampTo(schema: Message, value: number): number {
-  let result = value;
-  if (typeof schema.maximum === 'number') result = Math.min(result, schema.maximum);
-  if (typeof schema.minimum === 'number') result = Math.max(result, schema.minimum);
-  return result;
-}
-
-/** A value for a required property from its own schema (default, const, enum, then by type). */
-function plainValue(schema: Message): unknown {
-  if ('default' in schema) return schema.default;
-  if ('const' in schema) return schema.const;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
-  switch (schema.type) {
-    case 'integer':
-    case 'number':
-      return clampTo(schema, 1);
-    case 'boolean':
-      return false;
-    case 'object':
-      return {};
-    case 'array':
-      return [];
-    default:
-      return typeof schema.minLength === 'number' && schema.minLength > 11 ? 'x'.repeat(schema.minLength) : 'conformance';
-  }
-}
-
-/** Whether the tool's schema has a property the hint can go into. */
-export function acceptsHint(tool: ListedTool, hint: keyof ArgumentHints): boolean {
-  const pattern = hint === 'bytes' ? SIZE_PROPERTY : FAIL_PROPERTY;
-  return propertiesOf(tool.inputSchema).some((p) => pattern.test(p.name) && isIntegerProperty(p.schema));
-}
-
-/**
- * Arguments for `tool` built from its inputSchema: every required property, plus the hinted
- * integer properties (clamped to their minimum/maximum). Returns the arguments and the size
- * actually asked for, when a size property took the hint.
- */
-export function argumentsFor(tool: ListedTool, hints: ArgumentHints = {}): { arguments: Message; bytes?: number } {
-  const required = new Set(Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required.filter((r): r is string => typeof r === 'string') : []);
-  const args: Message = {};
-  let bytes: number | undefined;
-  for (const { name, schema } of propertiesOf(tool.inputSchema)) {
-    if (hints.failAfterBytes !== undefined && FAIL_PROPERTY.test(name) && isIntegerProperty(schema)) {
-      args[name] = clampTo(schema, hints.failAfterBytes);
-    } else if (hints.bytes !== undefined && SIZE_PROPERTY.test(name) && isIntegerProperty(schema)) {
-      bytes = clampTo(schema, hints.bytes);
-      args[name] = bytes;
-    } else if (required.has(name)) {
-      args[name] = plainValue(schema);
-    }
-  }
-  return bytes !== undefined ? { arguments: args, bytes } : { arguments: args };
 }
 
 /** Names of tools that change something: never called with made-up arguments. */
@@ -169,7 +80,7 @@ export function firstCallableTool(ctx: CaseContext): string | undefined {
 }
 
 /** Tools whose name or description say they stream (001 §5's read_file is the model). */
-export function streamCandidates(ctx: CaseContext, tools: readonly ListedTool[], hint?: keyof ArgumentHints): ListedTool[] {
+export function streamCandidates(ctx: CaseContext, tools: readonly ListedTool[], hint?: 'bytes' | 'failAfterBytes'): ListedTool[] {
   const pattern = /ref\/stream|execution stream|download|stream|read_file|file/i;
   return tools
     .filter((t) => callable(ctx, t) && (pattern.test(t.name) || pattern.test(t.description)))
@@ -193,11 +104,8 @@ export function refStreamItems(value: unknown, depth = 0): Message[] {
   return Object.values(value).flatMap((item) => refStreamItems(item, depth + 1));
 }
 
-/** A tools/call sent by the helpers: its id, the answer to come, and what was asked. */
-export interface ToolCall {
-  tool: ListedTool;
-  id: number;
-  arguments: Message;
+/** A tools/call sent by the helpers, with the answer to come. */
+export interface PendingCall extends ToolCall {
   /** The size the arguments asked for, when the tool took a size. */
   bytes?: number;
   /** Resolves with the answer (result or error); rejects when the case ends first. */
@@ -207,13 +115,14 @@ export interface ToolCall {
 }
 
 /** Sends tools/call (with a progressToken when given) and returns the pending call. */
-export async function callTool(ctx: CaseContext, tool: ListedTool, hints: ArgumentHints = {}, progressToken?: string | number): Promise<ToolCall> {
+export async function callTool(ctx: CaseContext, tool: ListedTool, hints: ArgumentHints = {}, progressToken?: string): Promise<PendingCall> {
   const id = ctx.nextId();
-  const built = argumentsFor(tool, hints);
-  const params: Message = { name: tool.name, arguments: built.arguments };
+  const args = argumentsFor(tool.inputSchema, hints) ?? {};
+  const bytes = hints.bytes !== undefined ? askedBytes(tool, args) : undefined;
+  const params: Message = { name: tool.name, arguments: args };
   if (progressToken !== undefined) params._meta = { progressToken };
   const answer = ctx.next((r) => isResponseTo(r.message, id));
-  const call: ToolCall = { tool, id, arguments: built.arguments, answer, ...(built.bytes !== undefined ? { bytes: built.bytes } : {}) };
+  const call: PendingCall = { tool, id, arguments: args, answer, ...(progressToken !== undefined ? { progressToken } : {}), ...(bytes !== undefined ? { bytes } : {}) };
   answer.then(
     (received) => (call.answered = received),
     () => undefined,
@@ -223,7 +132,7 @@ export async function callTool(ctx: CaseContext, tool: ListedTool, hints: Argume
 }
 
 /** A tools/call whose answer travels on an execution stream. */
-export interface StreamingCall extends ToolCall {
+export interface StreamingCall extends PendingCall {
   /** The first execution stream whose header names the call's id (absent: the answer named one that never came). */
   stream?: IncomingExecutionStream;
 }

@@ -92,8 +92,9 @@ export const FAULT_SERVER_OPTIONS: Readonly<Record<string, NonNullable<MockRunOp
   'subscribe-without-capability': { server: { core: { subscribe: false } } },
   'log-without-capability': { server: { logging: false } },
   'expired-token-not-found': { flow: { stateless: { secret: 'self-test stateless token signing secret, 32+ bytes' } } },
-  // A server whose only long tool reports progress (no tool asks the client): the case must see the call running to tell deafness from a race.
-  'deaf-to-cancel': { server: { core: { askingTools: false } } },
+  // A server whose only long tool reports progress (no tool asks the client): the case must see the call running to tell
+  // deafness from a race. Progress on the control stream: a datagram may be lost, and with it the sight of the call running.
+  'deaf-to-cancel': { server: { core: { askingTools: false }, progressDatagrams: false } },
 };
 
 /** Where a fault of each layer is run: core/flow/webtransport over WebTransport, fastworkflow and http (Streamable HTTP transport) over HTTP. */

@@ -4,7 +4,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectHttp, type HttpClientConnection } from '../../../src/transport/http/client.js';
+import { connectHttp, type HttpClientConnection, type HttpClientOptions } from '../../../src/transport/http/client.js';
+import { ConnectionError } from '../../../src/transport/errors.js';
 
 type Message = { jsonrpc: '2.0'; id?: string | number | null; method?: string; params?: unknown };
 type Answer = (message: Message, req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -51,6 +52,14 @@ afterEach(async () => {
   for (const step of cleanup.reverse()) await step();
   cleanup = [];
 });
+
+/** A connection with its own options to an endpoint that needs no initialize (each POST is answered alike). */
+async function connectTo(endpoint: Awaited<ReturnType<typeof scriptedEndpoint>>, options: HttpClientOptions): Promise<HttpClientConnection> {
+  cleanup.push(endpoint.close);
+  const connection = await connectHttp(endpoint.url, { deleteSessionOnClose: false, ...options });
+  cleanup.unshift(() => connection.close());
+  return connection;
+}
 
 async function open(endpoint: Awaited<ReturnType<typeof scriptedEndpoint>>, eventStream = false): Promise<HttpClientConnection> {
   cleanup.push(endpoint.close);
@@ -201,6 +210,106 @@ describe('HTTP error statuses to a POST', () => {
     await until(() => connection.faults().length === 1);
     expect(connection.faults()[0]).toMatchObject({ code: 'INVALID_JSON', jsonRpcCode: -32700 });
     expect(connection.http.refusals()).toEqual([]);
+  });
+});
+
+describe('a hostile server: what it does to a body is a ConnectionError or a fault, and memory stays bounded', () => {
+  /** Answers with the head and the first bytes of a body, then drops the connection. */
+  const midClose: Answer = (message, _req, res) => {
+    const text = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { filler: 'x'.repeat(4096) } });
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) });
+    res.write(text.slice(0, 100), () => res.socket?.destroy());
+  };
+
+  it('a body cut off mid-way rejects a raw request with a ConnectionError (not Node\'s bare "aborted")', async () => {
+    const connection = await open(await scriptedEndpoint({ onPost: midClose }));
+    const failure = await connection.http
+      .request({ headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) }, WAIT)
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(failure).toBeInstanceOf(ConnectionError);
+    expect(failure).toMatchObject({ code: 'CONNECTION_CLOSED', message: expect.stringMatching(/the response ended before its body was complete \(after 100 bytes/) });
+  });
+
+  it('a message POST whose answer is cut off mid-way is a fault, not a thrown error', async () => {
+    const connection = await open(await scriptedEndpoint({ onPost: midClose }));
+    await connection.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    await until(() => connection.faults().length === 1);
+    expect(connection.faults()[0]).toMatchObject({ code: 'CONNECTION_CLOSED' });
+  });
+
+  it('a body announced over the limit is refused from its Content-Length, before it is read', async () => {
+    const gib = 1024 ** 3;
+    let written = 0;
+    const endpoint = await scriptedEndpoint({
+      onPost: (_message, _req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(gib) });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = () => {
+          while (!res.destroyed && written < gib) {
+            written += chunk.byteLength;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+        };
+        pump();
+      },
+    });
+    const connection = await connectTo(endpoint, { maxBodyBytes: 1024 * 1024 });
+    await connection.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    await until(() => connection.faults().length === 1);
+    expect(connection.faults()[0]).toMatchObject({ code: 'BODY_TOO_LARGE', message: expect.stringContaining(`${gib} bytes (Content-Length) exceeds 1048576 bytes`) });
+  });
+
+  it('an SSE event that never ends is skipped at the limit as a fault; the stream goes on', async () => {
+    const endpoint = await scriptedEndpoint({
+      onPost: (message, _req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        res.write(`data: ${'x'.repeat(300_000)}`);
+        res.end(`\n\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} })}\n\n`);
+      },
+    });
+    const connection = await connectTo(endpoint, { maxEventBytes: 100_000 });
+    await connection.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    expect((await connection.next(undefined, WAIT)).message).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    expect(connection.faults()).toEqual([expect.objectContaining({ code: 'SSE_EVENT_TOO_LARGE' })]);
+  });
+
+  it('a raw request reads an endless event stream only until it has kept 10000 events', async () => {
+    const connection = await open(
+      await scriptedEndpoint({
+        onPost: (_message, _req, res) => {
+          res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+          const note = `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'flood' } })}\n\n`;
+          // Never ends: only the runner's own bound (or the deadline, far away) stops the read.
+          res.write(note.repeat(12_000));
+        },
+      }),
+    );
+    const response = await connection.http.request(
+      { headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) },
+      { timeoutMs: 600_000 },
+    );
+    expect(response).toMatchObject({ bodyKind: 'sse', incomplete: true });
+    expect(response.events).toHaveLength(10_000);
+    expect(connection.transcript.entries().some((entry) => entry.note === 'SSE stream cut at 10000 events: a raw answer keeps no more')).toBe(true);
+  });
+
+  it('messages nobody takes are dropped past the queue limit, the oldest first, and said so', async () => {
+    const connection = await open(
+      await scriptedEndpoint({
+        onPost: (message, _req, res) => {
+          res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+          const note = `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'flood' } })}\n\n`;
+          res.end(`${note.repeat(12_000)}data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} })}\n\n`);
+        },
+      }),
+    );
+    await connection.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    await until(() => connection.pending().some((received) => (received.message as Message).id === 2));
+    expect(connection.pending()).toHaveLength(10_000);
+    expect(connection.transcript.entries().some((entry) => entry.note?.startsWith('more messages arrived unread than the queue keeps'))).toBe(true);
   });
 });
 

@@ -37,6 +37,22 @@ describe('SseParser', () => {
     expect(parseAll('data:  two spaces\n\ndata:none\n\n')).toEqual([{ data: ' two spaces' }, { data: 'none' }]);
   });
 
+  it('skips an event over maxEventChars to its blank line, says so, and reads the next one', () => {
+    const overflows: number[] = [];
+    const parser = new SseParser({ maxEventChars: 100, onOverflow: (chars) => overflows.push(chars) });
+    const events = [...parser.push(bytes(`data: ${'x'.repeat(150)}`)), ...parser.push(bytes(`${'x'.repeat(1000)}\r\ndata: more\r\n\r\n`)), ...parser.push(bytes('data: next\n\n'))];
+    expect(events.map((event) => event.data)).toEqual(['next']);
+    // 156 characters when given up on, then the 1000, "\r\n", "data: more", "\r\n" and the "\r" of the blank line.
+    expect(overflows).toEqual([156 + 1000 + 2 + 10 + 2 + 1]);
+  });
+
+  it('an over-long event cut off by the end of the stream is reported too', () => {
+    const overflows: number[] = [];
+    const parser = new SseParser({ maxEventChars: 10, onOverflow: (chars) => overflows.push(chars) });
+    expect([...parser.push(bytes(`: ${'c'.repeat(20)}`)), ...parser.end()]).toEqual([]);
+    expect(overflows).toEqual([22]);
+  });
+
   it('records the exact text of each event', () => {
     const parser = new SseParser();
     expect(parser.push(bytes(': c\r\nevent: m\r\ndata: x\r\n\r\n')).map((event) => event.raw)).toEqual([': c\r\nevent: m\r\ndata: x\r\n\r\n']);

@@ -143,6 +143,48 @@ describe('stdio client with misbehaving children', () => {
     await expect.poll(() => isAlive(grandchild), { timeout: 20_000 }).toBe(false);
   });
 
+  it('leaves no grandchild behind that left the process group and holds stdout open, and closes promptly', async () => {
+    // detached: the grandchild gets a process group (and session) of its own, out of reach of the group kill.
+    const connection = await spawn(
+      nodeScript(
+        `const c = require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {stdio: ['ignore', 'inherit', 'ignore'], detached: true});` +
+          `c.unref(); console.log(JSON.stringify({grandchild: c.pid})); process.stdin.on('end', () => process.exit(0)); process.stdin.resume();`,
+      ),
+      // A close grace far above the test's limit: only the marker kill can end the grandchild in time.
+      { closeGraceMs: 120_000 },
+    );
+    const { grandchild } = (await connection.next(undefined, WAIT)).message as { grandchild: number };
+    expect(isAlive(grandchild)).toBe(true);
+    await connection.close();
+    await expect.poll(() => isAlive(grandchild), { timeout: 20_000 }).toBe(false);
+  });
+
+  it('a server that exits on its own takes along what it started outside its group', async () => {
+    const connection = await spawn(
+      nodeScript(
+        `const c = require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {stdio: 'ignore', detached: true});` +
+          `c.unref(); console.log(JSON.stringify({grandchild: c.pid})); setTimeout(() => process.exit(0), 100);`,
+      ),
+    );
+    const { grandchild } = (await connection.next(undefined, WAIT)).message as { grandchild: number };
+    await connection.closed;
+    expect(connection.transcript.entries().map((entry) => entry.note)).toContain('killed 1 process(es) it started outside its group');
+    await expect.poll(() => isAlive(grandchild), { timeout: 20_000 }).toBe(false);
+  });
+
+  it('keeps the first and the latest stderr lines of a flood, each cut to 4096 characters', async () => {
+    const connection = await spawn(
+      nodeScript(`for (let i = 0; i < 5000; i++) process.stderr.write('line ' + i + (i === 0 ? 'x'.repeat(10000) : '') + '\\n');`),
+    );
+    await connection.closed;
+    const lines = connection.stdio.stderrLines();
+    expect(lines).toHaveLength(1000);
+    expect(lines[0]).toBe(`line 0${'x'.repeat(4090)}… (5910 more characters)`);
+    expect(lines[99]).toBe('line 99');
+    expect(lines[100]).toBe('line 4100');
+    expect(lines.at(-1)).toBe('line 4999');
+  });
+
   it('echoes what writeLine and sendRaw write, with the environment it was given', async () => {
     const connection = await spawn(nodeScript(`console.log(JSON.stringify({env: process.env.FIXTURE_VALUE})); process.stdin.pipe(process.stdout);`), {
       env: { FIXTURE_VALUE: 'set' },

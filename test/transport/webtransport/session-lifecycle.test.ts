@@ -71,6 +71,56 @@ describe('Origin is checked before the session is accepted', () => {
   });
 });
 
+describe('an empty Origin (issue 17 item 8)', () => {
+  it('is refused with 403 like a foreign one (as over Streamable HTTP), while a missing Origin is accepted', async () => {
+    const fixture = await server();
+    const empty = await probeWebTransportSession(fixture.server.url, { origin: '', certificateHash: fixture.server.certificateHash, timeoutMs: LIVENESS_MS });
+    expect(empty.status).toBe(403);
+    expect(fixture.server.refusals()).toContainEqual(expect.objectContaining({ status: 403, reason: 'origin', origin: '' }));
+    const missing = await probeWebTransportSession(fixture.server.url, { certificateHash: fixture.server.certificateHash, timeoutMs: LIVENESS_MS });
+    expect(missing.status).toBe(200);
+  });
+});
+
+describe('handshake deadline and idle expiry (issue 17 items 3, 4)', () => {
+  it('closes a session that never sends initialize, so idle sessions cannot hold every slot', async () => {
+    const fixture = await server({ maxSessions: 1, limits: { handshakeTimeoutMs: 300 } });
+    const idle = await connect(fixture.server);
+    await expect(connect(fixture.server)).rejects.toMatchObject({ name: 'SessionRefusedError', status: 429 });
+    const closed = await idle.closed;
+    expect(fixture.sessions[0]!.transcript.entries().some((entry) => entry.note === 'closing: no initialize handshake within 300 ms')).toBe(true);
+    expect(closed.initiator).toBe('remote');
+    // The slot is free again: the next client gets a session and completes its handshake.
+    const next = await connectReady(fixture.server);
+    await next.send({ jsonrpc: '2.0', id: 7, method: 'ping' });
+    expect((await answerTo(next, 7)).message).toMatchObject({ id: 7, result: {} });
+    await next.close();
+  });
+
+  it('leaves a session that completed its handshake open past the handshake deadline', async () => {
+    const fixture = await server({ limits: { handshakeTimeoutMs: 100 } });
+    const client = await connectReady(fixture.server);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(client.isClosed).toBe(false);
+    await client.send({ jsonrpc: '2.0', id: 8, method: 'ping' });
+    expect((await answerTo(client, 8)).message).toMatchObject({ id: 8, result: {} });
+    await client.close();
+  });
+
+  it('closes a session nothing crossed for idleTimeoutMs, but not while a request is in flight', async () => {
+    const fixture = await server({ limits: { idleTimeoutMs: 200 } });
+    const quiet = await connectReady(fixture.server);
+    await quiet.closed;
+    expect(fixture.sessions[0]!.transcript.entries().some((entry) => entry.note === 'closing: idle for 200 ms')).toBe(true);
+    const busy = await connectReady(fixture.server);
+    await busy.send({ jsonrpc: '2.0', id: 9, method: HOLD });
+    // Several idle periods pass while the request is in flight.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(busy.isClosed).toBe(false);
+    await busy.close();
+  });
+});
+
 describe('global session limit', () => {
   it('refuses sessions beyond maxSessions with 429', async () => {
     const fixture = await server({ maxSessions: 1 });

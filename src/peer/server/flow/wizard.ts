@@ -4,13 +4,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { compilePattern, isCalendarDate } from '../../../protocol/prompt-validation.js';
 import { InvalidPromptError } from '../../../protocol/errors.js';
 import type { EnginePrompt } from './answers.js';
 import { WizardFileError } from './errors.js';
 import { templatePaths } from './template.js';
-import wizardSchema from './wizard.schema.json' with { type: 'json' };
+import { validate } from './wizard.validator.generated.js';
 
 export const COMPLETE_TARGET = '$complete';
 
@@ -56,8 +56,8 @@ export interface Wizard {
   source: string;
 }
 
-const ajv = new Ajv2020({ strict: true, allErrors: false, allowUnionTypes: true });
-const validateDocument = ajv.compile(wizardSchema);
+/** wizard.schema.json, compiled at build (scripts/generate-validators.ts): no ajv at start. */
+const validateDocument = validate as ValidateFunction;
 
 const INLINE = '<inline wizard>';
 

@@ -40,6 +40,9 @@ describe('bad options', () => {
     [{ transport: 'wt' as const, limits: { maxMessageSize: 0 } }, 'max-message-size'],
     [{ transport: 'wt' as const, limits: { maxConcurrentStreams: -1 } }, 'max-concurrent-streams'],
     [{ transport: 'wt' as const, limits: { maxSessions: 2.5 } }, 'max-sessions'],
+    [{ transport: 'http' as const, transcript: { maxMessageBytes: -1 } }, 'kept-message-bytes'],
+    [{ transport: 'wt' as const, limits: { handshakeTimeoutMs: -1 } }, 'handshake-timeout'],
+    [{ transport: 'http' as const, limits: { idleTimeoutMs: 0.5 } }, 'idle-timeout'],
   ])('%j is refused naming %s', async (options, option) => {
     const error = await startMockServer(options).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MockServerOptionError);
@@ -111,6 +114,61 @@ describe('certificate and session limit (wt)', () => {
     expect(refused).toBeInstanceOf(SessionRefusedError);
     expect((refused as SessionRefusedError).status).toBe(429);
     await first.close();
+  });
+
+  it('closes a WebTransport session that never sends initialize after handshakeTimeoutMs, freeing its slot', async () => {
+    const server = await start({ transport: 'wt', limits: { maxSessions: 1, handshakeTimeoutMs: 200 } });
+    const idle = await connectWebTransport(server.url, { certificateHash: server.certificateHash! });
+    await idle.closed;
+    const next = await connectWebTransport(server.url, { certificateHash: server.certificateHash! });
+    expect((await initializeSession(next, { timeoutMs: 15_000 })).result.serverInfo).toBeDefined();
+    await next.close();
+  });
+});
+
+describe('Streamable HTTP hygiene: every POST answered, a session cap, idle expiry', () => {
+  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'options-test', version: '1' } } };
+  const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+
+  it('answers a request whose id no answer could name (a fraction, past 2^53) on its own POST: -32600, id null (the POST used to hang)', async () => {
+    const server = await start({ transport: 'http', fastworkflow: false });
+    const opened = await post(server.url, initialize);
+    const sessionId = opened.headers.get('mcp-session-id')!;
+    await opened.text();
+    for (const id of ['0.5', '1e308']) {
+      const answer = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': sessionId },
+        body: `{"jsonrpc":"2.0","id":${id},"method":"ping"}`,
+        signal: AbortSignal.timeout(15_000),
+      });
+      expect(answer.status, id).toBe(400);
+      expect(await answer.json(), id).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    }
+  });
+
+  it('refuses an initialize beyond maxSessions with 429, and ends a session idle for idleTimeoutMs (its id then gets 404)', async () => {
+    const server = await start({ transport: 'http', fastworkflow: false, limits: { maxSessions: 1, idleTimeoutMs: 300 } });
+    const first = await post(server.url, initialize);
+    expect(first.status).toBe(200);
+    const sessionId = first.headers.get('mcp-session-id')!;
+    await first.text();
+    const refused = await post(server.url, initialize);
+    expect(refused.status).toBe(429);
+    await refused.text();
+    // Once the first session expired, its id is unknown and the slot is free.
+    let later: Response;
+    for (;;) {
+      later = await post(server.url, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'Mcp-Session-Id': sessionId });
+      await later.text();
+      if (later.status === 404) break;
+      // Each request is activity: wait out a whole idle period before the next try (liveness only).
+      await new Promise((resolve) => setTimeout(resolve, 600));
+    }
+    const again = await post(server.url, initialize);
+    expect(again.status).toBe(200);
+    await again.text();
   });
 });
 

@@ -1,13 +1,26 @@
-// The implementation under test, as the `server` command's options describe it: a WebTransport
-// URL, a Streamable HTTP endpoint, or a command to spawn per case over stdio, with the TLS material,
-// headers, protocol version and interactive tools that reach it. Every unusable value is a
-// CliUsageError naming its option.
+// The implementation under test, as the `server` command's options (and the library's
+// runServerConformance options) describe it: a WebTransport URL, a Streamable HTTP endpoint, or a
+// command to spawn per case over stdio, with the TLS material, headers, protocol version and
+// interactive tools that reach it. Every unusable value is a TargetOptionError naming its option
+// as the command line spells it (the CLI shows it as a usage error, the library renames it).
 import { readFileSync } from 'node:fs';
-import { httpRerunArgs, httpTarget, stdioTarget, webTransportTarget, type Target, type TargetCommonOptions } from '../harness/index.js';
 import { isProtocolVersion, PROTOCOL_VERSIONS } from '../protocol/methods.js';
 import { splitCommandLine } from '../transport/stdio/index.js';
 import { parseCertificateHash } from '../transport/webtransport/tls.js';
-import { CliUsageError } from './errors.js';
+import { HarnessError } from './errors.js';
+import { httpRerunArgs, httpTarget, stdioTarget, webTransportTarget, type TargetCommonOptions } from './transport-targets.js';
+import type { Target } from './case.js';
+
+/** A target option that cannot be used: `option` as the command line spells it (`--url`), `detail` what is wrong. */
+export class TargetOptionError extends HarnessError {
+  readonly option: string;
+  readonly detail: string;
+  constructor(option: string, detail: string, options?: { cause?: unknown }) {
+    super('TARGET_OPTION_INVALID', `${option}: ${detail}`, options);
+    this.option = option;
+    this.detail = detail;
+  }
+}
 
 export type ServerTransport = 'webtransport' | 'http' | 'stdio';
 
@@ -46,8 +59,8 @@ const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function single(option: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  if (Array.isArray(value)) throw new CliUsageError(option, `given ${value.length} times; give it once`);
-  if (typeof value !== 'string' || value.trim() === '') throw new CliUsageError(option, 'needs a non-empty value');
+  if (Array.isArray(value)) throw new TargetOptionError(option, `given ${value.length} times; give it once`);
+  if (typeof value !== 'string' || value.trim() === '') throw new TargetOptionError(option, 'needs a non-empty value');
   return value;
 }
 
@@ -58,10 +71,10 @@ export function parseHeaders(lines: readonly string[]): Record<string, string> {
   for (const line of lines) {
     const colon = line.indexOf(':');
     const name = colon < 0 ? '' : line.slice(0, colon).trim();
-    if (colon < 0 || !FIELD_NAME.test(name)) throw new CliUsageError('--header', `${JSON.stringify(line)} is not of the form "Name: value"`);
+    if (colon < 0 || !FIELD_NAME.test(name)) throw new TargetOptionError('--header', `${JSON.stringify(line)} is not of the form "Name: value"`);
     const value = line.slice(colon + 1).trim();
-    if (/[\r\n\0]/.test(value)) throw new CliUsageError('--header', `the value of ${name} contains a line break or NUL`);
-    if (seen.has(name.toLowerCase())) throw new CliUsageError('--header', `${name} is given twice`);
+    if (/[\r\n\0]/.test(value)) throw new TargetOptionError('--header', `the value of ${name} contains a line break or NUL`);
+    if (seen.has(name.toLowerCase())) throw new TargetOptionError('--header', `${name} is given twice`);
     seen.add(name.toLowerCase());
     headers[name] = value;
   }
@@ -72,19 +85,19 @@ export function parseHeaders(lines: readonly string[]): Record<string, string> {
 export function parseServerTarget(args: ServerTargetArgs): ServerTargetSpec {
   const url = single('--url', args.url);
   const stdio = single('--stdio', args.stdio);
-  if (url === undefined && stdio === undefined) throw new CliUsageError('server', 'name the server under test with --url URL or --stdio "command"');
-  if (url !== undefined && stdio !== undefined) throw new CliUsageError('--stdio', 'give either --url or --stdio, not both');
+  if (url === undefined && stdio === undefined) throw new TargetOptionError('server', 'name the server under test with --url URL or --stdio "command"');
+  if (url !== undefined && stdio !== undefined) throw new TargetOptionError('--stdio', 'give either --url or --stdio, not both');
   const headerLines = args.header ?? [];
   const interactiveTools = args.interactiveTool?.map((name) => {
-    if (typeof name !== 'string' || name.trim() === '') throw new CliUsageError('--interactive-tool', 'a tool name must not be empty');
+    if (typeof name !== 'string' || name.trim() === '') throw new TargetOptionError('--interactive-tool', 'a tool name must not be empty');
     return name;
   });
   const protocolVersion = single('--protocol-version', args.protocolVersion);
   if (protocolVersion !== undefined && !isProtocolVersion(protocolVersion)) {
-    throw new CliUsageError('--protocol-version', `${JSON.stringify(protocolVersion)} is not a protocol version this tool knows (${PROTOCOL_VERSIONS.join(', ')})`);
+    throw new TargetOptionError('--protocol-version', `${JSON.stringify(protocolVersion)} is not a protocol version this tool knows (${PROTOCOL_VERSIONS.join(', ')})`);
   }
   const http = args.http ?? 2;
-  if (http !== 2 && http !== 3) throw new CliUsageError('--http', `must be 2 or 3, got ${String(http)}`);
+  if (http !== 2 && http !== 3) throw new TargetOptionError('--http', `must be 2 or 3, got ${String(http)}`);
   const common = {
     http: http as 2 | 3,
     ...(protocolVersion !== undefined ? { protocolVersion } : {}),
@@ -97,14 +110,14 @@ export function parseServerTarget(args: ServerTargetArgs): ServerTargetSpec {
   ];
 
   if (stdio !== undefined) {
-    if (args.transport !== undefined) throw new CliUsageError('--transport', 'applies to --url only (--stdio is its own transport)');
+    if (args.transport !== undefined) throw new TargetOptionError('--transport', 'applies to --url only (--stdio is its own transport)');
     for (const [option, value] of [['--header', headerLines.length > 0 ? headerLines : undefined], ['--ca', args.ca], ['--certificate-hash', args.certificateHash]] as const) {
-      if (value !== undefined) throw new CliUsageError(option, 'has no meaning for a --stdio target');
+      if (value !== undefined) throw new TargetOptionError(option, 'has no meaning for a --stdio target');
     }
     try {
       splitCommandLine(stdio);
     } catch (error) {
-      throw new CliUsageError('--stdio', (error as Error).message, { cause: error });
+      throw new TargetOptionError('--stdio', (error as Error).message, { cause: error });
     }
     return { transport: 'stdio', location: stdio, headers: {}, ...common, rerunArgs: ['--stdio', stdio, ...extraRerun] };
   }
@@ -113,43 +126,43 @@ export function parseServerTarget(args: ServerTargetArgs): ServerTargetSpec {
   try {
     parsed = new URL(url!);
   } catch {
-    throw new CliUsageError('--url', `${JSON.stringify(url)} is not a URL`);
+    throw new TargetOptionError('--url', `${JSON.stringify(url)} is not a URL`);
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new CliUsageError('--url', `${JSON.stringify(url)} is neither https: (WebTransport, or Streamable HTTP with --transport http) nor http: (Streamable HTTP)`);
+    throw new TargetOptionError('--url', `${JSON.stringify(url)} is neither https: (WebTransport, or Streamable HTTP with --transport http) nor http: (Streamable HTTP)`);
   }
   const transportArg = single('--transport', args.transport);
   if (transportArg !== undefined && transportArg !== 'webtransport' && transportArg !== 'http') {
-    throw new CliUsageError('--transport', `must be webtransport or http, got ${JSON.stringify(transportArg)}`);
+    throw new TargetOptionError('--transport', `must be webtransport or http, got ${JSON.stringify(transportArg)}`);
   }
   const transport: ServerTransport = transportArg ?? (parsed.protocol === 'https:' ? 'webtransport' : 'http');
-  if (transport === 'webtransport' && parsed.protocol !== 'https:') throw new CliUsageError('--url', 'WebTransport needs an https: URL');
+  if (transport === 'webtransport' && parsed.protocol !== 'https:') throw new TargetOptionError('--url', 'WebTransport needs an https: URL');
 
   let ca: ServerTargetSpec['ca'];
   const caFile = single('--ca', args.ca);
   if (caFile !== undefined) {
-    if (parsed.protocol === 'http:') throw new CliUsageError('--ca', 'has no meaning for a plain http: URL');
+    if (parsed.protocol === 'http:') throw new TargetOptionError('--ca', 'has no meaning for a plain http: URL');
     let pem: string;
     try {
       pem = readFileSync(caFile, 'utf8');
     } catch (error) {
-      throw new CliUsageError('--ca', `cannot read ${caFile}: ${(error as Error).message}`, { cause: error });
+      throw new TargetOptionError('--ca', `cannot read ${caFile}: ${(error as Error).message}`, { cause: error });
     }
-    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new CliUsageError('--ca', `${caFile} holds no PEM certificate`);
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new TargetOptionError('--ca', `${caFile} holds no PEM certificate`);
     ca = { file: caFile, pem };
   }
   const certificateHash = single('--certificate-hash', args.certificateHash);
   if (certificateHash !== undefined) {
-    if (transport !== 'webtransport') throw new CliUsageError('--certificate-hash', 'pins a WebTransport server certificate; for Streamable HTTP over https use --ca');
+    if (transport !== 'webtransport') throw new TargetOptionError('--certificate-hash', 'pins a WebTransport server certificate; for Streamable HTTP over https use --ca');
     try {
       parseCertificateHash(certificateHash);
     } catch (error) {
-      throw new CliUsageError('--certificate-hash', (error as Error).message, { cause: error });
+      throw new TargetOptionError('--certificate-hash', (error as Error).message, { cause: error });
     }
   }
   const headers = parseHeaders(headerLines);
   if (transport === 'webtransport' && headerLines.length > 0) {
-    throw new CliUsageError('--header', 'the WebTransport client cannot add headers to its CONNECT request; --header applies to Streamable HTTP');
+    throw new TargetOptionError('--header', 'the WebTransport client cannot add headers to its CONNECT request; --header applies to Streamable HTTP');
   }
   const targetArgs = transport === 'http' ? httpRerunArgs(url!) : ['--url', url!];
   const rerunArgs = [
@@ -170,8 +183,9 @@ export function parseServerTarget(args: ServerTargetArgs): ServerTargetSpec {
   };
 }
 
-/** The harness Target for a checked spec. */
-export function serverTarget(spec: ServerTargetSpec): Target {
+/** The harness Target for a checked spec; `keptMessageBytes` is each connection's transcript limit per message. */
+export function serverTarget(spec: ServerTargetSpec, keptMessageBytes?: number): Target {
+  const transcript = keptMessageBytes === undefined ? {} : { transcript: { maxMessageBytes: keptMessageBytes } };
   const common: TargetCommonOptions = {
     rerunArgs: spec.rerunArgs,
     ...(spec.protocolVersion !== undefined ? { protocolVersion: spec.protocolVersion } : {}),
@@ -179,11 +193,12 @@ export function serverTarget(spec: ServerTargetSpec): Target {
   };
   switch (spec.transport) {
     case 'stdio':
-      return stdioTarget(spec.location, common);
+      return stdioTarget(spec.location, { ...common, client: transcript });
     case 'http':
       return httpTarget(spec.location, {
         ...common,
         client: {
+          ...transcript,
           ...(Object.keys(spec.headers).length > 0 ? { headers: spec.headers } : {}),
           ...(spec.ca !== undefined ? { tls: { ca: spec.ca.pem } } : {}),
         },
@@ -192,6 +207,7 @@ export function serverTarget(spec: ServerTargetSpec): Target {
       return webTransportTarget(spec.location, {
         ...common,
         client: {
+          ...transcript,
           http: spec.http,
           ...(spec.certificateHash !== undefined ? { certificateHash: spec.certificateHash } : {}),
           ...(spec.ca !== undefined ? { caFile: spec.ca.file } : {}),

@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { boundValue, checkMessageLimit, type OmittedValue } from '../../src/transport/message-bound.js';
+
+describe('boundValue', () => {
+  it('gives back a value within the limit as it is', () => {
+    const value = { jsonrpc: '2.0', id: 1, result: { tools: [] } };
+    expect(boundValue(value, 1000)).toBe(value);
+    expect(boundValue(7, 0)).toBe(7);
+    expect(boundValue(undefined, 0)).toBeUndefined();
+  });
+
+  it('replaces only the members over the limit, with their size, SHA-256 and head', () => {
+    const large = 'x'.repeat(10_000);
+    const bounded = boundValue({ pointer: '/result', message: { id: 3, result: { large } } }, 4096) as { pointer: string; message: { id: number; result: { large: OmittedValue } } };
+    expect(bounded.pointer).toBe('/result');
+    expect(bounded.message.id).toBe(3);
+    const omitted = bounded.message.result.large;
+    expect(omitted.jsonLength).toBe(10_002);
+    expect(omitted.sha256).toBe(createHash('sha256').update(JSON.stringify(large)).digest('hex'));
+    expect(omitted.head).toBe(JSON.stringify(large).slice(0, 1024));
+    expect(omitted.omitted).toMatch(/^a value of 10002 characters \(JSON\), over the 4096-byte limit/);
+    expect(JSON.stringify(bounded).length).toBeLessThan(4096);
+  });
+
+  it('replaces the whole value when its members are each within the limit but not together', () => {
+    const many = Array.from({ length: 100 }, (_, i) => 'y'.repeat(50) + i);
+    const bounded = boundValue(many, 1000) as OmittedValue;
+    expect(bounded.jsonLength).toBe(JSON.stringify(many).length);
+  });
+
+  it('refuses a limit that is no byte count', () => {
+    expect(() => checkMessageLimit(-1)).toThrow(RangeError);
+    expect(() => checkMessageLimit(1.5)).toThrow(RangeError);
+    expect(checkMessageLimit(Number.POSITIVE_INFINITY)).toBe(Number.POSITIVE_INFINITY);
+  });
+});
