@@ -448,7 +448,6 @@ export class MockClient {
 
   /** The view calls.ts, interaction.ts, serving.ts and binding-faults.ts work through. */
   #contextFor(): ClientContext {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const client = this;
     return {
       connection: this.connection,
