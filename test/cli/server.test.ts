@@ -429,4 +429,13 @@ describe('server: the pre-flight initialize', () => {
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(parseJsonReport(readFileSync(join(reports, 'report.json'), 'utf8')).error).toMatchObject({ code: 'TARGET_UNREACHABLE' });
   });
+
+  it('a stdio command that cannot be started writes every report asked for too (exit 2)', async () => {
+    const reports = join(dir, 'no-such-command');
+    const { code, stderr } = await runWith(registryOf(ping), '--stdio', '/nonexistent/mcp-server --flag', '--reports', reports);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^error: cannot connect to \/nonexistent\/mcp-server --flag: cannot start .*ENOENT\n$/);
+    expect(parseJsonReport(readFileSync(join(reports, 'report.json'), 'utf8'))).toMatchObject({ exitCode: 2, cases: [], error: { code: 'TARGET_UNREACHABLE' } });
+    expect(readFileSync(join(reports, 'junit.xml'), 'utf8')).toContain('type="TARGET_UNREACHABLE"');
+  });
 });
