@@ -5,15 +5,6 @@
 // Flow session rules and the WebTransport initialize negotiation. Each violation cites the
 // requirement it breaks, through the judge's rule tables (src/judge/stream-rules.ts).
 import {
-  capabilityGate,
-  declares,
-  findMethod,
-  isDefinedIn,
-  isProtocolVersion,
-  maySend,
-  type ProtocolVersion,
-} from '../../protocol/methods.js';
-import {
   ENVELOPE_REQUIREMENTS,
   envelopeProblems,
   Exchange,
@@ -27,6 +18,15 @@ import {
   WT_STREAM_RULES as WT_RULE,
   type MessageContext,
 } from '../../judge/index.js';
+import {
+  capabilityGate,
+  declares,
+  findMethod,
+  isDefinedIn,
+  isProtocolVersion,
+  maySend,
+  type ProtocolVersion,
+} from '../../protocol/methods.js';
 import { idKey } from '../../protocol/jsonrpc.js';
 import { findIllegalObservation, isInteractionState, isTerminal, type InteractionState } from '../../protocol/flow-session.js';
 import { failureVerdict, type Requirements } from '../../protocol/requirements.js';
