@@ -91,10 +91,37 @@ function tail(stream: NodeJS.ReadableStream, limit = 64 * 1024): () => string {
 }
 
 /**
- * Runs `mcp-flow-conformance server <args>` in a child process with the RSS probe loaded; SIGKILLs
- * it after `limitMs` (a run that does not end is a failure the caller sees as signal SIGKILL).
+ * Runners started at once from one process: a flooding target keeps its runner (and itself) busy
+ * for as long as the flood lasts, and more of them than cores only stretch every run.
+ */
+const RUNNERS_AT_ONCE = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function slot(): Promise<() => void> {
+  if (running >= RUNNERS_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  return () => {
+    running--;
+    waiting.shift()?.();
+  };
+}
+
+/**
+ * Runs `mcp-flow-conformance server <args>` in a child process with the RSS probe loaded (at most
+ * RUNNERS_AT_ONCE at a time); SIGKILLs it after `limitMs` from its start (a run that does not end
+ * is a failure the caller sees as signal SIGKILL).
  */
 export async function runRunner(args: readonly string[], options: { limitMs: number; env?: Record<string, string> }): Promise<RunnerOutcome> {
+  const release = await slot();
+  try {
+    return await runOne(args, options);
+  } finally {
+    release();
+  }
+}
+
+async function runOne(args: readonly string[], options: { limitMs: number; env?: Record<string, string> }): Promise<RunnerOutcome> {
   const scratch = mkdtempSync(join(tmpdir(), 'rss-probe-'));
   const rssFile = join(scratch, 'rss');
   const [node, ...rest] = cliCommand('server', ...args);
