@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { validatePromptValue } from '../../src/protocol/prompt-validation.js';
 import { asFlowPrompt, invalidValues, promptProblems, satisfies, validValue } from '../../suites/server/support/flow.js';
+import { propertyRuns } from '../support/property-runs.js';
 import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, readingsSeen, notCaughtInSharedLoop } from './support.js';
 
 const PREFIXES = ['FLOW-START-', 'FLOW-PROMPT-', 'FLOW-RESPOND-', 'FLOW-VALID-', 'FLOW-SM-', 'FLOW-STATE-', 'FLOW-ERR-'];
@@ -118,6 +119,7 @@ describe('flow support values', () => {
           expect(outcome.valid ? undefined : outcome.requirement, JSON.stringify({ prompt, probe })).toBe(probe.requirement);
         }
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 });
