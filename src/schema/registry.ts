@@ -9,8 +9,8 @@
 // (docs/profile.md §2, rule 4), only an extra member (`extraMembers`) that a report notes.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import {
   SchemaBadAnnotationError,
   SchemaBadFileNameError,
@@ -493,9 +493,12 @@ export class SchemaRegistry {
   }
 }
 
+/** ajv, loaded when a registry is first loaded: a command that only imports this module (server --list) never loads it. */
 function newAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
-  formatsModule.default(ajv);
+  const require = createRequire(import.meta.url);
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const ajv = new Ajv({ strict: true, allowUnionTypes: true, allErrors: true });
+  (require('ajv-formats') as typeof import('ajv-formats')).default(ajv);
   ajv.addKeyword({ keyword: ANNOTATION_KEYWORD, schemaType: 'object' });
   return ajv;
 }

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { MISBEHAVIOURS, type Misbehaviour } from '../fixtures/clients/misbehaving.js';
-import { cliArgs } from '../support/cli.js';
+import { cliCommand } from '../support/cli.js';
 
 /** How long after its summary line the command may still be running (the aim is well under 3 s). */
 export const EXIT_BOUND_MS = 10_000;
@@ -19,9 +19,9 @@ export function misbehavingClient(): string[] {
   return [process.execPath, '--import', 'tsx', FIXTURE];
 }
 
-/** The command line of the mock client's reference driver, from source. */
+/** The command line of the mock client's reference driver (compiled when dist/ is current). */
 export function mockClientDriver(): string[] {
-  return [process.execPath, ...cliArgs('mock-client', '--driver')];
+  return cliCommand('mock-client', '--driver');
 }
 
 export interface ClientCliRun {
@@ -42,7 +42,8 @@ const SUMMARY = /^\d+ passed, \d+ failed, .*$/m;
  */
 export function runClientCli(args: readonly string[], client: readonly string[], env: Record<string, string> = {}): Promise<ClientCliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, cliArgs('client', ...args, '--', ...client), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [node, ...cli] = cliCommand('client', ...args, '--', ...client);
+    const child = spawn(node!, cli, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let summaryAt: number | undefined;

@@ -11,6 +11,7 @@ import formatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SchemaRegistry, type LoadedSchema } from '../../src/schema/index.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REFERENCE_DIR = resolve(REPO_ROOT, '..', 'shared', 'reference', 'mcp-schema');
@@ -232,7 +233,7 @@ describe.skipIf(!referencePresent)(
               expect(ourVerdict(seed.schema, instance)).toBe(officialVerdict(seed.schema, instance));
             },
           ),
-          { numRuns: 500 },
+          { numRuns: propertyRuns(500) },
         );
       });
     });

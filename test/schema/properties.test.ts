@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SchemaRegistry } from '../../src/schema/index.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const registry = SchemaRegistry.load();
 const profileFamilies = ['flow', 'binding'];
@@ -20,7 +21,7 @@ describe('registry properties', () => {
         const firstInvalid = candidates.findIndex((c) => c.issues.length > 0);
         if (firstInvalid >= 0) expect(candidates.slice(firstInvalid).every((c) => c.issues.length > 0)).toBe(true);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -31,7 +32,7 @@ describe('registry properties', () => {
         const message = id === null ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', id, method, params };
         for (const candidate of registry.identify(message, { families: ['flow'] })) expect(candidate.schema.meta.method).toBe(method);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 

@@ -8,7 +8,7 @@ import { cases } from '../../suites/server/cancellation.js';
 import { openSession } from '../../suites/server/support.js';
 import { argumentsFor, LARGE_INTEGER_CAP, openAskingSession, startInFlightCall } from '../../suites/server/support/in-flight.js';
 import { lastingArguments } from '../../suites/server/support/lasting-call.js';
-import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, readingsSeen } from './support.js';
+import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, readingsSeen, notCaughtInSharedLoop } from './support.js';
 
 const PREFIXES = ['CORE-CANCEL-', 'FLOW-CANCEL-', 'WT-CANCEL-'];
 
@@ -116,7 +116,9 @@ describe('cancellation suite on the correct mock server', () => {
 describe('cancellation suite catches every fault of its requirements', () => {
   const faults = mockServerFaultCatalog().filter((f) => PREFIXES.some((p) => f.requirement.startsWith(p)));
   it('has faults to catch', () => expect(faults.length).toBeGreaterThan(0));
-  for (const fault of faults) {
+  // Only the faults the shared fault loop's pinned runs do not show caught by a case of this suite
+  // (test/suites/support.ts, notCaughtInSharedLoop): the others are proven there.
+  for (const fault of notCaughtInSharedLoop(faults, cases)) {
     if (NOT_CATCHABLE[fault.name]) continue;
     it(`${fault.name} (${fault.requirement})`, async () => {
       const selected = casesFor(cases, fault.requirement);

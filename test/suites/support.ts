@@ -14,6 +14,7 @@ import {
   type Target,
 } from '../../src/harness/index.js';
 import { cliCommand } from '../support/cli.js';
+import { pinnedTables } from '../support/verdict-tables.js';
 import { startMockServer, type RunningMockServer, type StartMockServerOptions } from '../../src/peer/server/index.js';
 
 export type SuiteTransport = 'wt' | 'http' | 'stdio';
@@ -102,4 +103,31 @@ export function casesFor(cases: readonly ConformanceCase[], requirement: string)
 export function readingsSeen(run: MockRun, id: string, requirement: string): number[] {
   const seen = run.get(id).checks.flatMap((check) => (check.requirement === requirement && check.reading !== undefined ? [check.reading] : []));
   return [...new Set(seen)].sort((a, b) => a - b);
+}
+
+/** A case verdict that reports a broken requirement (a TIMEOUT or ERROR need not cite the fault's). */
+const FLAGGED = new Set(['FAIL', 'WARN']);
+
+/**
+ * The shared fault loop (test/suites/self-test/faults-*.test.ts) runs every fault of the catalog
+ * against every case that declares its requirement, on the fault's transports until one catches
+ * it, and pins the verdicts of each run (test/verdicts/self-test/faults-*.json, checked on every
+ * run). A suite's own fault loop runs only the faults those runs do not show caught by one of its
+ * cases: the fault runs, and the expected result for each, in one place.
+ *
+ * Returns the faults no pinned run shows caught by a case of `cases` (a case pinned to FAIL or WARN
+ * only, in a run with that fault on: not the configured mock's control run).
+ */
+export function notCaughtInSharedLoop<F extends { name: string }>(faults: readonly F[], cases: readonly ConformanceCase[]): F[] {
+  const ids = new Set(cases.map((c) => c.id));
+  const tables = Object.entries(pinnedTables('self-test/faults-'));
+  return faults.filter(
+    (fault) =>
+      !tables.some(
+        ([name, table]) =>
+          name.startsWith(`${fault.name} on `) &&
+          !name.includes(':') &&
+          Object.entries(table).some(([id, verdicts]) => ids.has(id) && verdicts.split('|').every((verdict) => FLAGGED.has(verdict))),
+      ),
+  );
 }

@@ -11,7 +11,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { validatePromptValue } from '../../src/protocol/prompt-validation.js';
 import { asFlowPrompt, invalidValues, promptProblems, satisfies, validValue } from '../../suites/server/support/flow.js';
-import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, readingsSeen } from './support.js';
+import { propertyRuns } from '../support/property-runs.js';
+import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, readingsSeen, notCaughtInSharedLoop } from './support.js';
 
 const PREFIXES = ['FLOW-START-', 'FLOW-PROMPT-', 'FLOW-RESPOND-', 'FLOW-VALID-', 'FLOW-SM-', 'FLOW-STATE-', 'FLOW-ERR-'];
 
@@ -52,8 +53,11 @@ async function faultLoop(cases: readonly ConformanceCase[], prefixes: readonly s
   expect(faults.length).toBeGreaterThan(0);
   const uncaught: { fault: string; requirement: string; verdicts: Record<string, string> }[] = [];
   const caughtAnyway: string[] = [];
-  for (let i = 0; i < faults.length; i += 6) {
-    const batch = faults.slice(i, i + 6);
+  // Only the faults the shared fault loop's pinned runs do not show caught by a case of this suite
+  // (test/suites/support.ts, notCaughtInSharedLoop), and the listed ones: the others are proven there.
+  const toRun = faults.filter((f) => f.name in notCaught || notCaughtInSharedLoop([f], cases).length > 0);
+  for (let i = 0; i < toRun.length; i += 6) {
+    const batch = toRun.slice(i, i + 6);
     const results = await Promise.all(batch.map((fault) => caught(cases, fault)));
     batch.forEach((fault, j) => {
       const r = results[j]!;
@@ -115,6 +119,7 @@ describe('flow support values', () => {
           expect(outcome.valid ? undefined : outcome.requirement, JSON.stringify({ prompt, probe })).toBe(probe.requirement);
         }
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 });

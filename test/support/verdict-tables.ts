@@ -8,7 +8,7 @@
 //
 // Updating keeps an entry whose alternatives still cover what was observed, so a pinned race is not
 // narrowed by one lucky run. A changed table is a reviewed change: the diff shows every verdict moved.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +33,18 @@ function readGroup(group: string): VerdictGroup {
 
 function sorted<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Every pinned table of the groups whose names start with `prefix` (e.g. "self-test/faults-"), by table name. */
+export function pinnedTables(prefix: string): Record<string, VerdictTable> {
+  const slash = prefix.lastIndexOf('/');
+  const dir = join(root, prefix.slice(0, slash + 1));
+  const tables: Record<string, VerdictTable> = {};
+  for (const file of existsSync(dir) ? readdirSync(dir).sort() : []) {
+    const group = `${prefix.slice(0, slash + 1)}${file.replace(/\.json$/, '')}`;
+    if (file.endsWith('.json') && group.startsWith(prefix)) Object.assign(tables, readGroup(group));
+  }
+  return tables;
 }
 
 /** The table of a run: every case that was selected (SKIPPED ones, left out by filters or an interruption, are not pinned). */

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../src/peer/server/index.js';
 import { connectWebTransport, initializeSession } from '../../src/transport/webtransport/index.js';
 import { CborInvalidText, CborMap, CborSimpleValue, CborTag, cborCodec, encodeFrame, isWireError } from '../../src/wire/index.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const concat = (...parts: Uint8Array[]): Uint8Array => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -90,7 +91,7 @@ describe('RFC 8949 well-formedness', () => {
         expect(cbor2Accepts(bytes)).toBe(true);
         expect(() => cborCodec.decode(bytes)).not.toThrow();
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 
@@ -100,7 +101,7 @@ describe('RFC 8949 well-formedness', () => {
         const error = capture(() => cborCodec.decode(concat(bytes, rest)));
         expect(error).toMatchObject({ code: 'CBOR_TRAILING_BYTES', jsonRpcCode: -32700, offset: bytes.length });
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 
@@ -115,7 +116,7 @@ describe('RFC 8949 well-formedness', () => {
           expect(capture(() => cborCodec.decode(prefix))).toMatchObject({ code: 'INVALID_CBOR', jsonRpcCode: -32700 });
         },
       ),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 
@@ -126,7 +127,7 @@ describe('RFC 8949 well-formedness', () => {
         expect(cbor2Accepts(body)).toBe(false);
         expect(capture(() => cborCodec.decode(body))).toMatchObject({ code: 'INVALID_CBOR', jsonRpcCode: -32700 });
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 

@@ -19,6 +19,7 @@ import {
 } from '../../src/wire/index.js';
 import { firstInvalidUtf8 } from '../../src/wire/codec.js';
 import { captureError, jsonRpcMessage, jsonValue, utf8 } from './arbitraries.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 describe('codec selection', () => {
   it('names exactly json and cbor', () => {
@@ -41,7 +42,7 @@ describe('round trips', () => {
         fc.property(jsonRpcMessage, (message) => {
           expect(codec.decode(codec.encode(message))).toEqual(message);
         }),
-        { numRuns: 200 },
+        { numRuns: propertyRuns(200) },
       );
     });
   }
@@ -255,7 +256,7 @@ describe('CBOR interop (RFC 8949) with cborg', () => {
       fc.property(fc.maxSafeInteger(), (n) => {
         expect(cborg.decode(cborCodec.encode(n), { strict: true })).toBe(n);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });
@@ -278,7 +279,7 @@ describe('decoders never throw anything but WireError', () => {
             expect(error).toBeInstanceOf(WireError);
           }
         }),
-        { numRuns: 300 },
+        { numRuns: propertyRuns(300) },
       );
     });
   }

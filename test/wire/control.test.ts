@@ -17,6 +17,7 @@ import {
   type EncodingName,
 } from '../../src/wire/index.js';
 import { captureError, chunked, concat, jsonRpcMessage, utf8 } from './arbitraries.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const initializeRequest = (id: number | string, encodings: EncodingName[] = ['cbor', 'json']) => ({
   jsonrpc: '2.0',
@@ -281,7 +282,7 @@ describe('properties', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

@@ -15,6 +15,7 @@ import {
   toHex,
 } from '../../src/wire/index.js';
 import { captureError, chunked, concat, utf8 } from './arbitraries.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 describe('encodeFrame', () => {
   it('prefixes the body with its length as a 4-byte big-endian integer', () => {
@@ -127,7 +128,7 @@ describe('FrameDecoder', () => {
           expect(decoder.bufferedBytes).toBe(0);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -167,7 +168,7 @@ describe('FrameDecoder', () => {
           expect(decoder.bufferedBytes).toBe(0);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -185,7 +186,7 @@ describe('FrameDecoder', () => {
           expect(error).toBeInstanceOf(WireError);
         }
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseWizard } from '../../../../src/peer/server/flow/index.js';
 import { testServer } from './harness.js';
+import { propertyRuns } from '../../../support/property-runs.js';
 
 type Rules = { required?: boolean; pattern?: string; min?: number | string; max?: number | string; accept?: string[]; maxSize?: number };
 type Prompt = { type: string; message: string; choices?: { value: string | number | boolean; label: string }[]; validation?: Rules };
@@ -153,7 +154,7 @@ describe('answers through interaction.respond (fast-check)', () => {
         expect(result.accepted).toBe(expected(prompt, value));
         await server.settle();
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });
