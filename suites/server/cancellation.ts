@@ -16,7 +16,6 @@ import {
   callableTools,
   firstEvent,
   openAskingSession,
-  QUIET_MS,
   reportNoInFlightCall,
   requireResponsive,
   sendToolCall,
@@ -266,7 +265,7 @@ const dollarCancelResetsStream = defineCase({
       }
       if (event.kind !== 'answered') {
         await ctx.connection.send({ jsonrpc: '2.0', method: '$/cancel', params: { requestId: call.id, reason: 'conformance probe' } });
-        await unlessQuiet(ctx, (m) => isResponseTo(m, call.id), QUIET_MS);
+        await unlessQuiet(ctx, (m) => isResponseTo(m, call.id));
       }
     }
     if (found === undefined) {
