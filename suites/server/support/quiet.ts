@@ -6,8 +6,8 @@
 // the ping's answer is in, nothing owed before it can still come.
 //
 // Streamable HTTP is not ordered (each POST is served on its own, concurrently), but each POST
-// carries its own answer: once every POST the case sent has been answered (202, a JSON body, an
-// error status, or the start of an event stream), nothing more is owed for them.
+// carries its own answer: once every POST of the connection has been answered (202, a JSON body,
+// an error status, or an event stream to its end), nothing more is owed for them.
 //
 // Where neither applies, or the documents let the target send on its own schedule, a window from
 // the target's speed decides (`ctx.quietMs`), recorded in the case's result as silence waited out.
@@ -18,7 +18,7 @@ import type { TranscriptEntry } from '../../../src/transport/transcript.js';
 import { isRecord } from '../../../src/wire/index.js';
 
 /** How long the barrier ping may take to be answered (before --timeout-scale). */
-export const BARRIER_MS = 5_000;
+const BARRIER_MS = 5_000;
 /** How often the transcript is looked at while POSTs are still unanswered. */
 const POLL_MS = 5;
 
@@ -33,7 +33,7 @@ export function orderedChannel(ctx: CaseContext): boolean {
  * reaction to earlier messages has then arrived (and stays queued). False when no answer came
  * within BARRIER_MS or the connection closed: the caller then falls back on a window.
  */
-export async function pingBarrier(ctx: CaseContext): Promise<boolean> {
+async function pingBarrier(ctx: CaseContext): Promise<boolean> {
   const id = ctx.nextId();
   try {
     await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
@@ -66,7 +66,7 @@ function completesAnswer(entry: TranscriptEntry): boolean {
  * them: the answers carry no mark of their POST, so one still coming for an earlier POST must not
  * pass for the answer to a later one.
  */
-export function postsAnswered(ctx: CaseContext): boolean {
+function postsAnswered(ctx: CaseContext): boolean {
   let sent = 0;
   let answered = 0;
   for (const entry of ctx.connection.transcript.entries()) {
@@ -123,26 +123,6 @@ export async function quietWindow(ctx: CaseContext, windowMs: number, what: stri
   // A timer that fired late on a busy machine runs ahead of input that arrived meanwhile: let it in.
   await new Promise((resolve) => setImmediate(resolve));
   ctx.waited('silence', what, ms);
-}
-
-/** The next message matching `predicate` within a window from the target's speed (ctx.quietMs(baseMs)), or undefined. */
-export function unlessWithin(ctx: CaseContext, predicate: (received: ReceivedMessage) => boolean, baseMs: number, what: string): Promise<ReceivedMessage | undefined> {
-  return nextWithin(ctx, predicate, ctx.scaled(ctx.quietMs(baseMs)), what);
-}
-
-/**
- * The next message matching `predicate` within `ms` (already scaled), or undefined: a window in
- * which nothing is owed, recorded as silence (`what`) when it runs out. Throws when the case ends.
- */
-export async function nextWithin(ctx: CaseContext, predicate: ((received: ReceivedMessage) => boolean) | undefined, ms: number, what: string): Promise<ReceivedMessage | undefined> {
-  if (ms <= 0) return undefined;
-  try {
-    return await ctx.next(predicate, { timeoutMs: ms / ctx.scaled(1), silence: what });
-  } catch (error) {
-    if (ctx.signal.aborted) throw error;
-    if (error instanceof ConnectionError) return undefined;
-    throw error;
-  }
 }
 
 /** Takes every queued message matching `predicate`, in arrival order. */
