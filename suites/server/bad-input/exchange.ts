@@ -48,13 +48,20 @@ export interface GarbageOutcome {
   status?: number;
 }
 
+/** The ids of the barrier pings `sendThenPing` sent on each connection. */
+const barrierPings = new WeakMap<object, Set<number>>();
+
 /** Runs `send`, then pings, and collects what came back until the ping's answer (over Streamable HTTP, a little longer for an answer that trails it). */
 export async function sendThenPing(ctx: CaseContext, send: () => Promise<void>): Promise<GarbageOutcome> {
   const outcome: GarbageOutcome = { errors: [], results: [], pingAnswered: false, closed: false, refusals: [] };
   const http = ctx.connection.http;
   const refusedBefore = http?.refusals().length ?? 0;
   let ping: string | number | undefined;
+  const barriers = barrierPings.get(ctx.connection) ?? new Set<number>();
+  barrierPings.set(ctx.connection, barriers);
   const take = (m: unknown) => {
+    // The answers to barrier pings (a second one from a faulty target included) are no answer to garbage.
+    if (isRecord(m) && barriers.has(m.id as number)) return;
     if (isRecord(m) && !('method' in m) && 'error' in m) outcome.errors.push(m);
     else if (isRecord(m) && !('method' in m) && 'result' in m) outcome.results.push(m);
   };
@@ -79,9 +86,28 @@ export async function sendThenPing(ctx: CaseContext, send: () => Promise<void>):
         continue;
       }
       outcome.pingAnswered = true;
-      // Silence by ordering: on stdio and the WebTransport control stream the target answers in
-      // the order it reads, so an answer to the garbage would have come before the ping's.
-      if (outcome.errors.length > 0 || outcome.results.length > 0 || orderedChannel(ctx)) break;
+      if (outcome.errors.length > 0 || outcome.results.length > 0) break;
+      if (orderedChannel(ctx)) {
+        // Silence by ordering: on stdio and the WebTransport control stream the target answers in
+        // the order it reads, so an answer to the garbage would have come before the ping's; one
+        // more ping lets in what it wrote after an await of its own. What comes meanwhile is taken
+        // as the trail was (a second answer to the ping is no answer to the garbage).
+        const barrier = ctx.nextId();
+        barriers.add(barrier);
+        await ctx.connection.send({ jsonrpc: '2.0', id: barrier, method: 'ping' });
+        for (;;) {
+          let trailing: ReceivedMessage;
+          try {
+            trailing = await ctx.next(undefined, { timeoutMs: Math.max(0, until - Date.now()) / ctx.scaled(1) });
+          } catch (error) {
+            if (error instanceof ConnectionTimeoutError) break;
+            throw error;
+          }
+          if (isResponseTo(trailing.message, barrier)) break;
+          if (!isResponseTo(trailing.message, ping)) take(trailing.message);
+        }
+        break;
+      }
       // Streamable HTTP: the garbage's POST is served concurrently with the ping's, and its answer
       // may trail the ping's: wait for it (an error or result, or an HTTP refusal of the POST) at
       // most a window from the target's speed.
@@ -93,7 +119,9 @@ export async function sendThenPing(ctx: CaseContext, send: () => Promise<void>):
           break;
         }
         try {
-          take((await ctx.connection.next((r) => isRecord(r.message) && !('method' in r.message), { timeoutMs: Math.min(left, REFUSAL_POLL_MS), signal: ctx.signal })).message);
+          const trailing = await ctx.connection.next((r) => isRecord(r.message) && !('method' in r.message), { timeoutMs: Math.min(left, REFUSAL_POLL_MS), signal: ctx.signal });
+          // A second answer to the ping is no answer to the garbage.
+          if (!isResponseTo(trailing.message, ping)) take(trailing.message);
         } catch (error) {
           if (!(error instanceof ConnectionTimeoutError)) throw error;
         }

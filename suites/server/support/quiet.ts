@@ -29,15 +29,19 @@ export function orderedChannel(ctx: CaseContext): boolean {
 
 /**
  * Silence by ordering: sends a ping (with an integer id: WebTransport headers carry integers) and
- * waits for its answer, a result or an error. On an ordered channel whatever the target sent in
- * reaction to earlier messages has then arrived (and stays queued). False when no answer came
- * within BARRIER_MS or the connection closed: the caller then falls back on a window.
+ * waits for its answer, a result or an error, then does it once more. On an ordered channel
+ * whatever the target sent in reaction to earlier messages has then arrived (and stays queued);
+ * the second round trip lets in what it wrote after an await of its own while the first ping was
+ * answered (a second answer written once the first was out). False when no answer came within
+ * BARRIER_MS or the connection closed: the caller then falls back on a window.
  */
-async function pingBarrier(ctx: CaseContext): Promise<boolean> {
-  const id = ctx.nextId();
+export async function pingBarrier(ctx: CaseContext): Promise<boolean> {
   try {
-    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
-    await ctx.next((r) => isRecord(r.message) && !('method' in r.message) && r.message.id === id, { timeoutMs: BARRIER_MS });
+    for (let round = 0; round < 2; round++) {
+      const id = ctx.nextId();
+      await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
+      await ctx.next((r) => isRecord(r.message) && !('method' in r.message) && r.message.id === id, { timeoutMs: BARRIER_MS });
+    }
     return true;
   } catch (error) {
     if (ctx.signal.aborted) throw error;
