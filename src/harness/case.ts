@@ -155,8 +155,8 @@ export interface CaseContext {
   /** Stretches a duration by --timeout-scale. */
   scaled(ms: number): number;
   /**
-   * How fast the target answers now: the round trip (request sent to answer received, ms) of the
-   * newest request this case got an answer to, else discovery's; undefined before either.
+   * How fast the target answers: the slowest round trip (request other than initialize sent to
+   * answer received, ms) this case has seen so far, else discovery's; undefined before either.
    */
   readonly roundTripMs: number | undefined;
   /**

@@ -144,7 +144,8 @@ export class CaseRun implements CaseContext {
         const sentAt = id === undefined ? undefined : this.#sentAt.get(id);
         if (sentAt === undefined) continue;
         this.#sentAt.delete(id!);
-        this.#roundTripMs = Math.max(0, entry.at - sentAt);
+        // The slowest so far: a busy moment of the target (or of this machine) stretches every window after it.
+        this.#roundTripMs = Math.max(this.#roundTripMs ?? 0, entry.at - sentAt);
       }
     }
   }

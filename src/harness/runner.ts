@@ -423,12 +423,12 @@ export function stoppedRunResult(options: RunOptions, error: unknown, startedAt:
 }
 
 /**
- * The order cases start in: those that sleep by design first, then the longest limits (the cases
- * that watch the target longest), each group in registry order. Results keep the registry order.
+ * The order cases start in: those that sleep by design first (their sleep then overlaps the rest
+ * of the run), the others in registry order. Not by time limit: the long limits belong to the
+ * heavy cases (large streams, floods), which must not all start at once. Results keep the registry order.
  */
 function startOrder(cases: readonly RegisteredCase[]): RegisteredCase[] {
-  const rank = (c: RegisteredCase) => (c.sleeps ? 1 : 0);
-  return [...cases].sort((a, b) => rank(b) - rank(a) || b.timeLimitMs - a.timeLimitMs);
+  return [...cases.filter((c) => c.sleeps), ...cases.filter((c) => !c.sleeps)];
 }
 
 /**

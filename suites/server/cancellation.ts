@@ -289,7 +289,7 @@ const dollarCancelResetsStream = defineCase({
       }
       if (event.kind !== 'answered') {
         await ctx.connection.send({ jsonrpc: '2.0', method: '$/cancel', params: { requestId: call.id, reason: 'conformance probe' } });
-        await unlessQuiet(ctx, (m) => isResponseTo(m, call.id), QUIET_MS);
+        await unlessQuiet(ctx, (m) => isResponseTo(m, call.id));
       }
     }
     if (found === undefined) {

@@ -225,15 +225,13 @@ const expiredToken = defineCase({
   title: `a stateless token of a session started with timeout ${TOKEN_TIMEOUT_MS} ms and left inactive past it is answered -32002 SESSION_EXPIRED`,
   requirements: ['FLOW-STATELESS-6'],
   applies: requiresStatelessMode,
+  sleeps: true,
   async run(ctx) {
     await openSession(ctx);
     const session = await startInteraction(ctx, { params: { timeout: TOKEN_TIMEOUT_MS } });
     const first = await firstPrompt(ctx, session);
     const idleSince = first.event?.received.at ?? Date.now();
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, Math.max(0, idleSince + TOKEN_TIMEOUT_MS - Date.now()) + ctx.scaled(1_000));
-      ctx.signal.addEventListener('abort', () => (clearTimeout(timer), reject(ctx.signal.reason)), { once: true });
-    });
+    await ctx.sleep(Math.max(0, idleSince + TOKEN_TIMEOUT_MS - Date.now()) + ctx.scaled(1_000), 'the token to expire');
     const answer = await ctx.request('FLOW-STATELESS-6', FLOW_METHOD.getState, { sessionId: session.sessionId }, { what: 'interaction.getState with the expired token' });
     if (answer === undefined) return;
     ctx.check('FLOW-STATELESS-6', errorOf(answer)?.code === FLOW_ERROR.SESSION_EXPIRED, {

@@ -70,7 +70,8 @@ async function injectStream(ctx: CaseContext, header: { requestId: number; strea
       if (!(error instanceof ConnectionError)) throw error;
       stopped = true;
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The next chunk in 50 ms, unless the report comes first.
+    await Promise.race([new Promise((resolve) => setTimeout(resolve, 50)), reportWait.catch(() => undefined)]);
   }
   if (reported === undefined && !stopped) reported = (await reportWait)?.message as Message | undefined;
   await stream.abort('conformance: injected stream done').catch(() => undefined);

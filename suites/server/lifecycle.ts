@@ -11,18 +11,19 @@ import {
   ALL_CLIENT_CAPABILITIES,
   answerGenerically,
   caseDeadline,
-  collectFor,
   isTargetInitiated,
   sweepTools,
   toolsOf,
   watchTarget,
 } from './support/negotiation.js';
+import { orderedChannel, settleReactions, takeQueued } from './support/quiet.js';
+import { SWEEP_IDLE_MS } from './support/core.js';
 
 const SUITE = 'lifecycle';
 
 /** How long "nothing happens" is watched (before --timeout-scale). */
 const QUIET_MS = 500;
-/** How long a tool sweep may take to be answered (before --timeout-scale). */
+/** How long a tool sweep may take to be answered (before --timeout-scale); calls that keep quiet are left sooner (SWEEP_IDLE_MS). */
 const SWEEP_MS = 6_000;
 /** Limit of a case that sweeps the tools (before --timeout-scale). */
 const SWEEP_CASE_MS = 18_000;
@@ -282,11 +283,15 @@ const quietBeforeInitialized = defineCase({
     // Give the server every reason to ask something (its tools), before initialized on purpose.
     ctx.note('calling the tools before notifications/initialized, so that the server has reasons to send requests');
     const calls = await sweepTools(ctx, await listedTools(ctx, result.capabilities));
-    // A ping behind the calls: once it is answered the server has taken every call up; then a short quiet time.
+    // A ping behind the calls: once it is answered the server has taken every call up (silence by
+    // ordering on stdio and WebTransport). Over Streamable HTTP each call is a POST of its own, which
+    // the ping's POST may overtake: a short quiet time follows there.
     const barrier = `barrier-${ctx.nextId()}`;
     await ctx.connection.send({ jsonrpc: '2.0', id: barrier, method: 'ping' });
     const upToBarrier = await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: [barrier], onTarget: async () => undefined });
-    const afterBarrier = await watchTarget(ctx, { ms: QUIET_MS, onTarget: async () => undefined });
+    const afterBarrier = orderedChannel(ctx)
+      ? { initiated: [], answered: new Set<string | number>() }
+      : await watchTarget(ctx, { ms: QUIET_MS, onTarget: async () => undefined, silence: 'requests before notifications/initialized' });
     const early = { initiated: [...upToBarrier.initiated, ...afterBarrier.initiated], answered: new Set([...upToBarrier.answered, ...afterBarrier.answered]) };
     const forbidden = early.initiated.filter((m) => ('id' in m ? m.method !== 'ping' : m.method !== 'notifications/message'));
     ctx.check('CORE-LIFE-7', forbidden.length === 0, {
@@ -297,7 +302,7 @@ const quietBeforeInitialized = defineCase({
     // Answer what arrived early, then let the session go on.
     for (const message of early.initiated) await answerGenerically(ctx, message, ALL_CLIENT_CAPABILITIES);
     await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls.filter((id) => !early.answered.has(id)), onTarget: (m) => answerGenerically(ctx, m, ALL_CLIENT_CAPABILITIES) });
+    await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls.filter((id) => !early.answered.has(id)), onTarget: (m) => answerGenerically(ctx, m, ALL_CLIENT_CAPABILITIES), idleMs: SWEEP_IDLE_MS });
   },
 });
 
@@ -329,7 +334,7 @@ function methodsWithinVersion(version: ProtocolVersion): ConformanceCase {
       }
       const effective = (PROTOCOL_VERSIONS as readonly string[]).includes(negotiated as string) ? (negotiated as ProtocolVersion) : version;
       const calls = await sweepTools(ctx, await listedTools(ctx, result.capabilities));
-      const seen = await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls, onTarget: (m) => answerGenerically(ctx, m, ALL_CLIENT_CAPABILITIES) });
+      const seen = await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls, onTarget: (m) => answerGenerically(ctx, m, ALL_CLIENT_CAPABILITIES), idleMs: SWEEP_IDLE_MS });
       checkMethodsDefined(ctx, effective, seen.initiated.map((m) => m.method));
     },
   });
@@ -345,7 +350,7 @@ const clientFeaturesOnlyWhenDeclared = defineCase({
     const until = caseDeadline(ctx);
     const result = await openSession(ctx, { capabilities: {} });
     const calls = await sweepTools(ctx, await listedTools(ctx, result.capabilities));
-    const seen = await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls, onTarget: (m) => answerGenerically(ctx, m, {}) });
+    const seen = await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls, onTarget: (m) => answerGenerically(ctx, m, {}), idleMs: SWEEP_IDLE_MS });
     const gated = seen.initiated.filter((m) => {
       const definition = findMethod(m.method);
       return definition?.system === 'core' && capabilityGate(m.method)?.declaredBy === 'client';
@@ -416,7 +421,10 @@ const listChangedOnlyWhenDeclared = defineCase({
       const feature = method.split('/')[0]!;
       if (declares(result.capabilities, feature)) await setupRequest(ctx, method, {});
     }
-    const notes = (await collectFor(ctx, QUIET_MS)).map((r) => r.message).filter(isTargetInitiated);
+    // Silence by ordering: a ping after the lists is answered after what the server sent around them;
+    // over Streamable HTTP notifications may come on the GET stream at any time: a window from the target's speed.
+    await settleReactions(ctx, QUIET_MS, 'list_changed notifications');
+    const notes = (await takeQueued(ctx, () => true)).map((r) => r.message).filter(isTargetInitiated);
     for (const feature of ['tools', 'resources', 'prompts'] as const) {
       const method = `notifications/${feature}/list_changed`;
       const declared = declares(result.capabilities, `${feature}.listChanged`);

@@ -12,26 +12,16 @@ import { firstPrompt, startInteraction, validValue, type FlowSession } from './s
 
 const SUITE = 'timeouts';
 
-/** The inactivity timeout the cases ask for, in ms (server time: not stretched by --timeout-scale). */
+/**
+ * The inactivity timeout the warning case asks for, in ms (server time: not stretched by
+ * --timeout-scale): long enough that a warning sent a fifth of it before the expiry (the mock's
+ * lead) still arrives before the expiry on a busy machine.
+ */
 export const SHORT_TIMEOUT_MS = 1_500;
+/** The inactivity timeout the expiry case asks for: any positive integer is a timeout (000 §Timeouts); the case sleeps through it. */
+export const EXPIRY_TIMEOUT_MS = 500;
 /** Extra wait past the timeout before the session must be gone (before --timeout-scale). */
 export const EXPIRY_MARGIN_MS = 1_000;
-
-/** Waits `ms` (bounded by the case's signal). */
-function pause(ctx: CaseContext, ms: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (ctx.signal.aborted) return reject(ctx.signal.reason);
-    const timer = setTimeout(() => {
-      ctx.signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(ctx.signal.reason);
-    };
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** Asks for every log level when the target offers logging, so that a warning notification can reach us. */
 async function enableLogging(ctx: CaseContext, initialize: Message): Promise<void> {
@@ -74,18 +64,19 @@ function receivedNaming(ctx: CaseContext, sessionId: string): Message | undefine
 const expires = defineCase({
   id: 'timeouts/session-expires-after-timeout',
   suite: SUITE,
-  title: `a session started with timeout ${SHORT_TIMEOUT_MS} ms and left waiting for the user longer than that has expired: getState and respond get -32002 SESSION_EXPIRED with data.sessionId`,
+  title: `a session started with timeout ${EXPIRY_TIMEOUT_MS} ms and left waiting for the user longer than that has expired: getState and respond get -32002 SESSION_EXPIRED with data.sessionId`,
   requirements: ['FLOW-TIMEOUT-1', 'FLOW-TIMEOUT-2'],
   applies: requiresInteractiveTool,
+  sleeps: true,
   async run(ctx) {
     await openSession(ctx);
-    const { session, idleSince, prompt } = await startShortSession(ctx, SHORT_TIMEOUT_MS);
-    await pause(ctx, Math.max(0, idleSince + SHORT_TIMEOUT_MS - Date.now()) + ctx.scaled(EXPIRY_MARGIN_MS));
+    const { session, idleSince, prompt } = await startShortSession(ctx, EXPIRY_TIMEOUT_MS);
+    await ctx.sleep(Math.max(0, idleSince + EXPIRY_TIMEOUT_MS - Date.now()) + ctx.scaled(EXPIRY_MARGIN_MS), 'the session to expire');
     const state = await ctx.request('FLOW-TIMEOUT-1', FLOW_METHOD.getState, { sessionId: session.sessionId }, { what: 'interaction.getState of the expired session' });
     if (state === undefined) return;
     const survived = isRecord(state.result);
     ctx.check('FLOW-TIMEOUT-2', !survived, {
-      message: `the session expires after the ${SHORT_TIMEOUT_MS} ms timeout interaction.start gave it`,
+      message: `the session expires after the ${EXPIRY_TIMEOUT_MS} ms timeout interaction.start gave it`,
       expected: { error: { code: FLOW_ERROR.SESSION_EXPIRED } },
       actual: state,
     });
@@ -134,22 +125,23 @@ const warns = defineCase({
   title: `before a session started with timeout ${SHORT_TIMEOUT_MS} ms expires, the server sends a message naming the session (a warning, C-22)`,
   requirements: ['FLOW-TIMEOUT-4'],
   applies: requiresInteractiveTool,
+  // It waits for the target's timer, like a sleep: started first, so that the wait overlaps the other cases.
+  sleeps: true,
   async run(ctx) {
     const initialize = await openSession(ctx);
     await enableLogging(ctx, initialize);
     const { session, idleSince } = await startShortSession(ctx, SHORT_TIMEOUT_MS);
     const expiresAt = idleSince + SHORT_TIMEOUT_MS;
     let warning: Message | undefined;
+    const timeoutMs = Math.max(0, expiresAt - Date.now()) + ctx.scaled(300);
     try {
       // Only what arrives before the expiry counts; wait for it (plus delivery slack), not longer.
-      const received = await ctx.connection.next((r) => mentions(r.message, session.sessionId), {
-        timeoutMs: Math.max(0, expiresAt - Date.now()) + ctx.scaled(300),
-        signal: ctx.signal,
-      });
+      const received = await ctx.connection.next((r) => mentions(r.message, session.sessionId), { timeoutMs, signal: ctx.signal });
       if (received.at <= expiresAt) warning = received.message as Message;
       else ctx.note(`the first message naming the session came ${received.at - expiresAt} ms after the session's expiry`);
     } catch (error) {
       if (ctx.signal.aborted) throw error;
+      ctx.waited('deadline', 'a warning naming the session before it expires', timeoutMs);
     }
     if (ctx.check('FLOW-TIMEOUT-4', warning !== undefined, {
       message: 'a server message naming the session arrives before the session expires',

@@ -6,11 +6,19 @@ import type { HttpRefusal, ReceivedMessage } from '../../../src/transport/connec
 import { ConnectionClosedError, ConnectionTimeoutError } from '../../../src/transport/errors.js';
 import { isRecord } from '../../../src/wire/index.js';
 import { isResponseTo, type Message } from '../support.js';
+import { orderedChannel } from '../support/quiet.js';
 
 /** How long the ping after a garbage message may take, before --timeout-scale. */
 export const PING_MS = 5_000;
-/** How long an error answer may trail the ping's answer, before --timeout-scale. */
+/**
+ * Over Streamable HTTP, how long an answer to the garbage may trail the ping's, before
+ * --timeout-scale (shortened from the target's speed; it ends as soon as the answer or the POST's
+ * HTTP refusal is in). Stdio and the WebTransport control stream are ordered: nothing trails there.
+ */
 export const TRAIL_MS = 200;
+/** How often the HTTP refusals are looked at while an answer may trail. */
+const REFUSAL_POLL_MS = 10;
+
 
 /** A garbage message got an answer other than the one the profile requires. */
 export class BadInputMismatch extends Error {
@@ -40,38 +48,85 @@ export interface GarbageOutcome {
   status?: number;
 }
 
-/** Runs `send`, then pings, and collects what came back until the ping's answer (and a short trail). */
+/** The ids of the barrier pings `sendThenPing` sent on each connection. */
+const barrierPings = new WeakMap<object, Set<number>>();
+
+/** Runs `send`, then pings, and collects what came back until the ping's answer (over Streamable HTTP, a little longer for an answer that trails it). */
 export async function sendThenPing(ctx: CaseContext, send: () => Promise<void>): Promise<GarbageOutcome> {
   const outcome: GarbageOutcome = { errors: [], results: [], pingAnswered: false, closed: false, refusals: [] };
   const http = ctx.connection.http;
   const refusedBefore = http?.refusals().length ?? 0;
   let ping: string | number | undefined;
+  const barriers = barrierPings.get(ctx.connection) ?? new Set<number>();
+  barrierPings.set(ctx.connection, barriers);
+  const take = (m: unknown) => {
+    // The answers to barrier pings (a second one from a faulty target included) are no answer to garbage.
+    if (isRecord(m) && barriers.has(m.id as number)) return;
+    if (isRecord(m) && !('method' in m) && 'error' in m) outcome.errors.push(m);
+    else if (isRecord(m) && !('method' in m) && 'result' in m) outcome.results.push(m);
+  };
   try {
     await send();
     ping = ctx.nextId();
     await ctx.connection.send({ jsonrpc: '2.0', id: ping, method: 'ping' });
-    let until = Date.now() + ctx.scaled(PING_MS);
+    const until = Date.now() + ctx.scaled(PING_MS);
     for (;;) {
       const left = until - Date.now();
       if (left <= 0) break;
       let received: ReceivedMessage;
       try {
-        received = await ctx.connection.next(undefined, { timeoutMs: left, signal: ctx.signal });
+        received = await ctx.next(undefined, { timeoutMs: left / ctx.scaled(1) });
       } catch (error) {
         if (error instanceof ConnectionTimeoutError) break;
         throw error;
       }
       const m = received.message;
-      if (isResponseTo(m, ping)) {
-        outcome.pingAnswered = true;
-        if (outcome.errors.length > 0 || outcome.results.length > 0) break;
-        until = Math.min(until, Date.now() + ctx.scaled(TRAIL_MS));
+      if (!isResponseTo(m, ping)) {
+        take(m);
         continue;
       }
-      if (isRecord(m) && !('method' in m) && 'error' in m) {
-        outcome.errors.push(m);
-      } else if (isRecord(m) && !('method' in m) && 'result' in m) outcome.results.push(m);
-      if (outcome.pingAnswered) break;
+      outcome.pingAnswered = true;
+      if (outcome.errors.length > 0 || outcome.results.length > 0) break;
+      if (orderedChannel(ctx)) {
+        // Silence by ordering: on stdio and the WebTransport control stream the target answers in
+        // the order it reads, so an answer to the garbage would have come before the ping's; one
+        // more ping lets in what it wrote after an await of its own. What comes meanwhile is taken
+        // as the trail was (a second answer to the ping is no answer to the garbage).
+        const barrier = ctx.nextId();
+        barriers.add(barrier);
+        await ctx.connection.send({ jsonrpc: '2.0', id: barrier, method: 'ping' });
+        for (;;) {
+          let trailing: ReceivedMessage;
+          try {
+            trailing = await ctx.next(undefined, { timeoutMs: Math.max(0, until - Date.now()) / ctx.scaled(1) });
+          } catch (error) {
+            if (error instanceof ConnectionTimeoutError) break;
+            throw error;
+          }
+          if (isResponseTo(trailing.message, barrier)) break;
+          if (!isResponseTo(trailing.message, ping)) take(trailing.message);
+        }
+        break;
+      }
+      // Streamable HTTP: the garbage's POST is served concurrently with the ping's, and its answer
+      // may trail the ping's: wait for it (an error or result, or an HTTP refusal of the POST) at
+      // most a window from the target's speed.
+      const trail = Date.now() + ctx.scaled(ctx.quietMs(TRAIL_MS));
+      while (outcome.errors.length === 0 && outcome.results.length === 0 && (http?.refusals().length ?? 0) === refusedBefore) {
+        const left = trail - Date.now();
+        if (left <= 0) {
+          ctx.waited('silence', 'an answer to the garbage trailing the ping\'s', ctx.scaled(ctx.quietMs(TRAIL_MS)));
+          break;
+        }
+        try {
+          const trailing = await ctx.connection.next((r) => isRecord(r.message) && !('method' in r.message), { timeoutMs: Math.min(left, REFUSAL_POLL_MS), signal: ctx.signal });
+          // A second answer to the ping is no answer to the garbage.
+          if (!isResponseTo(trailing.message, ping)) take(trailing.message);
+        } catch (error) {
+          if (!(error instanceof ConnectionTimeoutError)) throw error;
+        }
+      }
+      break;
     }
   } catch (error) {
     if (!(error instanceof ConnectionClosedError)) throw error;

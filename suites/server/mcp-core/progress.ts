@@ -15,7 +15,8 @@ const progress = defineCase({
   timeLimitMs: 15_000,
   async run(ctx) {
     await openSession(ctx);
-    const sweep = await sweepTools(ctx);
+    // Progress takes time (a tool may report it seconds apart): the sweep follows every call to its answer or the deadline.
+    const sweep = await sweepTools(ctx, { leaveQuietCalls: false });
     reportSweep(ctx, 'CORE-PROG-2', sweep);
     const notes = notificationsOf(sweep.received, 'notifications/progress');
     if (notes.length === 0) {

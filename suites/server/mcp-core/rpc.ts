@@ -7,27 +7,51 @@ import { ConnectionTimeoutError } from '../../../src/transport/errors.js';
 import { isRecord } from '../../../src/wire/index.js';
 import { checkErrorCode, errorOf, initializeParams, isResponseTo, openSession, setupRequest, type Message } from '../support.js';
 import { checkNoLeaks, isErrorCode, randomName } from '../support/core.js';
+import { orderedChannel, takeQueued, untilPostsAnswered } from '../support/quiet.js';
 
 const SUITE = 'mcp-core';
 /** How long "nothing more arrives" is waited for, before --timeout-scale. */
 export const QUIET_MS = 300;
 /** Deadline for an answer in these cases, before --timeout-scale. */
 const ANSWER_MS = 5_000;
+/** The shortest deadline for the answer to a batch of two pings, before --timeout-scale (longer for a slow target, up to ANSWER_MS). */
+const BATCH_ANSWER_FLOOR_MS = 1_000;
 
-/** Collects every message that arrives within `ms` (scaled). */
+/** Collects every message that arrives within `ms` (already scaled): a window in which nothing is owed. */
 export async function drain(ctx: CaseContext, ms: number): Promise<ReceivedMessage[]> {
   const got: ReceivedMessage[] = [];
-  const until = Date.now() + ctx.scaled(ms);
+  const until = Date.now() + ms;
   for (;;) {
     const left = until - Date.now();
     if (left <= 0) return got;
     try {
-      got.push(await ctx.connection.next(undefined, { timeoutMs: left, signal: ctx.signal }));
+      got.push(await ctx.next(undefined, { timeoutMs: left / ctx.scaled(1), silence: 'anything more from the target' }));
     } catch (error) {
       if (error instanceof ConnectionTimeoutError) return got;
       throw error;
     }
   }
+}
+
+/**
+ * Everything that arrived once nothing more is owed for the messages sent so far, the last of them
+ * the ping `pingId` (its answer included). Silence by ordering: on stdio and the
+ * WebTransport control stream the ping is answered after anything owed for what came before it;
+ * over Streamable HTTP each POST carries its own answer (a notification's: 202), so once every
+ * POST is answered nothing more is owed. Otherwise (the ping unanswered) a window of `ms` (scaled
+ * from the target's speed).
+ */
+async function receivedUpTo(ctx: CaseContext, pingId: string | number, ms: number): Promise<ReceivedMessage[]> {
+  let pong: ReceivedMessage | undefined;
+  try {
+    pong = await ctx.next((r) => isResponseTo(r.message, pingId), { timeoutMs: ANSWER_MS });
+  } catch (error) {
+    if (!(error instanceof ConnectionTimeoutError)) throw error;
+  }
+  if (pong && (orderedChannel(ctx) || (ctx.connection.kind === 'http' && (await untilPostsAnswered(ctx, ms, 'the answers to the POSTs'))))) {
+    return [pong, ...(await takeQueued(ctx, () => true))];
+  }
+  return [...(pong ? [pong] : []), ...(await drain(ctx, ctx.scaled(ctx.quietMs(ms))))];
 }
 
 /** Waits for a response whose id equals `id` once both are written as strings (7 and "7" alike). */
@@ -92,7 +116,7 @@ const notificationsNotAnswered = defineCase({
     await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: randomName('x-conformance-token'), progress: 1 } });
     const id = ctx.nextId();
     await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
-    const got = await drain(ctx, QUIET_MS * 2);
+    const got = await receivedUpTo(ctx, id, QUIET_MS * 2);
     const isAnswer = (m: unknown): m is Message => isRecord(m) && !('method' in m) && ('result' in m || 'error' in m);
     // Streamable HTTP: an HTTP error status refusing a notification's POST, its body an error without an id, is the transport's refusal (MCP transports).
     const refusal = (r: ReceivedMessage) => r.channel.kind === 'http' && (r.channel.status ?? 0) >= 400 && isRecord(r.message) && (r.message.id === undefined || r.message.id === null);
@@ -164,8 +188,9 @@ const batch = defineCase({
       } else reply = `HTTP ${response.status} with ${response.bodyKind} body`;
     } else {
       await ctx.connection.send(body);
+      // The answer to two pings takes a round trip or two: the deadline follows the target's speed (at least a second).
       try {
-        reply = (await ctx.next((r) => Array.isArray(r.message) || (isRecord(r.message) && !('method' in r.message)), { timeoutMs: ANSWER_MS })).message;
+        reply = (await ctx.next((r) => Array.isArray(r.message) || (isRecord(r.message) && !('method' in r.message)), { timeoutMs: Math.max(BATCH_ANSWER_FLOOR_MS, ctx.quietMs(ANSWER_MS)) })).message;
       } catch (error) {
         if (!(error instanceof ConnectionTimeoutError)) throw error;
       }
@@ -225,7 +250,10 @@ const oneAnswer = defineCase({
         ctx.check('CORE-RPC-16', false, { message: `${method} (id ${id}) is answered`, expected: 'one response', actual: 'no response' });
       }
     }
-    got.push(...(await drain(ctx, QUIET_MS)));
+    // A second answer to any of them comes before the answer to a ping sent after (silence by ordering; over Streamable HTTP, once every POST was answered).
+    const barrier = ctx.nextId();
+    await ctx.connection.send({ jsonrpc: '2.0', id: barrier, method: 'ping' });
+    got.push(...(await receivedUpTo(ctx, barrier, QUIET_MS)).filter((r) => !isResponseTo(r.message, barrier)));
     for (const { id, method } of sent) {
       const count = got.filter((r) => isResponseTo(r.message, id)).length;
       if (count > 0) ctx.check('CORE-RPC-16', count === 1, { message: `${method} (id ${id}) is answered exactly once`, expected: 1, actual: count });

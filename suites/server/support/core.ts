@@ -7,6 +7,7 @@ import { ConnectionTimeoutError } from '../../../src/transport/errors.js';
 import { isRecord } from '../../../src/wire/index.js';
 import { errorOf, isRequestFromTarget, isResponseTo, notification, request, setupRequest, type Message } from '../support.js';
 import { argumentsFor, listedTool, validatorFor, type ArgumentHints, type ListedTool, type ToolCall } from './tools.js';
+import { settleReactions, takeQueued } from './quiet.js';
 
 // Tools, arguments and validators are support/tools.ts's (re-exported for the mcp-core cases).
 export { argumentsFor, validationErrors, validatorFor, type ArgumentHints, type ListedTool } from './tools.js';
@@ -235,11 +236,25 @@ export interface SweepOptions {
   hints?: ArgumentHints;
   /** Deadline for all answers before --timeout-scale. Default 6000 ms. */
   answerMs?: number;
-  /** Quiet time after the last answer, to catch late messages, before --timeout-scale. Default 300 ms. */
+  /** Quiet time after the last answer, to catch late messages, before --timeout-scale. Default 300 ms (shortened from the target's speed, or by order). */
   quietMs?: number;
   /** Most tools called. Default 24. */
   maxTools?: number;
+  /**
+   * Leave calls that keep quiet (SWEEP_IDLE_MS) instead of waiting for them until the deadline.
+   * Default true; the progress case follows every call to its answer or the deadline (a tool may
+   * report progress seconds apart, and what comes after the answer is what CORE-PROG-4 judges).
+   */
+  leaveQuietCalls?: boolean;
 }
+
+/**
+ * How long the sweep still watches calls that say nothing (no answer, no request to the client),
+ * before --timeout-scale: at least this, and at least three times the slowest answer a call got. A tool may take as long as it likes (a long-running operation that
+ * reports nothing): the sweep judges what comes while it watches, and reports the rest as not
+ * answered in time.
+ */
+export const SWEEP_IDLE_MS = 1_000;
 
 /** Every tool of tools/list (all pages), as ListedTool. */
 export async function listTools(ctx: CaseContext): Promise<ListedTool[]> {
@@ -272,15 +287,18 @@ export async function sweepTools(ctx: CaseContext, options: SweepOptions = {}): 
     await ctx.connection.send(request(call.id, 'tools/call', { name: call.tool.name, arguments: call.arguments, _meta: { progressToken: call.progressToken } }));
   }
   const open = new Map(sweep.calls.map((c) => [c.id, c]));
-  const deadline = Date.now() + ctx.scaled(options.answerMs ?? 6_000);
-  let quietUntil: number | undefined = open.size === 0 ? Date.now() + ctx.scaled(options.quietMs ?? 300) : undefined;
-  for (;;) {
-    const until = quietUntil ?? deadline;
-    const left = until - Date.now();
+  const sentAt = Date.now();
+  const deadline = sentAt + ctx.scaled(options.answerMs ?? 6_000);
+  let lastActivity = sentAt;
+  let slowestAnswer = 0;
+  // Messages keep arriving while calls are open; a quiet tail follows the last answer.
+  while (open.size > 0) {
+    const idleUntil = options.leaveQuietCalls === false ? Number.POSITIVE_INFINITY : lastActivity + Math.max(ctx.scaled(SWEEP_IDLE_MS), 3 * slowestAnswer);
+    const left = Math.min(deadline, idleUntil) - Date.now();
     if (left <= 0) break;
     let received: ReceivedMessage;
     try {
-      received = await ctx.connection.next(undefined, { timeoutMs: left, signal: ctx.signal });
+      received = await ctx.next(undefined, { timeoutMs: left / ctx.scaled(1), silence: `the answers to ${open.size} tool call(s)` });
     } catch (error) {
       if (error instanceof ConnectionTimeoutError) break;
       throw error;
@@ -288,6 +306,7 @@ export async function sweepTools(ctx: CaseContext, options: SweepOptions = {}): 
     sweep.received.push(received);
     const message = received.message;
     if (isRequestFromTarget(message)) {
+      lastActivity = Date.now();
       sweep.targetRequests.push(message);
       await answerGenerically(ctx, message);
       continue;
@@ -298,7 +317,19 @@ export async function sweepTools(ctx: CaseContext, options: SweepOptions = {}): 
       call.answer = message;
       call.answeredAt = sweep.received.length - 1;
       open.delete(call.id);
-      if (open.size === 0) quietUntil = Date.now() + ctx.scaled(options.quietMs ?? 300);
+      lastActivity = Date.now();
+      slowestAnswer = Math.max(slowestAnswer, lastActivity - sentAt);
+    }
+  }
+  if (open.size === 0) {
+    // Late messages (progress after a response...): on an ordered channel a ping's answer comes
+    // after them; elsewhere a window from the target's speed.
+    await settleReactions(ctx, options.quietMs ?? 300, 'messages after the last answer');
+    for (const received of await takeQueued(ctx, () => true)) {
+      sweep.received.push(received);
+      if (!isRequestFromTarget(received.message)) continue;
+      sweep.targetRequests.push(received.message);
+      await answerGenerically(ctx, received.message);
     }
   }
   sweep.unanswered = [...open.values()];

@@ -156,6 +156,8 @@ export function profileAnswer(event: Pick<FlowEvent, 'method' | 'params'>): Mess
 export interface NextEventOptions {
   /** Default FLOW_EVENT_MS; before --timeout-scale (ctx.next applies it). */
   timeoutMs?: number;
+  /** The wait is a window in which nothing is owed (what it watches for, as the result's `waits` names it). */
+  silence?: string;
   /** Answer the request the profile's way (default true). Notifications are never answered. */
   acknowledge?: boolean;
   /** Methods to wait for (default all three). */
@@ -169,7 +171,10 @@ export interface NextEventOptions {
  */
 export async function nextFlowEvent(ctx: CaseContext, sessionId: string, options: NextEventOptions = {}): Promise<FlowEvent> {
   const methods = options.methods ?? SESSION_REQUEST_METHODS;
-  const received = await ctx.next((r) => isSessionRequest(r.message, sessionId, methods), { timeoutMs: options.timeoutMs ?? FLOW_EVENT_MS });
+  const received = await ctx.next((r) => isSessionRequest(r.message, sessionId, methods), {
+    timeoutMs: options.timeoutMs ?? FLOW_EVENT_MS,
+    ...(options.silence !== undefined ? { silence: options.silence } : {}),
+  });
   const message = received.message as Message;
   const params = paramsOf(message);
   const method = message.method as string;
@@ -195,13 +200,18 @@ export async function expectEvent(ctx: CaseContext, sessionId: string, what: str
 }
 
 /**
- * Waits a short while (FLOW_QUIET_MS, or `timeoutMs`, both before --timeout-scale) for a session
- * request; undefined when none came. For checks that something does NOT happen, and for optional
- * re-prompts.
+ * Waits a short while for a session request; undefined when none came. For checks that something
+ * does NOT happen, and for optional re-prompts. The server sends session requests on its own
+ * schedule (000: the workflow runs on the server), so no order proves one will not come: the wait
+ * is a window from the target's speed (ctx.quietMs(FLOW_QUIET_MS)), or `timeoutMs` (before
+ * --timeout-scale) when given.
  */
 export async function maybeFlowEvent(ctx: CaseContext, sessionId: string, options: NextEventOptions = {}): Promise<FlowEvent | undefined> {
   try {
-    return await nextFlowEvent(ctx, sessionId, { ...options, timeoutMs: options.timeoutMs ?? FLOW_QUIET_MS });
+    return await nextFlowEvent(ctx, sessionId, {
+      ...options,
+      ...(options.timeoutMs === undefined ? { timeoutMs: ctx.quietMs(FLOW_QUIET_MS), silence: options.silence ?? 'a session request' } : {}),
+    });
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     return undefined;

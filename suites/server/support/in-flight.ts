@@ -132,10 +132,19 @@ export async function firstEvent(ctx: CaseContext, call: ProbedCall, options: { 
   }
 }
 
-/** Waits `QUIET_MS` (scaled) for a message matching `predicate`; undefined when none came. */
-export async function unlessQuiet(ctx: CaseContext, predicate: (message: unknown) => boolean, quietMs: number = QUIET_MS): Promise<Message | undefined> {
+/**
+ * A message matching `predicate`, or undefined when none came: within `deadlineMs` (before
+ * --timeout-scale) when given, for an answer the target owes; otherwise within a window in which
+ * nothing is owed, from the target's speed (ctx.quietMs(QUIET_MS)): what a target sends in
+ * reaction to a cancel, or once the tool its held request stopped goes on, comes within a few of
+ * its round trips.
+ */
+export async function unlessQuiet(ctx: CaseContext, predicate: (message: unknown) => boolean, deadlineMs?: number): Promise<Message | undefined> {
   try {
-    const received = await ctx.next((r) => predicate(r.message), { timeoutMs: quietMs });
+    const received = await ctx.next(
+      (r) => predicate(r.message),
+      deadlineMs !== undefined ? { timeoutMs: deadlineMs } : { timeoutMs: ctx.quietMs(QUIET_MS), silence: 'a message the target does not owe' },
+    );
     return received.message as Message;
   } catch (error) {
     if (error instanceof ConnectionTimeoutError) return undefined;

@@ -65,20 +65,24 @@ export async function requestOnWire(ctx: CaseContext, method: string, params?: M
   return { id, ...(await awaitWireAnswer(ctx, id, timeoutMs)) };
 }
 
-/** Collects every message that arrives within `ms` (scaled); stops early when the connection closes. */
-export async function collectFor(ctx: CaseContext, ms: number, predicate?: (r: ReceivedMessage) => boolean): Promise<ReceivedMessage[]> {
+/**
+ * Collects every message (matching `predicate`) that arrives within `ms` (scaled), or the first
+ * `count`; stops early when the connection closes.
+ */
+export async function collectFor(ctx: CaseContext, ms: number, predicate?: (r: ReceivedMessage) => boolean, count = Number.POSITIVE_INFINITY): Promise<ReceivedMessage[]> {
   const out: ReceivedMessage[] = [];
   const deadline = Date.now() + ctx.scaled(ms);
-  for (;;) {
+  while (out.length < count) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return out;
     try {
-      out.push(await ctx.connection.next(predicate, { timeoutMs: remaining, signal: ctx.signal }));
+      out.push(await ctx.next(predicate, { timeoutMs: remaining / ctx.scaled(1), silence: 'messages the target may send' }));
     } catch (error) {
       if (error instanceof ConnectionTimeoutError || error instanceof ConnectionClosedError) return out;
       throw error;
     }
   }
+  return out;
 }
 
 // ---- the target's own messages ------------------------------------------------------------------
@@ -165,19 +169,34 @@ export async function watchTarget(
     until?: number;
     awaiting?: readonly (string | number)[];
     onTarget: (message: Message & { method: string }) => Promise<void>;
+    /** The watch is a window in which nothing is owed, named so in the result's `waits` (else a deadline for the awaited answers). */
+    silence?: string;
+    /**
+     * Stop once neither an awaited answer nor a message of the target came for this long (before
+     * --timeout-scale), nor for three times the slowest awaited answer: the tool sweep's rule for
+     * calls that keep quiet (SWEEP_IDLE_MS).
+     */
+    idleMs?: number;
   },
 ): Promise<{ initiated: (Message & { method: string })[]; answered: Set<string | number> }> {
   const awaiting = new Set(options.awaiting ?? []);
   const answered = new Set<string | number>();
   const initiated: (Message & { method: string })[] = [];
-  const deadline = Math.min(Date.now() + ctx.scaled(options.ms), options.until ?? Number.POSITIVE_INFINITY);
+  const began = Date.now();
+  const deadline = Math.min(began + ctx.scaled(options.ms), options.until ?? Number.POSITIVE_INFINITY);
+  let lastActivity = began;
+  let slowestAnswer = 0;
   const done = () => options.awaiting !== undefined && [...awaiting].every((id) => answered.has(id));
   while (!done()) {
-    const remaining = deadline - Date.now();
+    const idleUntil = options.idleMs === undefined ? Number.POSITIVE_INFINITY : lastActivity + Math.max(ctx.scaled(options.idleMs), 3 * slowestAnswer);
+    const remaining = Math.min(deadline, idleUntil) - Date.now();
     if (remaining <= 0) break;
     let received: ReceivedMessage;
     try {
-      received = await ctx.connection.next(undefined, { timeoutMs: remaining, signal: ctx.signal });
+      received = await ctx.next(undefined, {
+        timeoutMs: remaining / ctx.scaled(1),
+        silence: options.silence ?? `the answers to ${[...awaiting].filter((id) => !answered.has(id)).length} request(s)`,
+      });
     } catch (error) {
       if (error instanceof ConnectionTimeoutError || error instanceof ConnectionClosedError) break;
       throw error;
@@ -185,9 +204,14 @@ export async function watchTarget(
     const message = received.message;
     if (isTargetInitiated(message)) {
       initiated.push(message);
+      if ('id' in message) lastActivity = Date.now();
       await options.onTarget(message);
     } else if (isRecord(message) && (typeof message.id === 'string' || typeof message.id === 'number')) {
       answered.add(message.id);
+      if (awaiting.has(message.id)) {
+        lastActivity = Date.now();
+        slowestAnswer = Math.max(slowestAnswer, lastActivity - began);
+      }
     }
   }
   return { initiated, answered };

@@ -14,6 +14,7 @@ import { acceptsHint, argumentsFor, askedBytes, listedTool, type ArgumentHints, 
 
 export { acceptsHint, argumentsFor, type ArgumentHints, type ListedTool, type ToolCall } from './tools.js';
 import { TargetPreconditionError } from '../../../src/harness/index.js';
+import { quietWindow } from './quiet.js';
 
 /** How long to wait for a stream, datagram or answer that should come (before --timeout-scale). */
 export const STREAM_EVENT_MS = 5_000;
@@ -187,7 +188,8 @@ export async function collectStreams(ctx: CaseContext, requestId: number, until:
     }
   })();
   await until.catch(() => undefined);
-  await delay(ctx, ctx.scaled(QUIET_MS));
+  // Execution streams are not ordered with the control stream: a window from the target's speed.
+  await quietWindow(ctx, QUIET_MS, 'more execution streams of the request');
   stop.abort();
   ctx.signal.removeEventListener('abort', onCaseEnd);
   await loop;
@@ -267,7 +269,8 @@ export async function collectDatagrams(ctx: CaseContext, requestId: number | und
     }
   })();
   await until.catch(() => undefined);
-  await delay(ctx, ctx.scaled(QUIET_MS));
+  // Datagrams are neither ordered nor reliable: a window from the target's speed.
+  await quietWindow(ctx, QUIET_MS, 'more datagrams of the request');
   stop.abort();
   ctx.signal.removeEventListener('abort', onCaseEnd);
   await loop;
@@ -277,7 +280,7 @@ export async function collectDatagrams(ctx: CaseContext, requestId: number | und
 /** The next message matching `predicate` within `ms` (scaled), or undefined. */
 export async function maybeNext(ctx: CaseContext, predicate: (message: Message) => boolean, ms: number): Promise<ReceivedMessage | undefined> {
   try {
-    return await ctx.next((r) => isRecord(r.message) && predicate(r.message), { timeoutMs: ctx.scaled(ms) });
+    return await ctx.next((r) => isRecord(r.message) && predicate(r.message), { timeoutMs: ms });
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     return undefined;
@@ -317,11 +320,13 @@ export function timer(ctx: CaseContext, ms: number): { elapsed: Promise<void>; c
   return { elapsed, cancel };
 }
 
-/** `promise`, or 'timeout' once `ms` (already scaled) passed; the timer is cleared either way. */
+/** `promise`, or 'timeout' once `ms` (already scaled) passed (recorded as a deadline); the timer is cleared either way. */
 export async function within<T>(ctx: CaseContext, promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
   const wait = timer(ctx, ms);
   try {
-    return await Promise.race([promise, wait.elapsed.then(() => 'timeout' as const)]);
+    const outcome = await Promise.race([promise, wait.elapsed.then(() => 'timeout' as const)]);
+    if (outcome === 'timeout' && !ctx.signal.aborted) ctx.waited('deadline', 'a stream event', ms);
+    return outcome;
   } finally {
     wait.cancel();
   }
