@@ -15,6 +15,9 @@ import { errorObject, idKey, isHeaderId, isRecord, type JsonRpcErrorObject, type
 import { describe, type Outbox, type Sink } from './outbox.js';
 import type { SessionState } from './state.js';
 
+/** FAULT progress-after-response over Streamable HTTP: how long after the response the late progress goes. */
+const LATE_PROGRESS_DELAY_MS = 50;
+
 /** What the session does once notifications/cancelled named a request it works on. */
 type CancelledHandling = 'stop-silently' | 'keep-working' | 'stop-and-answer-cancelled';
 
@@ -85,7 +88,11 @@ export class InFlightRequests {
     if ('result' in outcome) await this.#outbox.result(entry.sink, entry.id, outcome.result);
     else await this.#outbox.error(entry.sink, entry.id, outcome.error);
     if (this.#faults.has(F.progressAfterResponse) && entry.progressToken !== undefined && entry.progressCount > 0) {
-      await this.#sendProgress(entry, (entry.lastProgress ?? 0) + 1);
+      // Over Streamable HTTP the response ended its POST's stream and the late progress goes on the
+      // GET stream, another socket the client reads apart: sent at once it may be read first, so it
+      // follows a moment later (as a progress timer firing after the work ended would).
+      if (this.#connection.kind === 'http') await new Promise((resolve) => setTimeout(resolve, LATE_PROGRESS_DELAY_MS));
+      if (!this.#connection.isClosed) await this.#sendProgress(entry, (entry.lastProgress ?? 0) + 1);
     }
   }
 
