@@ -51,16 +51,93 @@ function omittedValue(text: string, limit: number): OmittedValue {
   };
 }
 
+/** Thrown by jsonLengthUpTo on a value with a cycle (which has no JSON text). */
+const CYCLE = Symbol('cycle');
+
+/**
+ * The length of `value`'s JSON text as jsonText writes it, counted without writing it: exact while
+ * it is within `cap`, and some number over `cap` as soon as it is known to be over (a 60 MB string
+ * is not copied to learn that it is over 64 KiB). `value` is what JSON.stringify would write at
+ * this place (undefined, functions and symbols are left to the caller). Throws CYCLE on a cycle.
+ */
+export function jsonLengthUpTo(value: unknown, cap: number, seen: Set<object> = new Set()): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length + 2 > cap ? value.length + 2 : JSON.stringify(value).length;
+    case 'number':
+      return Number.isFinite(value) ? String(value).length : 4;
+    case 'boolean':
+      return value ? 4 : 5;
+    case 'bigint':
+      return value.toString().length + 2;
+    case 'object':
+      break;
+    default:
+      return 0;
+  }
+  if (value === null) return 4;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    const text = jsonText(value);
+    if (text === undefined) throw CYCLE;
+    return text.length;
+  }
+  if (value instanceof Uint8Array) return `<${value.byteLength} bytes>`.length + 2;
+  if (seen.has(value)) throw CYCLE;
+  seen.add(value);
+  try {
+    let total = 2;
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length && total <= cap; index++) {
+        const item: unknown = value[index];
+        total += (index > 0 ? 1 : 0) + (writtenAsNull(item) ? 4 : jsonLengthUpTo(item, cap - total, seen));
+      }
+      return total;
+    }
+    let first = true;
+    for (const [key, member] of Object.entries(value)) {
+      if (total > cap) break;
+      if (writtenAsNull(member)) continue;
+      total += (first ? 0 : 1) + JSON.stringify(key).length + 1 + jsonLengthUpTo(member, cap - total, seen);
+      first = false;
+    }
+    return total;
+  } finally {
+    seen.delete(value);
+  }
+}
+
+/** Whether JSON.stringify leaves `value` out of an object (and writes null for it in an array). */
+function writtenAsNull(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+
+/** Whether `value`'s JSON text is within `limit`; undefined when it has none (a cycle). */
+function fits(value: unknown, limit: number): boolean | undefined {
+  try {
+    return jsonLengthUpTo(value, limit) <= limit;
+  } catch (error) {
+    if (error === CYCLE) return undefined;
+    throw error;
+  }
+}
+
+/** The OmittedValue of `value`, written out once (its size and SHA-256 are of the whole text). */
+function omitted(value: unknown, limit: number): unknown {
+  const text = jsonText(value);
+  return text === undefined ? value : omittedValue(text, limit);
+}
+
 /**
  * `value` when its JSON text is within `limit`; otherwise the same shape with every member that is
  * over the limit on its own replaced by an OmittedValue, or (when that is still over) the whole
- * value replaced by one. Bytes (Uint8Array) over the limit count as their hex.
+ * value replaced by one. Sizes are counted, not written (jsonLengthUpTo): only an omitted value's
+ * text is written, once, for its SHA-256.
  */
 export function boundValue(value: unknown, limit: number): unknown {
   if (limit === Number.POSITIVE_INFINITY || value === null || typeof value !== 'object' && typeof value !== 'string') return value;
-  const text = jsonText(value);
-  if (text === undefined || text.length <= limit) return value;
-  if (typeof value === 'string' || value instanceof Uint8Array) return omittedValue(text, limit);
+  const within = fits(value, limit);
+  if (within !== false) return value;
+  if (typeof value === 'string' || value instanceof Uint8Array) return omitted(value, limit);
   let bounded: unknown;
   if (Array.isArray(value)) bounded = value.map((item) => boundValue(item, limit));
   else {
@@ -70,6 +147,5 @@ export function boundValue(value: unknown, limit: number): unknown {
     }
     bounded = members;
   }
-  const boundedText = jsonText(bounded);
-  return boundedText !== undefined && boundedText.length <= limit ? bounded : omittedValue(text, limit);
+  return fits(bounded, limit) === true ? bounded : omitted(value, limit);
 }

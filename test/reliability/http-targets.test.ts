@@ -24,8 +24,11 @@ const TARGETS: { mode: HttpMode; rssCeiling: number; timeoutScale: string }[] = 
   { mode: 'endless-sse', rssCeiling: 400 * MB, timeoutScale: '0.25' },
   { mode: 'sse-flood', rssCeiling: 400 * MB, timeoutScale: '0.25' },
   { mode: 'huge-body', rssCeiling: 400 * MB, timeoutScale: '0.25' },
-  // Unscaled: each 60 MB answer must arrive (and be judged) within the case's limit.
-  { mode: 'large-answers', rssCeiling: 1024 * MB, timeoutScale: '1' },
+  // Unscaled: each 60 MB answer must arrive (and be judged) within the case's limit. Two cases at
+  // once, each answer held as its body, its text and its parsed value while it is decoded, and its
+  // JSON text once more for the SHA-256 a report keeps of it: 890-960 MB measured on a quiet
+  // machine (bench/rss.ts), more while a loaded machine's collector lags.
+  { mode: 'large-answers', rssCeiling: 1280 * MB, timeoutScale: '1' },
 ];
 
 describe('the runner against hostile Streamable HTTP servers', () => {

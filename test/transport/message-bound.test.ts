@@ -1,6 +1,40 @@
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundValue, checkMessageLimit, type OmittedValue } from '../../src/transport/message-bound.js';
+import { boundValue, checkMessageLimit, jsonLengthUpTo, type OmittedValue } from '../../src/transport/message-bound.js';
+import { propertyRuns } from '../support/property-runs.js';
+
+/** The JSON text message-bound measures: bigints as their digits, bytes as their count. */
+function written(value: unknown): string {
+  return JSON.stringify(value, (_key, member: unknown) =>
+    typeof member === 'bigint' ? member.toString() : member instanceof Uint8Array ? `<${member.byteLength} bytes>` : member,
+  );
+}
+
+describe('jsonLengthUpTo', () => {
+  const values = fc.oneof(
+    fc.jsonValue(),
+    fc.anything({ withBigInt: true, withTypedArray: true, withDate: true, withNullPrototype: true, withSparseArray: true, withBoxedValues: false, withMap: true, withSet: true }),
+  );
+
+  it('counts the JSON text exactly while it is within the cap, and says over once it is over', () => {
+    fc.assert(
+      fc.property(values, fc.nat({ max: 400 }), (value, cap) => {
+        const text = written(value);
+        fc.pre(text !== undefined);
+        const length = jsonLengthUpTo(value, cap);
+        if (text.length <= cap) expect(length).toBe(text.length);
+        else expect(length).toBeGreaterThan(cap);
+        expect(jsonLengthUpTo(value, Number.POSITIVE_INFINITY)).toBe(text.length);
+      }),
+      { numRuns: propertyRuns(1000) },
+    );
+  });
+
+  it('knows a long string is over without writing it', () => {
+    expect(jsonLengthUpTo({ result: { large: 'x'.repeat(1_000_000) } }, 100)).toBeGreaterThan(100);
+  });
+});
 
 describe('boundValue', () => {
   it('gives back a value within the limit as it is', () => {

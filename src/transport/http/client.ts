@@ -278,7 +278,7 @@ export class HttpClientConnection implements Connection {
     }
     this.transcript.record({ direction: 'received', channel, bytes: body, decoded: decoded.value });
     const items = Array.isArray(decoded.value) ? decoded.value : [decoded.value];
-    for (const message of items) this.#deliver(message, channel, Array.isArray(decoded.value) ? undefined : body);
+    for (const message of items) this.#deliver(message, channel);
   }
 
   /** A POST answered with an HTTP error status: recorded as a refusal; JSON-RPC messages in its body are delivered. */
@@ -305,8 +305,7 @@ export class HttpClientConnection implements Connection {
       ...(decoded?.ok ? { decoded: decoded.value } : {}),
       note: `POST refused with HTTP ${status} and ${what}`,
     });
-    const single = decoded?.ok === true && !Array.isArray(decoded.value);
-    for (const message of messages) this.#deliver(message, channel, single ? body : undefined);
+    for (const message of messages) this.#deliver(message, channel);
   }
 
   /** Reads an event stream (a POST's or the GET's) and queues every message in it. */
@@ -366,18 +365,22 @@ export class HttpClientConnection implements Connection {
     }
     this.transcript.record({ direction: 'received', channel, bytes, decoded: message });
     for (const item of Array.isArray(message) ? message : [message]) {
-      this.#deliver(item, channel, new TextEncoder().encode(event.data));
+      this.#deliver(item, channel);
     }
   }
 
-  #deliver(message: unknown, channel: TranscriptChannel, body: Uint8Array | undefined): void {
+  /**
+   * Queues a received message. Its body is not kept with it (ReceivedMessage.body): over Streamable
+   * HTTP the body is JSON, whose every detail the decoded message and the transcript (first bytes,
+   * SHA-256 of a long one) hold; a second copy of a large answer stayed alive as long as the message.
+   */
+  #deliver(message: unknown, channel: TranscriptChannel): void {
     const kind = classifyMessage(message);
     if (kind.kind === 'response' && kind.id !== null && this.#initializeIds.has(kind.id)) {
       const result = (message as { result?: { protocolVersion?: unknown } }).result;
       if (typeof result?.protocolVersion === 'string') this.#protocolVersion = result.protocolVersion;
     }
     const received: ReceivedMessage = { message, channel, at: Date.now(), encoding: 'json' };
-    if (body) received.body = body;
     this.#queue.push(received);
   }
 
