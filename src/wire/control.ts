@@ -19,15 +19,19 @@ export interface DecodedFrame {
   frameOffset: number;
 }
 
-/** Framing errors after which the byte stream is not resynchronised (in the default 'close' mode). */
+/**
+ * Framing errors after which the byte stream is not resynchronised (in the default 'close' mode):
+ * an oversized prefix (its body is not read). An empty frame (FRAME_EMPTY) is whole: the next
+ * frame follows it.
+ */
 export function losesSync(error: WireError): boolean {
-  return error.code === 'FRAME_TOO_LARGE' || error.code === 'FRAME_EMPTY';
+  return error.code === 'FRAME_TOO_LARGE';
 }
 
 export interface ControlStreamReaderOptions {
   state: EncodingState;
   maxMessageSize?: number;
-  /** After FRAME_TOO_LARGE / FRAME_EMPTY: 'close' (default, the error is fatal) or 'skip' the body and go on (WT-FRAME-7). */
+  /** After FRAME_TOO_LARGE: 'close' (default, the error is fatal) or 'skip' the body and go on (WT-FRAME-7). */
   afterLengthError?: AfterLengthError;
   /** Which end reads: a client switches encoding when it reads the initialize result. */
   role: ControlRole;
@@ -39,10 +43,11 @@ export interface ControlStreamReaderOptions {
  * arrived in the same chunk is already read as CBOR. A server reader records the initialize request id.
  *
  * push() returns per-frame errors (bad body, encoding mismatch) in place, so later good frames still
- * come out. In the default 'close' mode a framing error that loses sync (FRAME_TOO_LARGE, FRAME_EMPTY)
- * is thrown; if good frames preceded it in the same chunk they are returned with the error as the
- * last element instead, and every later push()/end() throws it. In 'skip' mode those two errors are
- * returned in place like any other and decoding goes on after the skipped body.
+ * come out; so is an empty frame (FRAME_EMPTY), which leaves the stream in sync. In the default
+ * 'close' mode a framing error that loses sync (FRAME_TOO_LARGE) is thrown; if good frames preceded
+ * it in the same chunk they are returned with the error as the last element instead, and every
+ * later push()/end() throws it. In 'skip' mode it is returned in place like any other and decoding
+ * goes on after the skipped body.
  */
 export class ControlStreamReader {
   readonly state: EncodingState;
@@ -72,7 +77,7 @@ export class ControlStreamReader {
     return this.#frames.partialBody;
   }
 
-  /** Whether a FRAME_TOO_LARGE / FRAME_EMPTY prefix is skipped (the stream stays in sync) rather than fatal. */
+  /** Whether a FRAME_TOO_LARGE prefix is skipped (the stream stays in sync) rather than fatal. */
   get skipsLengthErrors(): boolean {
     return this.#frames.afterLengthError === 'skip';
   }

@@ -14,9 +14,11 @@ export interface FrameOptions {
 }
 
 /**
- * What a decoder does after a FRAME_TOO_LARGE or FRAME_EMPTY prefix (WT-FRAME-7 accepts both):
- * 'close' (default) stays failed, every later call throws the error again; 'skip' discards the
- * declared body as it arrives, without buffering it, and goes on with the next frame.
+ * What a decoder does after a FRAME_TOO_LARGE prefix (WT-FRAME-7 accepts both): 'close' (default)
+ * stays failed, every later call throws the error again; 'skip' discards the declared body as it
+ * arrives, without buffering it, and goes on with the next frame. A FRAME_EMPTY prefix (length 0)
+ * is a whole frame with no body: the stream is still in sync, so the decoder goes on in either mode
+ * (the error is the answer's business, WT-FRAME-2, WT-FRAME-8).
  */
 export type AfterLengthError = 'close' | 'skip';
 
@@ -47,8 +49,9 @@ export function encodeFrame(body: Uint8Array, options?: FrameOptions): Uint8Arra
 /**
  * Incremental frame decoder: bytes in, complete bodies out, the same bodies for any chunking.
  * A length prefix of 0 or above the maximum is rejected as soon as its 4 bytes are in, before
- * any body byte is kept. By default the stream is then treated as lost and every later call throws
- * that error again; with `afterLengthError: 'skip'` the declared body is skipped instead.
+ * any body byte is kept. A prefix of 0 leaves the stream in sync (the next frame follows it). After
+ * one above the maximum the stream is by default treated as lost and every later call throws that
+ * error again; with `afterLengthError: 'skip'` the declared body is skipped instead.
  */
 export class FrameDecoder {
   readonly maxMessageSize: number;
@@ -114,8 +117,8 @@ export class FrameDecoder {
   }
 
   /**
-   * Adds bytes and returns every body they complete. A length error is thrown. In 'skip' mode, if
-   * bodies came before it in the same chunk, they are returned and the error is thrown by the next
+   * Adds bytes and returns every body they complete. A length error is thrown. When it leaves the
+   * stream in sync (an empty frame; any in 'skip' mode) and bodies came before it in the same chunk, they are returned and the error is thrown by the next
    * push() (which still takes its chunk) or end(); calling again then goes on with the next frame.
    * (ControlStreamReader has no such deferral: it returns errors in place.)
    */
@@ -171,7 +174,8 @@ export class FrameDecoder {
       const prefix = this.#take(FRAME_PREFIX_BYTES);
       const length = new DataView(prefix.buffer, prefix.byteOffset, FRAME_PREFIX_BYTES).getUint32(0, false);
       const frameStart = this.#offset - FRAME_PREFIX_BYTES;
-      if (length === 0) return this.#lengthError(new FrameEmptyError(frameStart));
+      // A whole frame without a body: reported, and the next frame starts right after its prefix.
+      if (length === 0) throw new FrameEmptyError(frameStart);
       if (length > this.maxMessageSize) {
         this.#skipping = { declaredLength: length, frameStart, remaining: length };
         return this.#lengthError(new FrameTooLargeError(length, this.maxMessageSize, frameStart));
@@ -208,7 +212,7 @@ export class FrameDecoder {
     return bodies;
   }
 
-  /** A FRAME_EMPTY / FRAME_TOO_LARGE prefix: fatal in 'close' mode, thrown and skipped in 'skip' mode. */
+  /** A FRAME_TOO_LARGE prefix: fatal in 'close' mode, thrown and skipped in 'skip' mode. */
   #lengthError(error: WireError): never {
     if (this.afterLengthError === 'close') this.#fail(error);
     throw error;

@@ -192,11 +192,20 @@ describe('sync loss', () => {
   it('returns good frames that preceded it in the same chunk, the error last', () => {
     const reader = new ControlStreamReader({ state: new EncodingState(), role: 'server', maxMessageSize: 64 });
     const good = encodeFrame(jsonCodec.encode({ jsonrpc: '2.0', method: 'n' }));
-    const items = reader.push(concat([good, new Uint8Array([0, 0, 0, 0])]));
+    const items = reader.push(concat([good, new Uint8Array([0, 0, 1, 0])]));
     expect(items).toHaveLength(2);
     expect(items[0]).toMatchObject({ message: { method: 'n' } });
-    expect(items[1]).toMatchObject({ code: 'FRAME_EMPTY', offset: good.length });
+    expect(items[1]).toMatchObject({ code: 'FRAME_TOO_LARGE', offset: good.length });
     expect(() => reader.push(good)).toThrow(items[1] as Error);
+  });
+
+  it('an empty frame is reported in place and the frames after it are read (the stream is in sync)', () => {
+    const reader = new ControlStreamReader({ state: new EncodingState(), role: 'server', maxMessageSize: 64 });
+    const good = (id: number) => encodeFrame(jsonCodec.encode({ jsonrpc: '2.0', id, method: 'ping' }));
+    const items = reader.push(concat([good(1), new Uint8Array([0, 0, 0, 0]), good(2)]));
+    expect(items.map((i) => (i instanceof WireError ? i.code : (i.message as { id: number }).id))).toEqual([1, 'FRAME_EMPTY', 2]);
+    expect(losesSync(items[1] as WireError)).toBe(false);
+    expect(reader.failure).toBeUndefined();
   });
 });
 

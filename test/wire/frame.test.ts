@@ -54,13 +54,22 @@ describe('FrameDecoder', () => {
     expect(() => decoder.end()).not.toThrow();
   });
 
-  it('FRAME_EMPTY on a zero prefix, with the frame offset, and stays failed', () => {
+  it('FRAME_EMPTY on a zero prefix, with the frame offset; the stream stays in sync (the next frame follows the prefix)', () => {
     const decoder = new FrameDecoder();
-    const error = captureError(() => decoder.push(fromHex('00000001 41 00000000')));
+    expect(decoder.push(fromHex('00000001 41'))).toEqual([fromHex('41')]);
+    const error = captureError(() => decoder.push(fromHex('00000000')));
     expect(error).toBeInstanceOf(FrameEmptyError);
     expect(error).toMatchObject({ code: 'FRAME_EMPTY', jsonRpcCode: -32600, requirement: 'WT-FRAME-2', offset: 5 });
-    expect(() => decoder.push(fromHex('00000001 41'))).toThrow(error);
-    expect(() => decoder.end()).toThrow(error);
+    expect(decoder.failure).toBeUndefined();
+    expect(decoder.push(fromHex('00000001 42'))).toEqual([fromHex('42')]);
+    expect(decoder.end()).toEqual([]);
+  });
+
+  it('FRAME_EMPTY after good bodies of the same chunk: the bodies first, the error on the next call, then the frames after it', () => {
+    const decoder = new FrameDecoder();
+    expect(decoder.push(fromHex('00000001 41 00000000 00000001 42'))).toEqual([fromHex('41')]);
+    expect(captureError(() => decoder.push(new Uint8Array(0)))).toMatchObject({ code: 'FRAME_EMPTY', offset: 5 });
+    expect(decoder.push(new Uint8Array(0))).toEqual([fromHex('42')]);
   });
 
   it('FRAME_TOO_LARGE as soon as the prefix is in, before any body byte is buffered', () => {

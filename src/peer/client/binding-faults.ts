@@ -21,7 +21,7 @@ export function answersBindingFaults(faults: ClientFaults): boolean {
 }
 
 /** Codes after which the control stream is out of sync: the session ends (after its answer went out). */
-const LOSES_SYNC = new Set(['FRAME_TOO_LARGE', 'FRAME_EMPTY']);
+const LOSES_SYNC = new Set(['FRAME_TOO_LARGE']);
 /** How long a session out of sync stays open for its error answer to get through. */
 const LOST_SYNC_CLOSE_DELAY_MS = 1000;
 /** Datagrams the session drops: malformed ones, and those naming no request in flight. */
