@@ -29,6 +29,13 @@ export class HttpExchangeError extends ConnectionError {
   }
 }
 
+/** Errors of a request written on a kept-alive socket the server had just closed. */
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * Sends one request. One written on a kept-alive socket that turns out closed by the server
+ * (reset before any answer) goes once more on a new socket, as Node's http documentation advises.
+ */
 export function startExchange(request: ExchangeRequest): Exchange {
   const transport = request.url.protocol === 'https:' ? https : http;
   let onWritten!: () => void;
@@ -41,34 +48,48 @@ export function startExchange(request: ExchangeRequest): Exchange {
   const response = new Promise<IncomingMessage>((resolve, reject) => {
     const headers: Record<string, string> = { ...request.headers };
     if (request.body && !hasHeader(headers, 'content-length')) headers['Content-Length'] = String(request.body.byteLength);
-    let req: http.ClientRequest;
-    try {
-      req = transport.request(request.url, {
-        method: request.method,
-        headers,
-        agent: request.agent,
-        signal: request.signal,
+    const send = (mayRetry: boolean): void => {
+      let req: http.ClientRequest;
+      try {
+        req = transport.request(request.url, {
+          method: request.method,
+          headers,
+          agent: request.agent,
+          signal: request.signal,
+        });
+      } catch (error) {
+        // Invalid header names or values are the caller's input, reported as such.
+        const failure = new ConnectFailedError(`cannot send ${request.method} ${request.url.href}: ${(error as Error).message}`, {
+          cause: error,
+        });
+        onWriteFailed(failure);
+        reject(failure);
+        return;
+      }
+      let answered = false;
+      req.on('response', (response) => {
+        answered = true;
+        resolve(response);
       });
-    } catch (error) {
-      // Invalid header names or values are the caller's input, reported as such.
-      const failure = new ConnectFailedError(`cannot send ${request.method} ${request.url.href}: ${(error as Error).message}`, {
-        cause: error,
+      req.on('finish', () => {
+        if (isWritten) return;
+        isWritten = true;
+        onWritten();
       });
-      onWriteFailed(failure);
-      reject(failure);
-      return;
-    }
-    req.on('response', resolve);
-    req.on('finish', () => {
-      isWritten = true;
-      onWritten();
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      const failure = describeFailure(request, error, isWritten);
-      if (!isWritten) onWriteFailed(failure);
-      reject(failure);
-    });
-    req.end(request.body ? Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength) : undefined);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive socket the server closed as idle while this request went out on it: the
+        // server never read the request (Node's documented case for one retry on a new socket).
+        if (mayRetry && !answered && req.reusedSocket && STALE_SOCKET_CODES.has(error.code ?? '') && !request.signal.aborted) {
+          send(false);
+          return;
+        }
+        const failure = describeFailure(request, error, isWritten);
+        if (!isWritten) onWriteFailed(failure);
+        reject(failure);
+      });
+      req.end(request.body ? Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength) : undefined);
+    };
+    send(true);
   });
   // Callers that only await one of the two must not see an unhandled rejection from the other.
   written.catch(() => {});
