@@ -3,8 +3,8 @@
 import { defineCase, TargetPreconditionError, type CaseContext } from '../../../src/harness/index.js';
 import type { RawHttpResponse } from '../../../src/transport/connection.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { initializeParams, isResponseTo, openSession, SETUP_ANSWER_MS } from '../support.js';
-import { callTool, failureOf, initializeTool, mainSession, openSideSession, requiresFastWorkflow, SESSION_HEADER, SUITE } from './support.js';
+import { initializeParams, isResponseTo, openSession, SETUP_ANSWER_MS } from '../../support/session.js';
+import { callTool, failureOf, initializeTool, mainSession, openSideSession, requiresFastWorkflow, SESSION_HEADER, SUITE } from '../../support/fastworkflow.js';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
