@@ -5,7 +5,7 @@ import type { CaseContext } from '../../src/harness/index.js';
 import type { ReceivedMessage } from '../../src/transport/connection.js';
 import { ConnectionTimeoutError } from '../../src/transport/errors.js';
 import { isRecord } from '../../src/wire/index.js';
-import { errorOf, isRequestFromTarget, isResponseTo, notification, request, setupRequest, type Message } from './session.js';
+import { errorOf, errorResponse, isRequestFromTarget, isResponseTo, notification, request, resultResponse, setupRequest, type Message, type RequestId } from './session.js';
 import { argumentsFor, listedTool, validatorFor, type ArgumentHints, type ListedTool, type ToolCall } from './tools.js';
 import { settleReactions, takeQueued } from './quiet.js';
 
@@ -184,18 +184,18 @@ export function isErrorCode(code: unknown): code is number {
 export const ANSWERING_CLIENT_CAPABILITIES = { sampling: {}, roots: { listChanged: false }, elicitation: {} } as const;
 
 /** A plausible answer to a request the target sends the client (ping, sampling, roots, elicitation). */
-export function genericAnswer(method: string): { result: Message } | { error: Message } {
+export function genericAnswer(id: RequestId, method: string): Message {
   switch (method) {
     case 'ping':
-      return { result: {} };
+      return resultResponse(id, {});
     case 'sampling/createMessage':
-      return { result: { role: 'assistant', content: { type: 'text', text: 'conformance' }, model: 'mcp-flow-conformance', stopReason: 'endTurn' } };
+      return resultResponse(id, { role: 'assistant', content: { type: 'text', text: 'conformance' }, model: 'mcp-flow-conformance', stopReason: 'endTurn' });
     case 'roots/list':
-      return { result: { roots: [] } };
+      return resultResponse(id, { roots: [] });
     case 'elicitation/create':
-      return { result: { action: 'decline' } };
+      return resultResponse(id, { action: 'decline' });
     default:
-      return { error: { code: -32601, message: `Method not found: ${method}` } };
+      return errorResponse(id, -32601, `Method not found: ${method}`);
   }
 }
 
@@ -203,8 +203,7 @@ export function genericAnswer(method: string): { result: Message } | { error: Me
 export async function answerGenerically(ctx: CaseContext, request: Message): Promise<void> {
   const id = request.id;
   if (typeof id !== 'string' && typeof id !== 'number') return;
-  const answer = genericAnswer(String(request.method));
-  await ctx.connection.send({ jsonrpc: '2.0', id, ...answer });
+  await ctx.connection.send(genericAnswer(id, String(request.method)));
 }
 
 // ---- the tool sweep ----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { TargetPreconditionError, type Applicability, type CaseContext, type Dis
 import { detectFastWorkflowFailure, FAILURE_READING_NAMES, type FailureDetection } from '../../src/protocol/fastworkflow-errors.js';
 import { SchemaRegistry } from '../../src/schema/registry.js';
 import { isRecord } from '../../src/wire/index.js';
-import { initializeParams, isResponseTo, openSession, SETUP_ANSWER_MS, type Message } from './session.js';
+import { initializeParams, isResponseTo, notification, openSession, request, SETUP_ANSWER_MS, type Message } from './session.js';
 
 export const SUITE = 'fastworkflow';
 
@@ -116,7 +116,7 @@ export function mainSession(ctx: CaseContext): McpSession {
       await takeNotifications(ctx); // stale ones belong to earlier calls
       const id = ctx.nextId();
       const sentAt = Date.now();
-      await ctx.connection.send({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
+      await ctx.connection.send(request(id, method, params));
       let response: Message | undefined;
       try {
         response = (await ctx.next((r) => isResponseTo(r.message, id), { timeoutMs: options.timeoutMs ?? SETUP_ANSWER_MS })).message as Message;
@@ -149,7 +149,7 @@ export async function openSideSession(ctx: CaseContext, label = 'a second sessio
     {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params }),
+      body: JSON.stringify(request(id, 'initialize', params)),
       omitSessionId: true,
     },
     { timeoutMs, signal: ctx.signal },
@@ -165,7 +165,7 @@ export async function openSideSession(ctx: CaseContext, label = 'a second sessio
     [SESSION_HEADER]: sessionId,
     'MCP-Protocol-Version': version,
   };
-  await http.request({ method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), omitSessionId: true }, { timeoutMs, signal: ctx.signal });
+  await http.request({ method: 'POST', headers, body: JSON.stringify(notification('notifications/initialized')), omitSessionId: true }, { timeoutMs, signal: ctx.signal });
   let next = 1;
   return {
     label,
@@ -177,7 +177,7 @@ export async function openSideSession(ctx: CaseContext, label = 'a second sessio
       let notifications: Message[] = [];
       try {
         const raw = await http.request(
-          { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: requestId, method, ...(requestParams !== undefined ? { params: requestParams } : {}) }), omitSessionId: true },
+          { method: 'POST', headers, body: JSON.stringify(request(requestId, method, requestParams)), omitSessionId: true },
           { timeoutMs: ctx.scaled(options.timeoutMs ?? SETUP_ANSWER_MS), signal: ctx.signal },
         );
         response = raw.messages.find((m) => isResponseTo(m, requestId)) as Message | undefined;

@@ -12,6 +12,7 @@
 // Where neither applies, or the documents let the target send on its own schedule, a window from
 // the target's speed decides (`ctx.quietMs`), recorded in the case's result as silence waited out.
 import type { CaseContext } from '../../src/harness/index.js';
+import { request } from '../../src/protocol/jsonrpc.js';
 import type { ReceivedMessage } from '../../src/transport/connection.js';
 import { ConnectionError } from '../../src/transport/errors.js';
 import type { TranscriptEntry } from '../../src/transport/transcript.js';
@@ -39,7 +40,7 @@ export async function pingBarrier(ctx: CaseContext): Promise<boolean> {
   try {
     for (let round = 0; round < 2; round++) {
       const id = ctx.nextId();
-      await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
+      await ctx.connection.send(request(id, 'ping'));
       await ctx.next((r) => isRecord(r.message) && !('method' in r.message) && r.message.id === id, { timeoutMs: BARRIER_MS });
     }
     return true;

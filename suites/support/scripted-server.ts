@@ -245,7 +245,7 @@ export class ScriptedServer {
     if (!request) throw new CaseMisuseError('answerInitialize called before awaitInitialize took the client\'s initialize');
     if (answer.delayMs !== undefined) await this.collect(answer.delayMs);
     if (answer.error) {
-      await this.send({ jsonrpc: '2.0', id: request.id, error: answer.error });
+      await this.send(errorResponse(request.id, answer.error.code, answer.error.message));
     } else {
       this.initializeResult = initializeResult(this.ctx.connection, request, answer.result);
       await this.send(resultResponse(request.id, this.initializeResult));

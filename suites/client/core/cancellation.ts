@@ -8,6 +8,7 @@ import {
   CODE,
   describe,
   ECHO_CALL,
+  errorResponse,
   isNotification,
   isRequest,
   isResponseTo,
@@ -76,7 +77,7 @@ async function abortedCall(ctx: CaseContext): Promise<{ server: ScriptedServer; 
   if (!cancel) server.absent('a cancel of the abandoned call', mark);
   if (cancel && isNotification(cancel.message, '$/cancel')) {
     // 001 §6: a $/cancel-led request is answered with an error (C-02).
-    await server.send({ jsonrpc: '2.0', id: call.id, error: { code: CODE.cancelled, message: 'Cancelled' } });
+    await server.send(errorResponse(call.id, CODE.cancelled, 'Cancelled'));
   }
   return { server, callId: call.id, cancel: cancel?.message as Record<string, unknown> | undefined };
 }

@@ -12,13 +12,16 @@ import {
   describe,
   ECHO_CALL,
   errorOf,
+  errorResponse,
   EXIT_WAIT_MS,
   exitText,
   isNotification,
   isRequest,
   isResponse,
+  notification,
   paramsOf,
   QUIET_MS,
+  resultResponse,
   servedSession,
   stderrTail,
   STEP_WAIT_MS,
@@ -152,7 +155,7 @@ const notificationsUnanswered = defineCase({
   scenario: { name: 'tools-call', context: ECHO_CALL },
   async run(ctx) {
     const { server, call } = await callInFlight(ctx, { result: { capabilities: { tools: { listChanged: true } } } });
-    await server.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    await server.send(notification('notifications/tools/list_changed'));
     const answers = await server.collectUnsolicited(QUIET_MS);
     ctx.check('CORE-RPC-6', answers.length === 0, {
       message: 'notifications/tools/list_changed gets no response',
@@ -340,7 +343,7 @@ const unknownCancelIgnored = defineCase({
   scenario: { name: 'tools-call', context: ECHO_CALL },
   async run(ctx) {
     const { server, call } = await callInFlight(ctx);
-    await server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 987_654_321, reason: 'no such request' } });
+    await server.send(notification('notifications/cancelled', { requestId: 987_654_321, reason: 'no such request' }));
     const answers = await server.collectUnsolicited(QUIET_MS);
     // An unanswered ping is already a failed check (ScriptedServer.request).
     const ping = await server.request('CORE-CANCEL-4', 'ping');
@@ -364,7 +367,7 @@ const carriesOnAfterError = defineCase({
   async run(ctx) {
     const { server, call: first } = await callInFlight(ctx);
     const mark = server.mark();
-    await server.send({ jsonrpc: '2.0', id: first.id, error: { code: -32603, message: 'Internal error' } });
+    await server.send(errorResponse(first.id, -32603, 'Internal error'));
     const second = await server.awaitCall();
     if (!second) server.absent('a second tools/call', mark);
     ctx.check('CORE-ERR-4', second !== undefined, {
@@ -385,7 +388,7 @@ const toolErrorFailsStep = defineCase({
   scenario: { name: 'tools-call', context: ECHO_CALL },
   async run(ctx) {
     const { server, call } = await callInFlight(ctx);
-    await server.send({ jsonrpc: '2.0', id: call.id, result: { content: [{ type: 'text', text: 'the tool failed (the conformance harness, on purpose)' }], isError: true } });
+    await server.send(resultResponse(call.id, { content: [{ type: 'text', text: 'the tool failed (the conformance harness, on purpose)' }], isError: true }));
     const exit = await server.untilExit();
     // A client still running at the deadline has not reported its outcome.
     if (exit === undefined) {

@@ -12,14 +12,15 @@ import {
   CODE,
   describe,
   ECHO_CALL,
-  errorOf,
   ending,
+  errorOf,
   FLOW_CAPABILITIES,
   isRequest,
   paramsOf,
+  resultResponse,
   ScriptedServer,
-  STEP_WAIT_MS,
   stderrTail,
+  STEP_WAIT_MS,
   type Message,
   type RequestId,
 } from '../../support/scripted-server.js';
@@ -61,7 +62,7 @@ async function startSession(ctx: CaseContext, initialPrompt: Message): Promise<S
     actual: params,
   });
   const sessionId = `session_conformance_${ctx.nextId()}`;
-  await server.send({ jsonrpc: '2.0', id: start.id, result: { sessionId, state: 'waiting_user', initialPrompt } });
+  await server.send(resultResponse(start.id, { sessionId, state: 'waiting_user', initialPrompt }));
   const first = await nextRespond(ctx, server, sessionId);
   if (!first) throw server.precondition('the client did not answer the initialPrompt with interaction.respond');
   return { server, sessionId, first };
@@ -95,7 +96,7 @@ const completedSession = defineCase({
   scenario: { name: 'interaction', context: { tool: TOOL, answers: ['Ada Lovelace', true] } },
   async run(ctx) {
     const { server, sessionId, first } = await startSession(ctx, NAME_PROMPT);
-    await server.send({ jsonrpc: '2.0', id: first.id, result: { accepted: true, validation: { valid: true } } });
+    await server.send(resultResponse(first.id, { accepted: true, validation: { valid: true } }));
 
     const ack = await server.request('FLOW-PROMPT-2', 'interaction.prompt', { sessionId, prompt: CONFIRM_PROMPT, progress: { current: 2, total: 2 } });
     if (ack) {
@@ -110,7 +111,7 @@ const completedSession = defineCase({
     }
     const second = await nextRespond(ctx, server, sessionId);
     if (!second) throw server.precondition('the client did not answer the interaction.prompt with interaction.respond');
-    await server.send({ jsonrpc: '2.0', id: second.id, result: { accepted: true } });
+    await server.send(resultResponse(second.id, { accepted: true }));
 
     const progress = await server.request('FLOW-PROMPT-12', 'interaction.continue', { sessionId, progress: { current: 2, total: 2, message: 'Registering' } });
     if (progress) {
@@ -167,7 +168,7 @@ const retryAfterRejection = defineCase({
   async run(ctx) {
     const { server, sessionId, first } = await startSession(ctx, DATE_PROMPT);
     const error = 'Invalid date: expected YYYY-MM-DD';
-    await server.send({ jsonrpc: '2.0', id: first.id, result: { accepted: false, validation: { valid: false, error, suggestion: 'Use YYYY-MM-DD' } } });
+    await server.send(resultResponse(first.id, { accepted: false, validation: { valid: false, error, suggestion: 'Use YYYY-MM-DD' } }));
     // 000 §Example: Validation Retry: the prompt comes again, carrying the error.
     const mark = server.mark();
     await server.sendRequest('interaction.prompt', { sessionId, prompt: { ...DATE_PROMPT, error } });
@@ -179,7 +180,7 @@ const retryAfterRejection = defineCase({
       actual: second ? paramsOf(second) : `no further interaction.respond within ${ctx.scaled(STEP_WAIT_MS)} ms: ${server.observed()}`,
     });
     if (!second) return;
-    await server.send({ jsonrpc: '2.0', id: second.id, result: { accepted: true } });
+    await server.send(resultResponse(second.id, { accepted: true }));
     await server.request('FLOW-VALID-12', 'interaction.complete', { sessionId, result: { success: true, data: { date: '2024-05-17' } } });
     await server.untilExit();
   },

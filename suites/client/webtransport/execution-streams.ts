@@ -12,12 +12,14 @@ import {
   clientMessages,
   CODE,
   describe,
+  ending,
   errorOf,
   EXIT_WAIT_MS,
-  ending,
   exitText,
   isResponse,
+  notification,
   QUIET_MS,
+  resultResponse,
   ScriptedServer,
   servedCall,
   stderrTail,
@@ -70,11 +72,7 @@ async function sendFile(ctx: CaseContext, requestId: number, streamTag: number, 
 }
 
 function refStreamResult(id: RequestId, streamTag: number): Message {
-  return {
-    jsonrpc: '2.0',
-    id,
-    result: { content: [{ type: 'text', text: 'report.txt follows on an execution stream' }, { type: 'ref/stream', streamTag, mimeType: 'text/plain' }] },
-  };
+  return resultResponse(id, { content: [{ type: 'text', text: 'report.txt follows on an execution stream' }, { type: 'ref/stream', streamTag, mimeType: 'text/plain' }] });
 }
 
 /** Errors the client sent on the control stream that are not answers to the harness's requests. */
@@ -260,7 +258,7 @@ const streamError = defineCase({
     const { exit } = await servedCall(ctx, async (request, s) => {
       const id = headerId(request);
       // Unknown first: nothing may answer it, and the session goes on (ping).
-      await s.send({ jsonrpc: '2.0', method: '$/streamError', params: { requestId: NEVER_SENT_ID, streamTag: 3, error: 'a stream the client never had' } });
+      await s.send(notification('$/streamError', { requestId: NEVER_SENT_ID, streamTag: 3, error: 'a stream the client never had' }));
       const answers = await s.collectUnsolicited(QUIET_MS);
       // An unanswered ping is already a failed check (ScriptedServer.request).
       const ping = await s.request('WT-STREAMERR-4', 'ping');
@@ -275,7 +273,7 @@ const streamError = defineCase({
       const stream = await wt(ctx).openExecutionStream({ requestId: id, streamTag: 1 });
       await raceTimeout(ctx, stream.write(FILE.subarray(0, 4096)).catch(() => undefined), SEND_WAIT_MS, undefined);
       await stream.abort('conformance: stream failed mid-transfer').catch(() => undefined);
-      await s.send({ jsonrpc: '2.0', method: '$/streamError', params: { requestId: id, streamTag: 1, error: 'Connection reset by peer' } });
+      await s.send(notification('$/streamError', { requestId: id, streamTag: 1, error: 'Connection reset by peer' }));
       await s.send(refStreamResult(request.id, 1));
       return true;
     });

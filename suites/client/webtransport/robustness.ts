@@ -4,7 +4,7 @@
 import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../../src/harness/index.js';
 import { codecFor } from '../../../src/wire/index.js';
 import { closesWithin, frame, frameOf, sendRawQuietly, wt } from '../../support/webtransport.js';
-import { callInFlight, clientMessages, CODE, describe, ECHO_CALL, errorOf, EXIT_WAIT_MS, ending, exitText, isResponse, isResponseTo, offersCbor, QUIET_MS, stderrTail, type Message, type RequestId } from '../../support/scripted-server.js';
+import { callInFlight, clientMessages, CODE, describe, ECHO_CALL, ending, errorOf, EXIT_WAIT_MS, exitText, isResponse, isResponseTo, offersCbor, QUIET_MS, request, stderrTail, type Message, type RequestId } from '../../support/scripted-server.js';
 
 const SUITE = 'robustness';
 /** How long the -32700 answer may take (before --timeout-scale). */
@@ -96,7 +96,7 @@ const wrongEncodingFrame = defineCase({
     const { server, call } = await callInFlight(ctx, { result: { transport: { encoding: 'cbor' } } });
     const pingId = server.reserveRequestId();
     const mark = server.mark();
-    if (await sendRawQuietly(ctx, frame(codecFor('json').encode({ jsonrpc: '2.0', id: pingId, method: 'ping' })))) {
+    if (await sendRawQuietly(ctx, frame(codecFor('json').encode(request(pingId, 'ping'))))) {
       // The error may carry id null or echo the ping's id, readable in the JSON body (issue 12).
       const received = await server.serveUntil((r) => isResponse(r.message) && (r.message.id === null || (r.message.id === pingId && 'error' in r.message)), PARSE_ERROR_WAIT_MS);
       const answer = received?.message as Message | undefined;
@@ -123,7 +123,7 @@ const splitFrames = defineCase({
   scenario: { name: 'tools-call', context: ECHO_CALL },
   async run(ctx) {
     const { server, call } = await callInFlight(ctx);
-    const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    const ping = (id: number) => (request(id, 'ping'));
     const mark = server.mark();
     // One frame in three writes, cutting through the length prefix and the body.
     const splitId = server.reserveRequestId();
@@ -164,7 +164,7 @@ const endInsideFrame = defineCase({
     const pingId = ctx.nextId();
     // A whole ping whose length prefix claims 3 bytes more than it has: the control stream ends
     // inside the frame, and what arrived would decode (a client that serves it answers the ping).
-    const body = frameOf(ctx, { jsonrpc: '2.0', id: pingId, method: 'ping' }).subarray(4);
+    const body = frameOf(ctx, request(pingId, 'ping')).subarray(4);
     const cut = new Uint8Array(4 + body.byteLength);
     new DataView(cut.buffer).setUint32(0, body.byteLength + 3);
     cut.set(body, 4);

@@ -4,7 +4,7 @@
 import { defineCase, TargetPreconditionError, type ConformanceCase } from '../../../src/harness/index.js';
 import { raceTimeout, wt } from '../../support/webtransport.js';
 import type { CloseInfo } from '../../../src/transport/connection.js';
-import { callInFlight, clientMessages, describe, ECHO_CALL, EXIT_WAIT_MS, exitText, isRequest, QUIET_MS, ScriptedServer, sentSeq, stderrTail } from '../../support/scripted-server.js';
+import { callInFlight, clientMessages, describe, ECHO_CALL, EXIT_WAIT_MS, exitText, isRequest, notification, QUIET_MS, resultResponse, ScriptedServer, sentSeq, stderrTail } from '../../support/scripted-server.js';
 
 const SUITE = 'shutdown';
 
@@ -18,7 +18,7 @@ const honoursShutdown = defineCase({
   scenario: { name: 'tools-call', context: { ...ECHO_CALL, count: 3 } },
   async run(ctx) {
     const { server, call } = await callInFlight(ctx);
-    await server.send({ jsonrpc: '2.0', method: '$/shutdown' });
+    await server.send(notification('$/shutdown'));
     const shutdownAt = sentSeq(ctx, (m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === '$/shutdown');
     // The in-flight call is still answered (the control stream keeps its order: $/shutdown first).
     await server.answerCall(call);
@@ -83,8 +83,8 @@ const drainBeforeClose = defineCase({
     const stream = await wt(ctx).openExecutionStream({ requestId: call.id, streamTag: 1 });
     const half = FILE.byteLength >>> 1;
     await raceTimeout(ctx, stream.write(FILE.subarray(0, half)), WRITE_WAIT_MS, undefined);
-    await server.send({ jsonrpc: '2.0', method: '$/shutdown' });
-    await server.send({ jsonrpc: '2.0', id: call.id, result: { content: [{ type: 'ref/stream', streamTag: 1, mimeType: 'text/plain' }] } });
+    await server.send(notification('$/shutdown'));
+    await server.send(resultResponse(call.id, { content: [{ type: 'ref/stream', streamTag: 1, mimeType: 'text/plain' }] }));
     // The stream is still in flight: the client must not close the session yet.
     await server.collect(QUIET_MS);
     const stillOpen = 'the session stays open while an execution stream of the shutting-down session is still in flight';

@@ -11,7 +11,7 @@ import { BINDING_ERROR, FLOW_ERROR } from '../../../src/protocol/error-codes.js'
 import { FLOW_METHOD } from '../../../src/protocol/methods.js';
 import type { IncomingExecutionStream } from '../../../src/transport/connection.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { errorOf, isResponseTo, openSession, requiresInteractiveTool, type Message } from '../../support/session.js';
+import { errorOf, errorResponse, isResponseTo, notification, openSession, request, requiresInteractiveTool, resultResponse, type Message, type RequestId } from '../../support/session.js';
 import { declaresStatelessMode, firstPrompt, maybeFlowEvent, runToCompletion, startInteraction, unknownSessionIdLike } from '../../support/flow.js';
 import {
   argumentsFor,
@@ -32,18 +32,18 @@ import { answerAfterCancel, type Running } from '../../support/lasting-call.js';
 const SUITE = 'cancellation';
 
 /** The answer the harness finally gives a held client request (so a target that ignored the cancel can finish). */
-function lateAnswer(request: Message & { method: string }): Message {
+function lateAnswer(request: Message & { id: RequestId; method: string }): Message {
   if (request.method === 'sampling/createMessage') {
-    return { result: { role: 'assistant', content: { type: 'text', text: 'late answer after the cancel' }, model: 'mcp-flow-conformance' } };
+    return resultResponse(request.id, { role: 'assistant', content: { type: 'text', text: 'late answer after the cancel' }, model: 'mcp-flow-conformance' });
   }
-  if (request.method === 'elicitation/create') return { result: { action: 'decline' } };
-  return { error: { code: -32603, message: 'the harness does not serve this request' } };
+  if (request.method === 'elicitation/create') return resultResponse(request.id, { action: 'decline' });
+  return errorResponse(request.id, -32603, 'the harness does not serve this request');
 }
 
 /** Answers the held request now: a target that kept working can now produce its answer. */
 async function releaseHeld(ctx: CaseContext, call: InFlightCall): Promise<void> {
   if (call.heldRequest === undefined) return;
-  await ctx.connection.send({ jsonrpc: '2.0', id: call.heldRequest.id, ...lateAnswer(call.heldRequest) });
+  await ctx.connection.send(lateAnswer(call.heldRequest));
 }
 
 /** How a running call was seen, for messages. */
@@ -90,7 +90,7 @@ function cancelledNotificationCase(id: string, requirement: 'CORE-CANCEL-2' | 'W
         if (!webTransportOnly) reportNoInFlightCall(ctx, 'CORE-CANCEL-1');
         return;
       }
-      await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call.id, reason: 'cancelled by the conformance suite' } });
+      await ctx.connection.send(notification('notifications/cancelled', { requestId: call.id, reason: 'cancelled by the conformance suite' }));
       // Nothing may answer the call, neither now nor once its client request is answered, nor
       // while a running call would still be working (a target that ignored the cancel finishes then).
       let answer = call.running ? await answerAfterCancel(ctx, call, call.running, QUIET_MS) : await unlessQuiet(ctx, (m) => isResponseTo(m, call.id));
@@ -142,14 +142,14 @@ function unknownCancelCase(id: string, method: 'notifications/cancelled' | '$/ca
     async run(ctx) {
       await openSession(ctx);
       const finished = ctx.nextId();
-      await ctx.connection.send({ jsonrpc: '2.0', id: finished, method: 'ping' });
+      await ctx.connection.send(request(finished, 'ping'));
       const pong = await ctx.expectAnswer(requirement, finished, { what: 'ping before the cancels' });
       if (pong === undefined) return;
       // A numeric id never used on this connection (u32, as $/cancel over the binding needs).
       const unknown = ctx.nextId() + 100_000;
       const named = method === '$/cancel' ? [unknown, finished] : [unknown, `never-sent-${unknown}`, finished];
       for (const requestId of named) {
-        await ctx.connection.send({ jsonrpc: '2.0', method, params: { requestId, reason: 'not in flight' } });
+        await ctx.connection.send(notification(method, { requestId, reason: 'not in flight' }));
       }
       const answer = await unlessQuiet(
         ctx,
@@ -184,7 +184,7 @@ const dollarCancelAnswered = defineCase({
       reportNoInFlightCall(ctx, 'WT-CANCEL-1');
       return;
     }
-    await ctx.connection.send({ jsonrpc: '2.0', method: '$/cancel', params: { requestId: call.id, reason: 'cancelled by the conformance suite' } });
+    await ctx.connection.send(notification('$/cancel', { requestId: call.id, reason: 'cancelled by the conformance suite' }));
     let answer = call.running ? await answerAfterCancel(ctx, call, call.running, 2_000) : await unlessQuiet(ctx, (m) => isResponseTo(m, call.id), 2_000);
     if (call.running !== undefined && answer !== undefined && 'result' in answer) {
       // Seen running with its work ahead, then answered with its result: the cancel changed nothing.
@@ -288,7 +288,7 @@ const dollarCancelResetsStream = defineCase({
         break;
       }
       if (event.kind !== 'answered') {
-        await ctx.connection.send({ jsonrpc: '2.0', method: '$/cancel', params: { requestId: call.id, reason: 'conformance probe' } });
+        await ctx.connection.send(notification('$/cancel', { requestId: call.id, reason: 'conformance probe' }));
         await unlessQuiet(ctx, (m) => isResponseTo(m, call.id));
       }
     }
@@ -298,7 +298,7 @@ const dollarCancelResetsStream = defineCase({
     }
     const { call, stream } = found;
     ctx.note(`${call.tool.name} opened execution stream ${stream.streamId} (tag ${stream.header.streamTag}); cancelling the call`);
-    await ctx.connection.send({ jsonrpc: '2.0', method: '$/cancel', params: { requestId: call.id, reason: 'cancelled by the conformance suite' } });
+    await ctx.connection.send(notification('$/cancel', { requestId: call.id, reason: 'cancelled by the conformance suite' }));
     const answer = await unlessQuiet(ctx, (m) => isResponseTo(m, call.id), 2_000);
     const drained = await drain(ctx, stream);
     if (drained.ended === 'fin' && answer !== undefined && 'result' in answer) {

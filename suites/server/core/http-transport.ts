@@ -5,7 +5,7 @@
 import { defineCase, TargetPreconditionError, type CaseContext } from '../../../src/harness/index.js';
 import type { RawHttpResponse } from '../../../src/transport/connection.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { initializeParams, openSession, SETUP_ANSWER_MS } from '../../support/session.js';
+import { initializeParams, openSession, request, SETUP_ANSWER_MS } from '../../support/session.js';
 
 const SUITE = 'http-transport';
 
@@ -57,16 +57,16 @@ const foreignOriginRefused = defineCase({
       http.request({ headers: { ...POST_HEADERS, ...headers }, body: JSON.stringify(body), omitSessionId }, { signal: ctx.signal, timeoutMs: ctx.scaled(SETUP_ANSWER_MS) });
 
     // A page on a rebound name would start with initialize: no session may come of it.
-    const initialize = { jsonrpc: '2.0', id: ctx.nextId(), method: 'initialize', params: initializeParams(ctx, { protocolVersion: version }) };
+    const initialize = request(ctx.nextId(), 'initialize', initializeParams(ctx, { protocolVersion: version }));
     checkRefused(ctx, await post(initialize, { Origin: FOREIGN_ORIGIN }, true), 'an initialize POST', version);
 
     // Inside the session: the same ping is served without an Origin (so the probe itself is sound) and refused with the foreign one.
     const inSession = { 'MCP-Protocol-Version': version };
-    const control = await post({ jsonrpc: '2.0', id: ctx.nextId(), method: 'ping' }, inSession);
+    const control = await post(request(ctx.nextId(), 'ping'), inSession);
     if (!served(control) || !control.messages.some((m) => isRecord(m) && 'result' in m)) {
       throw new TargetPreconditionError('a ping POST inside the session without an Origin header was not served, so a refusal could not be told apart', { actual: summary(control) });
     }
-    checkRefused(ctx, await post({ jsonrpc: '2.0', id: ctx.nextId(), method: 'ping' }, { ...inSession, Origin: FOREIGN_ORIGIN }), 'a ping POST inside the session', version);
+    checkRefused(ctx, await post(request(ctx.nextId(), 'ping'), { ...inSession, Origin: FOREIGN_ORIGIN }), 'a ping POST inside the session', version);
   },
 });
 

@@ -6,7 +6,7 @@
 import { defineCase, type CaseContext, type ConformanceCase } from '../../../src/harness/index.js';
 import { capabilityGate, declares, findMethod, isDefinedIn, PROTOCOL_VERSIONS, type ProtocolVersion } from '../../../src/protocol/methods.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { errorOf, initializeParams, isResponseTo, openSession, setupRequest, type Message } from '../../support/session.js';
+import { errorOf, initializeParams, isResponseTo, notification, openSession, request, setupRequest, type Message } from '../../support/session.js';
 import {
   ALL_CLIENT_CAPABILITIES,
   answerGenerically,
@@ -144,7 +144,7 @@ const requestBeforeInitializeRefused = defineCase({
     if (http) {
       // Streamable HTTP: no session exists yet, so the refusal may be an HTTP status without a JSON-RPC body.
       const response = await http.request(
-        { headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) },
+        { headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify(request(id, method, params)) },
         { signal: ctx.signal, timeoutMs: ctx.scaled(5_000) },
       );
       const served = response.messages.find((m) => isResponseTo(m, id) && isRecord(m) && 'result' in m);
@@ -159,7 +159,7 @@ const requestBeforeInitializeRefused = defineCase({
       }
       return;
     }
-    await ctx.connection.send({ jsonrpc: '2.0', id, method, params });
+    await ctx.connection.send(request(id, method, params));
     const seen = await refusalOf(ctx, id);
     if (seen.kind === 'closed') {
       ctx.check('CORE-LIFE-5', true, { message: `${method} before initialize: the connection was closed` });
@@ -190,7 +190,7 @@ const pingBeforeInitialized = defineCase({
       ctx.note('ping as the very first message');
     }
     const id = ctx.nextId();
-    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
+    await ctx.connection.send(request(id, 'ping'));
     const seen = await refusalOf(ctx, id);
     if (seen.kind === 'closed') {
       ctx.reading('CORE-LIFE-13', 2, 'the connection closed');
@@ -218,7 +218,7 @@ const secondInitialize = defineCase({
     // Another known version than the one negotiated: a server that resets the session shows it by taking it.
     const other = PROTOCOL_VERSIONS.filter((v) => v !== first.protocolVersion).at(-1)!;
     const id = ctx.nextId();
-    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'initialize', params: initializeParams(ctx, { protocolVersion: other }) });
+    await ctx.connection.send(request(id, 'initialize', initializeParams(ctx, { protocolVersion: other })));
     const seen = await refusalOf(ctx, id);
     if (seen.kind === 'closed') {
       ctx.check('CORE-LIFE-8', false, { message: 'the second initialize is answered and the session goes on', expected: `a response with id ${id}`, actual: 'the connection closed' });
@@ -287,7 +287,7 @@ const quietBeforeInitialized = defineCase({
     // ordering on stdio and WebTransport). Over Streamable HTTP each call is a POST of its own, which
     // the ping's POST may overtake: a short quiet time follows there.
     const barrier = `barrier-${ctx.nextId()}`;
-    await ctx.connection.send({ jsonrpc: '2.0', id: barrier, method: 'ping' });
+    await ctx.connection.send(request(barrier, 'ping'));
     const upToBarrier = await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: [barrier], onTarget: async () => undefined });
     const afterBarrier = orderedChannel(ctx)
       ? { initiated: [], answered: new Set<string | number>() }
@@ -301,7 +301,7 @@ const quietBeforeInitialized = defineCase({
     });
     // Answer what arrived early, then let the session go on.
     for (const message of early.initiated) await answerGenerically(ctx, message, ALL_CLIENT_CAPABILITIES);
-    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await ctx.connection.send(notification('notifications/initialized'));
     await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls.filter((id) => !early.answered.has(id)), onTarget: (m) => answerGenerically(ctx, m, ALL_CLIENT_CAPABILITIES), idleMs: SWEEP_IDLE_MS });
   },
 });

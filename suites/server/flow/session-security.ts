@@ -10,7 +10,7 @@ import { FLOW_METHOD } from '../../../src/protocol/methods.js';
 import { assessSessionIds, RECOMMENDED_ENTROPY_BITS, REQUIRED_ENTROPY_BITS } from '../../../src/protocol/session-ids.js';
 import { ConnectionTimeoutError } from '../../../src/transport/errors.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { errorOf, interactiveTool, isResponseTo, openSession, requiresInteractiveTool, setupRequest, type Message } from '../../support/session.js';
+import { errorOf, interactiveTool, isResponseTo, openSession, request, requiresInteractiveTool, setupRequest, type Message } from '../../support/session.js';
 import { firstPrompt, getState, maybeFlowEvent, respond, respondOutcome, startInteraction, validValue } from '../../support/flow.js';
 
 const SUITE = 'session-security';
@@ -48,7 +48,7 @@ const sessionIds = defineCase({
       }
       ids.push(sessionId);
       // Ended at once so that no per-connection session limit is reached; the answer is not needed.
-      await ctx.connection.send({ jsonrpc: '2.0', id: ctx.nextId(), method: FLOW_METHOD.cancel, params: { sessionId, reason: 'session id sample' } });
+      await ctx.connection.send(request(ctx.nextId(), FLOW_METHOD.cancel, { sessionId, reason: 'session id sample' }));
     }
     if (ids.length < MIN_SESSION_ID_SAMPLE) {
       ctx.info('FLOW-SEC-2', `not judged: only ${ids.length} sessions could be started before a limit (at least ${MIN_SESSION_ID_SAMPLE} are needed)`, ids);
@@ -210,7 +210,7 @@ const rateLimit = defineCase({
     for (let i = 0; i < RATE_BURST; i++) {
       const id = ctx.nextId();
       ids.push(id);
-      await ctx.connection.send({ jsonrpc: '2.0', id, method: FLOW_METHOD.getState, params: { sessionId: session.sessionId } });
+      await ctx.connection.send(request(id, FLOW_METHOD.getState, { sessionId: session.sessionId }));
     }
     const answers = await collectAnswers(ctx, ids, 3_000);
     const unanswered = ids.filter((id) => !answers.has(id));

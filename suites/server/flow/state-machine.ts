@@ -9,7 +9,7 @@ import { FLOW_ERROR } from '../../../src/protocol/error-codes.js';
 import { findIllegalObservation, findLiteralAnyMove, INTERACTION_STATES, isInteractionState, type InteractionState } from '../../../src/protocol/flow-session.js';
 import { FLOW_METHOD } from '../../../src/protocol/methods.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { checkErrorCode, errorOf, openSession, requiresInteractiveTool, setupRequest, type Message } from '../../support/session.js';
+import { checkErrorCode, errorOf, openSession, requiresInteractiveTool, resultResponse, setupRequest, type Message } from '../../support/session.js';
 import {
   checkFlowError,
   checkProblems,
@@ -476,7 +476,7 @@ const respondInProcessing = defineCase({
         if (respondOutcome(answer) !== 'accepted') break;
         const event = await nextFlowEvent(ctx, session.sessionId, { acknowledge: false }).catch(() => undefined);
         if (event === undefined || event.method === FLOW_METHOD.complete) {
-          if (event && 'id' in event.message) await ctx.connection.send({ jsonrpc: '2.0', id: event.message.id, result: { success: true } });
+          if (event && 'id' in event.message) await ctx.connection.send(resultResponse(event.message.id, { success: true }));
           break;
         }
         if (event.method === FLOW_METHOD.continue && event.prompt === undefined && 'id' in event.message) {
@@ -484,11 +484,11 @@ const respondInProcessing = defineCase({
           const what = `interaction.respond while ${toolName}'s session is processing`;
           checkFlowError(ctx, refused, { requirement: 'FLOW-RESPOND-5', codes: [FLOW_ERROR.INVALID_STATE_TRANSITION], what });
           checkFlowError(ctx, refused, { requirement: 'FLOW-SM-4', codes: [FLOW_ERROR.INVALID_STATE_TRANSITION], what });
-          await ctx.connection.send({ jsonrpc: '2.0', id: event.message.id, result: { acknowledged: true } });
+          await ctx.connection.send(resultResponse(event.message.id, { acknowledged: true }));
           await cancelQuietly(ctx, session.sessionId);
           return;
         }
-        if ('id' in event.message) await ctx.connection.send({ jsonrpc: '2.0', id: event.message.id, result: { acknowledged: true } });
+        if ('id' in event.message) await ctx.connection.send(resultResponse(event.message.id, { acknowledged: true }));
         if (event.prompt === undefined) {
           const next = await nextFlowEvent(ctx, session.sessionId).catch(() => undefined);
           if (next?.prompt === undefined) break;

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { defineCase, type CaseContext, type ConformanceCase } from '../../../src/harness/index.js';
 import type { ReceivedDatagram } from '../../../src/transport/connection.js';
 import { codecFor, encodeDatagram, isRecord } from '../../../src/wire/index.js';
-import { errorOf, openSession, type Message } from '../../support/session.js';
+import { errorOf, openSession, request, type Message } from '../../support/session.js';
 import {
   callTool,
   collectDatagrams,
@@ -172,7 +172,7 @@ function droppedDatagramCase(options: {
 /** ping is answered; throws DatagramCheckFailed otherwise. */
 async function expectPong(ctx: CaseContext, what: string): Promise<void> {
   const id = ctx.nextId();
-  await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
+  await ctx.connection.send(request(id, 'ping'));
   const pong = await maybeNext(ctx, (m) => m.id === id && ('result' in m || 'error' in m), STREAM_EVENT_MS);
   if (!pong || !isRecord((pong.message as Message).result)) throw new DatagramCheckFailed(`after ${what} the server no longer answers ping`);
 }
@@ -285,7 +285,7 @@ const unknownChannel = defineCase({
     const wt = wtFacet(ctx);
     for (const channel of [0x04, 0x7f, 0xff]) await wt.sendRawDatagram(encodeDatagram({ channel, requestId: 1, payload: new Uint8Array([1, 2, 3]) }));
     const id = ctx.nextId();
-    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
+    await ctx.connection.send(request(id, 'ping'));
     const pong = await maybeNext(ctx, (m) => m.id === id, STREAM_EVENT_MS);
     const errors = pendingNullIdErrors(ctx);
     ctx.check('WT-DGRAM-11', pong !== undefined, { message: 'the session goes on after datagrams on channels 0x04, 0x7F, 0xFF', actual: pong?.message ?? (ctx.connection.isClosed ? 'session closed' : 'ping unanswered') });

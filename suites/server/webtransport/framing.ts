@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { defineCase, type CaseContext, type ConformanceCase } from '../../../src/harness/index.js';
 import { ConnectionError } from '../../../src/transport/errors.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { errorOf, initializeParams, isResponseTo, openSession, type Message } from '../../support/session.js';
+import { errorOf, initializeParams, isResponseTo, notification, openSession, request, type Message } from '../../support/session.js';
 import {
   advertisedLimit,
   bareSession,
@@ -63,7 +63,7 @@ const serverFramesLengthPrefixed = defineCase({
   transports: WT_ONLY,
   async run(ctx) {
     const initId = ctx.nextId();
-    await ctx.connection.send({ jsonrpc: '2.0', id: initId, method: 'initialize', params: initializeParams(ctx) });
+    await ctx.connection.send(request(initId, 'initialize', initializeParams(ctx)));
     // A length prefix that disagrees with its body shows as a frame the client cannot read.
     const init = await maybeNext(ctx, isAnswerTo(initId), 5_000);
     const faultsAfterInit = ctx.connection.faults().filter((f) => FRAMING_FAULT.test(f.code));
@@ -73,7 +73,7 @@ const serverFramesLengthPrefixed = defineCase({
       actual: { answered: init !== undefined, faults: faultsAfterInit.map((f) => `${f.code}: ${f.message}`) },
     });
     if (!init) return;
-    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await ctx.connection.send(notification('notifications/initialized'));
     const ids = [ctx.nextId(), ctx.nextId(), ctx.nextId()];
     for (const id of ids) await ctx.connection.send(pingRequest(id));
     const answers = [];
@@ -343,7 +343,7 @@ const undecodableBodyParseError = defineCase({
 async function initializeBare(ctx: CaseContext, bare: BareSession): Promise<boolean> {
   await bare.writer.write(frame(bodyOfJson(jsonOnlyInitialize(ctx, 1))));
   const answered = await waitUntil(ctx, () => jsonFramesIn(bare.received()).some((m) => isResponseTo(m, 1)), 5_000);
-  if (answered) await bare.writer.write(frame(bodyOfJson({ jsonrpc: '2.0', method: 'notifications/initialized' })));
+  if (answered) await bare.writer.write(frame(bodyOfJson(notification('notifications/initialized'))));
   return answered;
 }
 
@@ -468,7 +468,7 @@ const firstMessageNotInitialize = defineCase({
       return;
     }
     const id = ctx.nextId();
-    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'tools/list', params: {} });
+    await ctx.connection.send(request(id, 'tools/list', {}));
     judgeRefusal(ctx, 'tools/list sent before initialize', id, await fateOf(ctx, id));
   },
 });
@@ -481,11 +481,11 @@ const firstMessageNotification = defineCase({
   transports: WT_ONLY,
   sendsInvalid: true,
   async run(ctx) {
-    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await ctx.connection.send(notification('notifications/initialized'));
     // Silence by ordering (rule 6: silence is the recommended reading): the initialize sent next is
     // answered after anything owed for the notification before it, unless the session closes.
     const initId = ctx.nextId();
-    const sent = await ctx.connection.send({ jsonrpc: '2.0', id: initId, method: 'initialize', params: initializeParams(ctx) }).then(
+    const sent = await ctx.connection.send(request(initId, 'initialize', initializeParams(ctx))).then(
       () => true,
       (error: unknown) => {
         if (error instanceof ConnectionError) return false;
@@ -519,8 +519,8 @@ const messageWhileInitializing = defineCase({
       ctx,
       concat([
         frame(bodyOfJson(jsonOnlyInitialize(ctx, initId))),
-        frame(bodyOfJson({ jsonrpc: '2.0', id: listId, method: 'tools/list', params: {} })),
-        frame(bodyOfJson({ jsonrpc: '2.0', method: 'notifications/initialized' })),
+        frame(bodyOfJson(request(listId, 'tools/list', {}))),
+        frame(bodyOfJson(notification('notifications/initialized'))),
       ]),
     );
     // Everything the server sends until both requests are answered (or the deadline), in order.
@@ -577,7 +577,7 @@ const serverSpeaksAfterInitialize = defineCase({
       actual: init ?? 'no answer',
     });
     if (!init || !isRecord(init.result)) return;
-    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await ctx.connection.send(notification('notifications/initialized'));
     const served = await pingAnswered(ctx, ctx.nextId());
     ctx.check('WT-CONN-1', served, { message: 'in READY a ping is served', expected: 'a result', actual: served ? 'a result' : 'no result' });
   },
@@ -626,7 +626,7 @@ const bindingCodesKeepMeaning = defineCase({
   async run(ctx) {
     await openSession(ctx);
     const unknown = ctx.nextId();
-    await ctx.connection.send({ jsonrpc: '2.0', id: unknown, method: 'conformance/no-such-method' });
+    await ctx.connection.send(request(unknown, 'conformance/no-such-method'));
     const methodAnswer = (await maybeNext(ctx, isAnswerTo(unknown), 5_000))?.message as Message | undefined;
     const methodCode = errorOf(methodAnswer)?.code;
     ctx.check('WT-ERR-1', !BINDING_CODES.includes(methodCode as number), {
@@ -636,7 +636,7 @@ const bindingCodesKeepMeaning = defineCase({
     });
     if (!ctx.discovery.capabilities || !Object.hasOwn(ctx.discovery.capabilities, 'tools')) return;
     const id = ctx.nextId();
-    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'conformance-no-such-tool', arguments: {} } });
+    await ctx.connection.send(request(id, 'tools/call', { name: 'conformance-no-such-tool', arguments: {} }));
     const toolAnswer = (await maybeNext(ctx, isAnswerTo(id), 5_000))?.message as Message | undefined;
     const toolCode = errorOf(toolAnswer)?.code as number | undefined;
     ctx.check('WT-ERR-1', !BINDING_ONLY_CODES.includes(toolCode as number), {

@@ -15,7 +15,9 @@ import {
   interactiveTool,
   isRequestFromTarget,
   isResponseTo,
+  notification,
   openSession,
+  request,
   requiresInteractiveTool,
   type Message,
 } from '../../support/session.js';
@@ -150,14 +152,14 @@ const streamForAnotherSessionsRequest = defineCase({
     const other = await secondConnection(ctx);
     try {
       const otherInit = 1;
-      await other.send({ jsonrpc: '2.0', id: otherInit, method: 'initialize', params: initializeParams(ctx) });
+      await other.send(request(otherInit, 'initialize', initializeParams(ctx)));
       await other.next((r) => isResponseTo(r.message, otherInit), { timeoutMs: ctx.scaled(5_000), signal: ctx.signal }).catch(() => undefined);
-      await other.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      await other.send(notification('notifications/initialized'));
       // A request on the other session that names a stream it will send: it stays in flight there
       // while it waits (a server that answers at once leaves the id in flight nowhere; either way
       // the stream on this session must be rejected).
       const foreignId = 4242;
-      await other.send({ jsonrpc: '2.0', id: foreignId, method: 'ping', params: { _meta: { input: { type: 'ref/stream', streamTag: 1 } } } });
+      await other.send(request(foreignId, 'ping', { _meta: { input: { type: 'ref/stream', streamTag: 1 } } }));
       const header = { requestId: foreignId, streamTag: 1 };
       checkRejected(ctx, "another session's request", header, await injectStream(ctx, header));
     } finally {
@@ -181,7 +183,7 @@ const streamForServerRequest = defineCase({
     // At most four tools, each watched for 2 s: a server whose tools all start with an initial prompt sends no request (rule 6).
     for (const tool of [interactiveTool(ctx), ...(ctx.discovery.interactiveTools ?? []).slice(1, 4)]) {
       const id = ctx.nextId();
-      await ctx.connection.send({ jsonrpc: '2.0', id, method: 'interaction.start', params: { toolName: tool } });
+      await ctx.connection.send(request(id, 'interaction.start', { toolName: tool }));
       const found = await maybeNext(ctx, (r) => isRequestFromTarget(r.message), 2_000);
       if (found) {
         serverRequest = found.message as Message & { id: string | number; method: string };
@@ -291,7 +293,7 @@ const requestIdOutOfRange = defineCase({
       OUT_OF_RANGE_ID,
       async (id) => {
         if (failed || ctx.connection.isClosed) return true;
-        await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
+        await ctx.connection.send(request(id, 'ping'));
         const answer = await maybeNext(
           ctx,
           (r) => isRecord(r.message) && !('method' in r.message) && (r.message.id === id || (r.message.id === null && errorOf(r.message as Message)?.code === INVALID_REQUEST)),
@@ -337,7 +339,7 @@ const stringRequestId = defineCase({
   async run(ctx) {
     await openSession(ctx);
     const id = 'conformance-string-id';
-    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
+    await ctx.connection.send(request(id, 'ping'));
     const answer = await maybeNext(ctx, (r) => isResponseTo(r.message, id) || (isRecord(r.message) && r.message.id === null && 'error' in r.message), 5_000);
     const message = answer?.message as Message | undefined;
     if (message && 'result' in message) ctx.reading('WT-ID-2', 2, undefined, message);

@@ -7,7 +7,7 @@ import { FLOW_ERROR } from '../../../src/protocol/error-codes.js';
 import { findInteractiveAdvertisements } from '../../../src/protocol/flow-capability.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../../src/protocol/methods.js';
 import { cborCodec, codecFor, encodeFrame, isRecord, type EncodingName } from '../../../src/wire/index.js';
-import { DEFAULT_BINDING_TRANSPORT, errorOf, initializeParams, isResponseTo, openSession, SETUP_ANSWER_MS, type Message } from '../../support/session.js';
+import { DEFAULT_BINDING_TRANSPORT, errorOf, initializeParams, isResponseTo, notification, openSession, request, SETUP_ANSWER_MS, type Message } from '../../support/session.js';
 import { quietWindow, settleReactions, takeQueued } from '../../support/quiet.js';
 import type { ReceivedMessage } from '../../../src/transport/connection.js';
 import { awaitWireAnswer, cborShape, collectFor, requestOnWire, type WireAnswer } from '../../support/negotiation.js';
@@ -32,7 +32,7 @@ async function headerAccepts(ctx: CaseContext, version: string): Promise<boolean
   const http = ctx.connection.http;
   if (!http || http.sessionId === undefined) return undefined;
   const probe = async (value: string) => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: ctx.nextId(), method: 'ping' });
+    const body = JSON.stringify(request(ctx.nextId(), 'ping'));
     const response = await http.request(
       { headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': value }, body },
       { signal: ctx.signal, timeoutMs: ctx.scaled(SETUP_ANSWER_MS) },
@@ -68,7 +68,7 @@ function versionEchoed(version: ProtocolVersion): ConformanceCase {
       }
       if (!isRecord(result) || typeof result.protocolVersion !== 'string') return;
       const answered = result.protocolVersion;
-      await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      await ctx.connection.send(notification('notifications/initialized'));
       if (answered === version) {
         ctx.check('CORE-VER-2', true, { message: `${version} is echoed` });
         ctx.info('CORE-VER-6', `the server supports ${version}`);
@@ -120,7 +120,7 @@ const unknownVersionOffered = defineCase({
     const version = offered as string;
     ctx.reading('CORE-VER-3', 1, `${version} offered`);
     ctx.info('CORE-VER-6', `the server offers ${version} for a version it does not know`, version);
-    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await ctx.connection.send(notification('notifications/initialized'));
     if (ctx.connection.http) {
       const accepted = await headerAccepts(ctx, version);
       if (accepted !== undefined) {
@@ -158,7 +158,7 @@ const versionHeaderRefused = defineCase({
       return;
     }
     for (const value of [UNKNOWN_VERSION, 'not-a-version']) {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: ctx.nextId(), method: 'ping' });
+      const body = JSON.stringify(request(ctx.nextId(), 'ping'));
       const response = await http.request(
         { headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': value }, body },
         { signal: ctx.signal, timeoutMs: ctx.scaled(SETUP_ANSWER_MS) },
@@ -651,7 +651,7 @@ const wtMismatchRefused = defineCase({
     const other: EncodingName = encoding === 'cbor' ? 'json' : 'cbor';
     const id = ctx.nextId();
     ctx.note(`sending a ping in ${other} after ${encoding} was negotiated`);
-    await ctx.connection.sendRaw(encodeFrame(codecFor(other).encode({ jsonrpc: '2.0', id, method: 'ping' })));
+    await ctx.connection.sendRaw(encodeFrame(codecFor(other).encode(request(id, 'ping'))));
     // Silence by ordering: a ping in the negotiated encoding is answered after the refusal (or the answer) of the frame before it.
     await settleReactions(ctx, QUIET_MS * 2, 'a refusal of the frame in the other encoding');
     const answered = await takeQueued(ctx, (r) => (isRecord(r.message) && 'error' in r.message && r.message.id === null) || isResponseTo(r.message, id));
@@ -668,7 +668,7 @@ const wtCborInitializeRefused = defineCase({
   async run(ctx) {
     const id = ctx.nextId();
     ctx.note('sending initialize CBOR-encoded');
-    await ctx.connection.sendRaw(encodeFrame(cborCodec.encode({ jsonrpc: '2.0', id, method: 'initialize', params: initializeParams(ctx) })));
+    await ctx.connection.sendRaw(encodeFrame(cborCodec.encode(request(id, 'initialize', initializeParams(ctx)))));
     const isAnswer = (r: ReceivedMessage) => (isRecord(r.message) && 'error' in r.message && r.message.id === null) || isResponseTo(r.message, id);
     // The refusal is owed: waited for until it comes. No ping may follow to show that nothing else
     // does (before initialize a ping is a message WT-CONN-3 refuses): a window from the target's speed decides.
@@ -688,7 +688,7 @@ function cborText(text: string): Uint8Array {
 
 /** A ping whose params._meta holds one tagged value: tag 1 (epoch time) around 1700000000. */
 function taggedPingBody(id: number): Uint8Array {
-  const prefix = cborCodec.encode({ jsonrpc: '2.0', id, method: 'ping' });
+  const prefix = cborCodec.encode(request(id, 'ping'));
   // The encoder wrote a 3-pair map (0xa3): make it 4 pairs and append "params": {"_meta": {"mcp-flow-conformance/when": 1(1700000000)}}.
   if (prefix[0] !== 0xa3) throw new RangeError('unexpected map header from the CBOR encoder');
   const epoch = Uint8Array.of(0xc1, 0x1a, 0x65, 0x53, 0xf1, 0x00);
@@ -707,7 +707,7 @@ const wtCborDataModel = defineCase({
     if (encoding !== 'cbor') throw new TargetPreconditionError(`the session negotiated ${encoding}, although discovery got cbor`, { requirement: 'WT-ENC-10' });
     // The largest id a header can carry (WT-ID-1): a 32-bit CBOR integer, to be echoed as one.
     const bigId = 0xffff_ffff;
-    await ctx.connection.send({ jsonrpc: '2.0', id: bigId, method: 'ping' });
+    await ctx.connection.send(request(bigId, 'ping'));
     const big = await awaitWireAnswer(ctx, bigId);
     if (ctx.check('WT-ENC-10', big.answer !== undefined && big.body !== undefined, { message: 'a ping with id 4294967295 is answered in CBOR', actual: big.answer ?? big.faults })) {
       ctx.check('WT-ENC-10', big.answer!.id === bigId, { message: 'the answer carries id 4294967295', actual: big.answer!.id });

@@ -6,7 +6,7 @@
 import { defineCase, type CaseContext, type ConformanceCase } from '../../../src/harness/index.js';
 import type { CloseInfo } from '../../../src/transport/connection.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { openSession, type Message } from '../../support/session.js';
+import { notification, openSession, type Message } from '../../support/session.js';
 import {
   callTool,
   collectStreams,
@@ -31,7 +31,7 @@ const UNREAD_TRANSFER = 32 * 1024 * 1024;
 
 async function sendShutdown(ctx: CaseContext): Promise<number> {
   const sentAt = Date.now();
-  await ctx.connection.send({ jsonrpc: '2.0', method: '$/shutdown' });
+  await ctx.connection.send(notification('$/shutdown'));
   return sentAt;
 }
 

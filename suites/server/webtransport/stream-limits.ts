@@ -6,7 +6,7 @@ import { defineCase, type CaseContext, type ConformanceCase } from '../../../src
 import type { OutgoingExecutionStream } from '../../../src/transport/connection.js';
 import { ConnectionError } from '../../../src/transport/errors.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { errorOf, isResponseTo, openSession, type Message } from '../../support/session.js';
+import { errorOf, isResponseTo, openSession, request, type Message } from '../../support/session.js';
 import { advertisedLimit, bodyOf, frame, maybeNext, pingAnswered, pingRequest, raceTimeout, sendRawQuietly, transportOf, wt } from '../../support/webtransport.js';
 
 const SUITE = 'stream-limits';
@@ -45,12 +45,7 @@ const maxConcurrentStreamsPlusOne = defineCase({
     // and are refused as injected (-32002, WT-EXEC-2), which tells nothing about the limit (rule 7).
     const requestId = ctx.nextId();
     const tags = Array.from({ length: limit + 1 }, (_, i) => i + 1);
-    await ctx.connection.send({
-      jsonrpc: '2.0',
-      id: requestId,
-      method: 'ping',
-      params: { _meta: { inputs: tags.map((streamTag) => ({ type: 'ref/stream', streamTag })) } },
-    });
+    await ctx.connection.send(request(requestId, 'ping', { _meta: { inputs: tags.map((streamTag) => ({ type: 'ref/stream', streamTag })) } }));
     let ownerAnsweredAt: number | undefined;
     const owner = maybeNext(ctx, (r) => isResponseTo(r.message, requestId), 10_000).then((r) => {
       if (r) ownerAnsweredAt = Date.now();

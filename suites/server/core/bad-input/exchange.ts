@@ -5,7 +5,7 @@ import type { CaseContext } from '../../../../src/harness/index.js';
 import type { HttpRefusal, ReceivedMessage } from '../../../../src/transport/connection.js';
 import { ConnectionClosedError, ConnectionTimeoutError } from '../../../../src/transport/errors.js';
 import { isRecord } from '../../../../src/wire/index.js';
-import { isResponseTo, type Message } from '../../../support/session.js';
+import { isResponseTo, request, type Message } from '../../../support/session.js';
 import { orderedChannel } from '../../../support/quiet.js';
 
 /** How long the ping after a garbage message may take, before --timeout-scale. */
@@ -68,7 +68,7 @@ export async function sendThenPing(ctx: CaseContext, send: () => Promise<void>):
   try {
     await send();
     ping = ctx.nextId();
-    await ctx.connection.send({ jsonrpc: '2.0', id: ping, method: 'ping' });
+    await ctx.connection.send(request(ping, 'ping'));
     const until = Date.now() + ctx.scaled(PING_MS);
     for (;;) {
       const left = until - Date.now();
@@ -94,7 +94,7 @@ export async function sendThenPing(ctx: CaseContext, send: () => Promise<void>):
         // as the trail was (a second answer to the ping is no answer to the garbage).
         const barrier = ctx.nextId();
         barriers.add(barrier);
-        await ctx.connection.send({ jsonrpc: '2.0', id: barrier, method: 'ping' });
+        await ctx.connection.send(request(barrier, 'ping'));
         for (;;) {
           let trailing: ReceivedMessage;
           try {

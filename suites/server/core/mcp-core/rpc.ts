@@ -5,7 +5,7 @@ import { TargetPreconditionError, defineCase, type CaseContext, type Conformance
 import type { ReceivedMessage } from '../../../../src/transport/connection.js';
 import { ConnectionTimeoutError } from '../../../../src/transport/errors.js';
 import { isRecord } from '../../../../src/wire/index.js';
-import { checkErrorCode, errorOf, initializeParams, isResponseTo, openSession, setupRequest, type Message } from '../../../support/session.js';
+import { checkErrorCode, errorOf, initializeParams, isResponseTo, notification, openSession, request, setupRequest, type Message } from '../../../support/session.js';
 import { checkNoLeaks, isErrorCode, randomName } from '../../../support/core.js';
 import { orderedChannel, takeQueued, untilPostsAnswered } from '../../../support/quiet.js';
 
@@ -85,18 +85,18 @@ const idsEchoed = defineCase({
   async run(ctx) {
     // initialize by hand: an echo of the wrong type must be seen here, not lost as an unanswered set-up step.
     const initId = ctx.nextId() + 500;
-    await ctx.connection.send({ jsonrpc: '2.0', id: initId, method: 'initialize', params: initializeParams(ctx) });
+    await ctx.connection.send(request(initId, 'initialize', initializeParams(ctx)));
     const init = await looseAnswer(ctx, initId);
     if (!init || !isRecord(init.result)) {
       throw new TargetPreconditionError('initialize was not answered with a result', { requirement: 'CORE-LIFE-3', actual: init?.error ?? 'no answer' });
     }
     checkEcho(ctx, initId, init, 'initialize');
-    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await ctx.connection.send(notification('notifications/initialized'));
     const ids: Array<string | number> = [ctx.nextId() + 1_000];
     if (ctx.connection.kind !== 'webtransport') ids.push(String(ctx.nextId() + 2_000), `conformance-${ctx.nextId()}`);
     else ctx.info('CORE-RPC-12', 'string ids are not sent over WebTransport (C-04); only integer ids are checked there');
     for (const id of ids) {
-      await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
+      await ctx.connection.send(request(id, 'ping'));
       const answer = await looseAnswer(ctx, id);
       if (ctx.check('CORE-RPC-16', answer !== undefined, { message: `ping with id ${JSON.stringify(id)} is answered`, expected: 'one response' })) checkEcho(ctx, id, answer!, 'ping');
     }
@@ -112,10 +112,10 @@ const notificationsNotAnswered = defineCase({
   async run(ctx) {
     await openSession(ctx);
     const method = `notifications/${randomName()}`;
-    await ctx.connection.send({ jsonrpc: '2.0', method, params: { conformance: true } });
-    await ctx.connection.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: randomName('x-conformance-token'), progress: 1 } });
+    await ctx.connection.send(notification(method, { conformance: true }));
+    await ctx.connection.send(notification('notifications/progress', { progressToken: randomName('x-conformance-token'), progress: 1 }));
     const id = ctx.nextId();
-    await ctx.connection.send({ jsonrpc: '2.0', id, method: 'ping' });
+    await ctx.connection.send(request(id, 'ping'));
     const got = await receivedUpTo(ctx, id, QUIET_MS * 2);
     const isAnswer = (m: unknown): m is Message => isRecord(m) && !('method' in m) && ('result' in m || 'error' in m);
     // Streamable HTTP: an HTTP error status refusing a notification's POST, its body an error without an id, is the transport's refusal (MCP transports).
@@ -162,12 +162,9 @@ const batch = defineCase({
     }
     const first = ctx.nextId();
     const second = `conformance-batch-${ctx.nextId()}`;
-    const ids = ctx.connection.kind === 'webtransport' ? [first, ctx.nextId()] : [first, second];
-    const body = [
-      { jsonrpc: '2.0', id: ids[0], method: 'ping' },
-      { jsonrpc: '2.0', method: `notifications/${randomName()}` },
-      { jsonrpc: '2.0', id: ids[1], method: 'ping' },
-    ];
+    const last = ctx.connection.kind === 'webtransport' ? ctx.nextId() : second;
+    const ids = [first, last];
+    const body = [request(first, 'ping'), notification(`notifications/${randomName()}`), request(last, 'ping')];
     let reply: unknown;
     const http = ctx.connection.http;
     if (http) {
@@ -240,7 +237,7 @@ const oneAnswer = defineCase({
       { id: ctx.nextId(), method: `${randomName()}/method` },
       { id: ctx.nextId(), method: 'ping' },
     ];
-    for (const { id, method } of sent) await ctx.connection.send({ jsonrpc: '2.0', id, method });
+    for (const { id, method } of sent) await ctx.connection.send(request(id, method));
     const got: ReceivedMessage[] = [];
     for (const { id, method } of sent) {
       try {
@@ -252,7 +249,7 @@ const oneAnswer = defineCase({
     }
     // A second answer to any of them comes before the answer to a ping sent after (silence by ordering; over Streamable HTTP, once every POST was answered).
     const barrier = ctx.nextId();
-    await ctx.connection.send({ jsonrpc: '2.0', id: barrier, method: 'ping' });
+    await ctx.connection.send(request(barrier, 'ping'));
     got.push(...(await receivedUpTo(ctx, barrier, QUIET_MS)).filter((r) => !isResponseTo(r.message, barrier)));
     for (const { id, method } of sent) {
       const count = got.filter((r) => isResponseTo(r.message, id)).length;
