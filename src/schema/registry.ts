@@ -30,27 +30,6 @@ import {
 import { propertyNames, referencedSchemas } from './refs.js';
 import { isRecord } from '../wire/index.js';
 
-// The vocabulary is model.ts's; importers of the registry take it from here too.
-export {
-  ANNOTATION_KEYWORD,
-  defaultSchemaRoot,
-  SCHEMA_DIRECTIONS,
-  SCHEMA_FAMILIES,
-  SCHEMA_ID_PREFIX,
-  SCHEMA_KINDS,
-  type ExtraMember,
-  type IdentifyCandidate,
-  type IdentifyContext,
-  type LoadedSchema,
-  type SchemaDirection,
-  type SchemaExample,
-  type SchemaFamily,
-  type SchemaKind,
-  type SchemaMeta,
-  type SchemaQuery,
-  type ValidationIssue,
-} from './model.js';
-
 /** The result schemas of task-augmented requests (2025-11-25): `tools-call-task.result` and the like. */
 const TASK_RESULT_FILE = /-task\.result\.schema\.json$/;
 
