@@ -19,6 +19,7 @@ import { ConnectionTimeoutError } from '../../src/transport/errors.js';
 import { DatagramChannel, isRecord } from '../../src/wire/index.js';
 import { isResponseTo, notification, openSession, request, setupResult, type Message } from './session.js';
 import { listedTool, type ListedTool, type ToolCall } from './tools.js';
+import { firstOrQuiet } from './quiet.js';
 
 export { argumentsFor, LARGE_INTEGER_CAP, type ArgumentHints, type ListedTool, type ToolCall } from './tools.js';
 import { argumentsFor } from './tools.js';
@@ -120,16 +121,7 @@ export async function firstEvent(ctx: CaseContext, call: ProbedCall, options: { 
   if (options.streams && wt) {
     waits.push(wt.nextExecutionStream((s) => s.header.requestId === call.id, { timeoutMs, signal }).then((stream): CallEvent => ({ kind: 'stream', stream })));
   }
-  try {
-    return await Promise.any(waits);
-  } catch (error) {
-    if (ctx.signal.aborted) throw ctx.signal.reason;
-    const reasons = error instanceof AggregateError ? error.errors : [error];
-    if (reasons.every((e) => e instanceof ConnectionTimeoutError)) return { kind: 'quiet' };
-    throw reasons.find((e) => !(e instanceof ConnectionTimeoutError));
-  } finally {
-    local.abort();
-  }
+  return firstOrQuiet(ctx, waits, local);
 }
 
 /**

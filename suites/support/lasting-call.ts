@@ -14,6 +14,7 @@ import type { ReceivedDatagram, ReceivedMessage } from '../../src/transport/conn
 import { ConnectionTimeoutError } from '../../src/transport/errors.js';
 import { DatagramChannel, isRecord } from '../../src/wire/index.js';
 import { isResponseTo, type Message } from './session.js';
+import { firstOrQuiet } from './quiet.js';
 
 /** The least time the work must still have ahead, at the pace its progress shows, for the call to count as running (before --timeout-scale). */
 export const RUNNING_MARGIN_MS = 1_000;
@@ -105,16 +106,7 @@ export async function nextStep(ctx: CaseContext, call: { id: number; progressTok
         .then((d: ReceivedDatagram): CallStep => ({ kind: 'progress', seen: progressValues(d.decoded, d.at) ?? { progress: Number.NaN, at: d.at } })),
     );
   }
-  try {
-    return await Promise.any(waits);
-  } catch (error) {
-    if (ctx.signal.aborted) throw ctx.signal.reason;
-    const reasons = error instanceof AggregateError ? error.errors : [error];
-    if (reasons.every((e) => e instanceof ConnectionTimeoutError)) return { kind: 'quiet' };
-    throw reasons.find((e) => !(e instanceof ConnectionTimeoutError));
-  } finally {
-    local.abort();
-  }
+  return firstOrQuiet(ctx, waits, local);
 }
 
 /** How a call was seen running: its last two progress reports, and the time its remaining steps need at that pace. */

@@ -14,7 +14,7 @@
 import type { CaseContext } from '../../src/harness/index.js';
 import { request } from '../../src/protocol/jsonrpc.js';
 import type { ReceivedMessage } from '../../src/transport/connection.js';
-import { ConnectionError } from '../../src/transport/errors.js';
+import { ConnectionError, ConnectionTimeoutError } from '../../src/transport/errors.js';
 import type { TranscriptEntry } from '../../src/transport/transcript.js';
 import { isRecord } from '../../src/wire/index.js';
 
@@ -136,4 +136,21 @@ export async function takeQueued(ctx: CaseContext, predicate: (received: Receive
   const taken: ReceivedMessage[] = [];
   for (const received of matching) taken.push(await ctx.connection.next((r) => r === received));
   return taken;
+}
+
+/**
+ * The first of `waits` to come, or `{ kind: 'quiet' }` when every one ran out its deadline; `local`
+ * (whose signal the waits listen to) is aborted after, so none outlives the answer.
+ */
+export async function firstOrQuiet<T>(ctx: CaseContext, waits: readonly Promise<T>[], local: AbortController): Promise<T | { kind: 'quiet' }> {
+  try {
+    return await Promise.any(waits);
+  } catch (error) {
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    const reasons = error instanceof AggregateError ? error.errors : [error];
+    if (reasons.every((e) => e instanceof ConnectionTimeoutError)) return { kind: 'quiet' };
+    throw reasons.find((e) => !(e instanceof ConnectionTimeoutError));
+  } finally {
+    local.abort();
+  }
 }
