@@ -92,14 +92,11 @@ export function isTargetInitiated(message: unknown): message is Message & { meth
   return isRecord(message) && typeof message.method === 'string';
 }
 
-/** Client capabilities that let a server use every client feature of every version. */
-export const ALL_CLIENT_CAPABILITIES = { sampling: {}, roots: { listChanged: false }, elicitation: {} } as const;
-
 /**
  * Answers a request the target sent: with a plausible result for a client feature the case
  * declared (sampling, roots, elicitation, ping), and -32601 for anything else.
  */
-export async function answerGenerically(ctx: CaseContext, request: Message & { method: string }, declared: Record<string, unknown>): Promise<void> {
+export async function answerDeclared(ctx: CaseContext, request: Message & { method: string }, declared: Record<string, unknown>): Promise<void> {
   if (!('id' in request) || ctx.connection.isClosed) return;
   const id = request.id;
   let result: Message | undefined;
@@ -148,7 +145,7 @@ export function toolsOf(answer: Message | undefined): ListedTool[] {
  * WebTransport a result then travels inline, never as a ref/stream on an execution stream (C-04).
  * Returns the request ids.
  */
-export async function sweepTools(ctx: CaseContext, tools: readonly { name: string; inputSchema: unknown }[]): Promise<string[]> {
+export async function callToolsAtOnce(ctx: CaseContext, tools: readonly { name: string; inputSchema: unknown }[]): Promise<string[]> {
   const calls = tools.slice(0, SWEEP_MAX_TOOLS).map((tool) => ({ id: `sweep-${ctx.nextId()}`, tool }));
   await Promise.all(
     calls.map(({ id, tool }) => ctx.connection.send(request(id, 'tools/call', { name: tool.name, arguments: argumentsFor(tool.inputSchema) ?? {} }))),

@@ -52,7 +52,7 @@ export function wtFacet(ctx: CaseContext): WebTransportFacet {
 }
 
 /** Every tool tools/list names (following nextCursor, at most 10 pages). */
-export async function listTools(ctx: CaseContext): Promise<ListedTool[]> {
+export async function requireToolList(ctx: CaseContext): Promise<ListedTool[]> {
   const tools: ListedTool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 10; page++) {
@@ -144,7 +144,7 @@ export interface StreamingCall extends PendingCall {
  */
 export async function startStreamingCall(ctx: CaseContext, hints: ArgumentHints, candidates?: readonly ListedTool[]): Promise<StreamingCall | undefined> {
   const wt = wtFacet(ctx);
-  const tools = candidates ?? streamCandidates(ctx, await listTools(ctx), hints.failAfterBytes !== undefined ? 'failAfterBytes' : undefined);
+  const tools = candidates ?? streamCandidates(ctx, await requireToolList(ctx), hints.failAfterBytes !== undefined ? 'failAfterBytes' : undefined);
   for (const tool of tools.slice(0, 4)) {
     const call = await callTool(ctx, tool, hints);
     const stop = new AbortController();
@@ -278,7 +278,7 @@ export async function collectDatagrams(ctx: CaseContext, requestId: number | und
 }
 
 /** The next message matching `predicate` within `ms` (scaled), or undefined. */
-export async function maybeNext(ctx: CaseContext, predicate: (message: Message) => boolean, ms: number): Promise<ReceivedMessage | undefined> {
+export async function maybeMessage(ctx: CaseContext, predicate: (message: Message) => boolean, ms: number): Promise<ReceivedMessage | undefined> {
   try {
     return await ctx.next((r) => isRecord(r.message) && predicate(r.message), { timeoutMs: ms });
   } catch (error) {

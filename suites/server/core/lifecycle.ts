@@ -8,16 +8,15 @@ import { capabilityGate, declares, findMethod, isDefinedIn, PROTOCOL_VERSIONS, t
 import { isRecord } from '../../../src/wire/index.js';
 import { errorOf, initializeParams, isResponseTo, notification, openSession, request, setupRequest, type Message } from '../../support/session.js';
 import {
-  ALL_CLIENT_CAPABILITIES,
-  answerGenerically,
+  answerDeclared,
+  callToolsAtOnce,
   caseDeadline,
   isTargetInitiated,
-  sweepTools,
   toolsOf,
   watchTarget,
 } from '../../support/negotiation.js';
 import { orderedChannel, settleReactions, takeQueued } from '../../support/quiet.js';
-import { SWEEP_IDLE_MS } from '../../support/core.js';
+import { ANSWERING_CLIENT_CAPABILITIES, SWEEP_IDLE_MS } from '../../support/core.js';
 
 const SUITE = 'lifecycle';
 
@@ -279,10 +278,10 @@ const quietBeforeInitialized = defineCase({
   timeLimitMs: SWEEP_CASE_MS,
   async run(ctx) {
     const until = caseDeadline(ctx);
-    const result = await openSession(ctx, { initialized: false, capabilities: { ...ALL_CLIENT_CAPABILITIES } });
+    const result = await openSession(ctx, { initialized: false, capabilities: { ...ANSWERING_CLIENT_CAPABILITIES } });
     // Give the server every reason to ask something (its tools), before initialized on purpose.
     ctx.note('calling the tools before notifications/initialized, so that the server has reasons to send requests');
-    const calls = await sweepTools(ctx, await listedTools(ctx, result.capabilities));
+    const calls = await callToolsAtOnce(ctx, await listedTools(ctx, result.capabilities));
     // A ping behind the calls: once it is answered the server has taken every call up (silence by
     // ordering on stdio and WebTransport). Over Streamable HTTP each call is a POST of its own, which
     // the ping's POST may overtake: a short quiet time follows there.
@@ -300,9 +299,9 @@ const quietBeforeInitialized = defineCase({
       actual: forbidden.map((m) => m.method),
     });
     // Answer what arrived early, then let the session go on.
-    for (const message of early.initiated) await answerGenerically(ctx, message, ALL_CLIENT_CAPABILITIES);
+    for (const message of early.initiated) await answerDeclared(ctx, message, ANSWERING_CLIENT_CAPABILITIES);
     await ctx.connection.send(notification('notifications/initialized'));
-    await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls.filter((id) => !early.answered.has(id)), onTarget: (m) => answerGenerically(ctx, m, ALL_CLIENT_CAPABILITIES), idleMs: SWEEP_IDLE_MS });
+    await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls.filter((id) => !early.answered.has(id)), onTarget: (m) => answerDeclared(ctx, m, ANSWERING_CLIENT_CAPABILITIES), idleMs: SWEEP_IDLE_MS });
   },
 });
 
@@ -325,7 +324,7 @@ function methodsWithinVersion(version: ProtocolVersion): ConformanceCase {
     timeLimitMs: SWEEP_CASE_MS,
     async run(ctx) {
       const until = caseDeadline(ctx);
-      const result = await openSession(ctx, { protocolVersion: version, capabilities: { ...ALL_CLIENT_CAPABILITIES } });
+      const result = await openSession(ctx, { protocolVersion: version, capabilities: { ...ANSWERING_CLIENT_CAPABILITIES } });
       const negotiated = result.protocolVersion;
       if (typeof negotiated !== 'string' || !(PROTOCOL_VERSIONS as readonly string[]).includes(negotiated)) {
         ctx.info('CORE-LIFE-11', `the server answered ${version} with ${JSON.stringify(negotiated)}, a version this suite does not know; methods are checked against ${version}`);
@@ -333,8 +332,8 @@ function methodsWithinVersion(version: ProtocolVersion): ConformanceCase {
         ctx.info('CORE-LIFE-11', `the server offered ${negotiated} instead of ${version}; methods are checked against ${negotiated}`);
       }
       const effective = (PROTOCOL_VERSIONS as readonly string[]).includes(negotiated as string) ? (negotiated as ProtocolVersion) : version;
-      const calls = await sweepTools(ctx, await listedTools(ctx, result.capabilities));
-      const seen = await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls, onTarget: (m) => answerGenerically(ctx, m, ALL_CLIENT_CAPABILITIES), idleMs: SWEEP_IDLE_MS });
+      const calls = await callToolsAtOnce(ctx, await listedTools(ctx, result.capabilities));
+      const seen = await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls, onTarget: (m) => answerDeclared(ctx, m, ANSWERING_CLIENT_CAPABILITIES), idleMs: SWEEP_IDLE_MS });
       checkMethodsDefined(ctx, effective, seen.initiated.map((m) => m.method));
     },
   });
@@ -349,8 +348,8 @@ const clientFeaturesOnlyWhenDeclared = defineCase({
   async run(ctx) {
     const until = caseDeadline(ctx);
     const result = await openSession(ctx, { capabilities: {} });
-    const calls = await sweepTools(ctx, await listedTools(ctx, result.capabilities));
-    const seen = await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls, onTarget: (m) => answerGenerically(ctx, m, {}), idleMs: SWEEP_IDLE_MS });
+    const calls = await callToolsAtOnce(ctx, await listedTools(ctx, result.capabilities));
+    const seen = await watchTarget(ctx, { ms: SWEEP_MS, until, awaiting: calls, onTarget: (m) => answerDeclared(ctx, m, {}), idleMs: SWEEP_IDLE_MS });
     const gated = seen.initiated.filter((m) => {
       const definition = findMethod(m.method);
       return definition?.system === 'core' && capabilityGate(m.method)?.declaredBy === 'client';

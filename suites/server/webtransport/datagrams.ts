@@ -13,13 +13,13 @@ import {
   callTool,
   collectDatagrams,
   faultsWithCode,
-  listTools,
-  maybeNext,
+  maybeMessage,
   pendingNullIdErrors,
   progressCandidates,
   requiresDatagrams,
   requiresDatagramsAndTools,
   requiresNoDatagrams,
+  requireToolList,
   STREAM_EVENT_MS,
   within,
   wtFacet,
@@ -35,7 +35,7 @@ const CALL_MS = 8_000;
 
 /** Calls the first progress candidate with a progressToken; undefined when the target lists none. */
 async function startProgressCall(ctx: CaseContext, token: string): Promise<PendingCall | undefined> {
-  const tool = progressCandidates(ctx, await listTools(ctx))[0];
+  const tool = progressCandidates(ctx, await requireToolList(ctx))[0];
   return tool ? callTool(ctx, tool, {}, token) : undefined;
 }
 
@@ -173,7 +173,7 @@ function droppedDatagramCase(options: {
 async function expectPong(ctx: CaseContext, what: string): Promise<void> {
   const id = ctx.nextId();
   await ctx.connection.send(request(id, 'ping'));
-  const pong = await maybeNext(ctx, (m) => m.id === id && ('result' in m || 'error' in m), STREAM_EVENT_MS);
+  const pong = await maybeMessage(ctx, (m) => m.id === id && ('result' in m || 'error' in m), STREAM_EVENT_MS);
   if (!pong || !isRecord((pong.message as Message).result)) throw new DatagramCheckFailed(`after ${what} the server no longer answers ping`);
 }
 
@@ -236,7 +236,7 @@ const notInFlightDropped = defineCase({
     await openSession(ctx);
     const wt = wtFacet(ctx);
     const notInFlight = 0x7fff_0000 + ctx.nextId();
-    const progressTool = ctx.discovery.tools?.length ? progressCandidates(ctx, await listTools(ctx))[0] : undefined;
+    const progressTool = ctx.discovery.tools?.length ? progressCandidates(ctx, await requireToolList(ctx))[0] : undefined;
     if (!progressTool) ctx.note('no progress tool listed: only ping (not in flight while the datagrams go out) shows the session is unaffected');
     const stray = fc.array(
       fc.tuple(fc.constantFrom(PROGRESS, LOG), fc.integer({ min: 0, max: 1000 })).map(([channel, n]) =>
@@ -286,7 +286,7 @@ const unknownChannel = defineCase({
     for (const channel of [0x04, 0x7f, 0xff]) await wt.sendRawDatagram(encodeDatagram({ channel, requestId: 1, payload: new Uint8Array([1, 2, 3]) }));
     const id = ctx.nextId();
     await ctx.connection.send(request(id, 'ping'));
-    const pong = await maybeNext(ctx, (m) => m.id === id, STREAM_EVENT_MS);
+    const pong = await maybeMessage(ctx, (m) => m.id === id, STREAM_EVENT_MS);
     const errors = pendingNullIdErrors(ctx);
     ctx.check('WT-DGRAM-11', pong !== undefined, { message: 'the session goes on after datagrams on channels 0x04, 0x7F, 0xFF', actual: pong?.message ?? (ctx.connection.isClosed ? 'session closed' : 'ping unanswered') });
     if (!pong) return;
@@ -309,7 +309,7 @@ const unsupportedRefused = defineCase({
     const payload = () => codecFor(wt.encoding).encode({ progress: 1 });
     const stray = 0x7fff_0000 + ctx.nextId();
     await wt.sendRawDatagram(encodeDatagram({ channel: PROGRESS, requestId: stray, payload: payload() }));
-    const refusal = await maybeNext(ctx, (m) => m.id === null && isRecord(m.error), STREAM_EVENT_MS);
+    const refusal = await maybeMessage(ctx, (m) => m.id === null && isRecord(m.error), STREAM_EVENT_MS);
     checkRefusal(ctx, refusal?.message as Message | undefined, stray);
 
     const token = 'conformance-progress';
@@ -318,7 +318,7 @@ const unsupportedRefused = defineCase({
       await wt.sendRawDatagram(encodeDatagram({ channel: PROGRESS, requestId: call.id, payload: payload() }));
       // Reading 1: -32004 with id null, the request unaffected. Reading 2: the request itself answered with -32004.
       const first = await Promise.race([
-        maybeNext(ctx, (m) => m.id === null && isRecord(m.error), STREAM_EVENT_MS).then((r) => ({ kind: 'report' as const, message: r?.message as Message | undefined })),
+        maybeMessage(ctx, (m) => m.id === null && isRecord(m.error), STREAM_EVENT_MS).then((r) => ({ kind: 'report' as const, message: r?.message as Message | undefined })),
         within(ctx, call.answer, ctx.scaled(STREAM_EVENT_MS)).then((r) => ({ kind: 'answer' as const, message: r === 'timeout' ? undefined : (r.message as Message) })),
       ]);
       const answeredWith32004 = first.kind === 'answer' && errorOf(first.message)?.code === -32004;
@@ -326,7 +326,7 @@ const unsupportedRefused = defineCase({
         ctx.check('WT-DGRAM-5', true, { message: `the datagram naming request ${call.id} (in flight) is answered with -32004` });
         ctx.reading('WT-DGRAM-5', 2, undefined, first.message);
       } else {
-        const report = first.kind === 'report' ? first.message : (await maybeNext(ctx, (m) => m.id === null && isRecord(m.error), STREAM_EVENT_MS))?.message as Message | undefined;
+        const report = first.kind === 'report' ? first.message : (await maybeMessage(ctx, (m) => m.id === null && isRecord(m.error), STREAM_EVENT_MS))?.message as Message | undefined;
         checkRefusal(ctx, report, call.id);
       }
       const datagrams = await collectDatagrams(ctx, undefined, answerWithin(ctx, call));

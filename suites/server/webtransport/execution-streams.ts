@@ -12,9 +12,9 @@ import { errorOf, openSession, requiresInteractiveTool, type Message } from '../
 import { runToCompletion, startInteraction } from '../../support/flow.js';
 import {
   collectStreams,
-  firstCallableTool,
   faultsWithCode,
-  maybeNext,
+  firstCallableTool,
+  maybeMessage,
   QUIET_MS,
   readStream,
   refStreamItems,
@@ -152,7 +152,7 @@ const streamError = defineCase({
     }
     const stream = call.stream;
     const reading = readStream(ctx, stream);
-    const notice = await maybeNext(ctx, (m) => m.method === '$/streamError', STREAM_EVENT_MS);
+    const notice = await maybeMessage(ctx, (m) => m.method === '$/streamError', STREAM_EVENT_MS);
     const end = await reading;
     if (end.end === 'fin' && (call.bytes === undefined || end.bytes >= call.bytes)) {
       ctx.info('WT-STREAMERR-1', `the stream did not fail: it carried all ${end.bytes} bytes and ended with FIN (arguments ${JSON.stringify(call.arguments)})`);
@@ -190,7 +190,7 @@ const truncatedHeader = defineCase({
     const ping = await ctx.request('WT-EXEC-11', 'ping', undefined, { timeoutMs: STREAM_EVENT_MS, what: 'ping after a stream too short for its header' });
     if (ping) ctx.check('WT-EXEC-11', isRecord(ping.result), { message: 'the session goes on after the refused stream: ping is served', actual: ping });
     // A stream is not ordered with the control stream: a window from the target's speed.
-    const answer = await maybeNext(ctx, (m) => m.id === null && isRecord(m.error), ctx.quietMs(QUIET_MS));
+    const answer = await maybeMessage(ctx, (m) => m.id === null && isRecord(m.error), ctx.quietMs(QUIET_MS));
     const code = errorOf(answer?.message as Message | undefined)?.code;
     if (answer === undefined) ctx.reading('WT-EXEC-1', 2, 'the stream too short for its header');
     else if (code === -32600) ctx.reading('WT-EXEC-1', 1, 'the stream too short for its header', answer.message);
@@ -211,7 +211,7 @@ const injectedStream = defineCase({
     const streamTag = 1;
     const stream = await wtFacet(ctx).openExecutionStream({ requestId, streamTag });
     let reported: Message | undefined;
-    const report = maybeNext(ctx, (m) => m.id === null && isRecord(m.error) && errorOf(m)?.code !== -32600, STREAM_EVENT_MS).then((r) => (reported = r?.message as Message | undefined));
+    const report = maybeMessage(ctx, (m) => m.id === null && isRecord(m.error) && errorOf(m)?.code !== -32600, STREAM_EVENT_MS).then((r) => (reported = r?.message as Message | undefined));
     // Keep writing until the server stops the stream (a write fails), reports it, or the deadline passes.
     const chunk = new Uint8Array(16 * 1024).fill(0x5a);
     const deadline = Date.now() + ctx.scaled(STREAM_EVENT_MS);
