@@ -2,6 +2,7 @@
 // the number 1, so only the bytes tell whether an integral value went out as a CBOR integer.
 // Reports what the binding's CBOR rule forbids: a float carrying a (safe) integral value, a map key
 // that is not a text string, and bytes after the one data item.
+import { halfToNumber } from '../../src/wire/index.js';
 
 /** One thing the body does that WT-ENC-10 forbids, with the byte offset where it starts. */
 export interface CborShapeIssue {
@@ -123,14 +124,4 @@ export function cborShapeIssues(body: Uint8Array): CborShapeIssue[] {
   if (item() === BREAK) throw new CborWalkError(0, 'the body starts with a break byte');
   if (pos < body.byteLength) issues.push({ offset: pos, problem: `${body.byteLength - pos} byte(s) after the data item` });
   return issues;
-}
-
-/** IEEE 754 half precision to a number (RFC 8949 Appendix D). */
-function halfToNumber(half: number): number {
-  const exponent = (half >> 10) & 0x1f;
-  const mantissa = half & 0x3ff;
-  const sign = half & 0x8000 ? -1 : 1;
-  if (exponent === 0) return sign * mantissa * 2 ** -24;
-  if (exponent === 31) return mantissa === 0 ? sign * Infinity : NaN;
-  return sign * (mantissa + 1024) * 2 ** (exponent - 25);
 }

@@ -5,7 +5,7 @@
 import type { CaseContext } from '../../src/harness/index.js';
 import type { ConnectionFault, ReceivedMessage } from '../../src/transport/connection.js';
 import { ConnectionClosedError, ConnectionTimeoutError } from '../../src/transport/errors.js';
-import { isRecord } from '../../src/wire/index.js';
+import { halfToNumber, isRecord } from '../../src/wire/index.js';
 import { errorResponse, isResponseTo, request, resultResponse, SETUP_ANSWER_MS, type Message } from './session.js';
 import { argumentsFor, listedTool, type ListedTool } from './tools.js';
 
@@ -346,14 +346,4 @@ export function cborShape(body: Uint8Array): CborShape {
   shape.topIsMap = topMajor === 5;
   shape.trailingBytes = body.byteLength - pos;
   return shape;
-}
-
-/** IEEE 754 half precision to a number (RFC 8949 Appendix D). */
-function halfToNumber(half: number): number {
-  const exponent = (half >> 10) & 0x1f;
-  const mantissa = half & 0x3ff;
-  const sign = half & 0x8000 ? -1 : 1;
-  if (exponent === 0) return sign * 2 ** -14 * (mantissa / 1024);
-  if (exponent === 31) return mantissa === 0 ? sign * Number.POSITIVE_INFINITY : Number.NaN;
-  return sign * 2 ** (exponent - 15) * (1 + mantissa / 1024);
 }
