@@ -1,5 +1,5 @@
 // The harness as a server, for client runs: the standard answer to a client's initialize, and the
-// wait for that request. Cases build on these (suites/client/support.ts); discovery uses them too.
+// wait for that request. Cases build on these (suites/support/scripted-server.ts); discovery uses them too.
 import { resultResponse } from '../protocol/jsonrpc.js';
 import { isProtocolVersion, LATEST_PROTOCOL_VERSION } from '../protocol/methods.js';
 import type { Connection, ReceivedMessage, ServerTransportCapabilities } from '../transport/connection.js';

@@ -4,7 +4,8 @@
 // required shape charged to the requirement its place belongs to, and the members the documents
 // do not name gathered as one extra-members finding (never a failure: docs/profile.md §2, rule 4).
 import { isRecord } from '../wire/index.js';
-import type { ExtraMember, LoadedSchema, SchemaRegistry, ValidationIssue } from '../schema/registry.js';
+import type { ExtraMember, LoadedSchema, ValidationIssue } from '../schema/model.js';
+import type { SchemaRegistry } from '../schema/registry.js';
 import { requirementAt, type RequirementLookup } from './place.js';
 
 export type MessageDirection = 'client-to-server' | 'server-to-client';

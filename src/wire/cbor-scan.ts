@@ -313,7 +313,8 @@ function finish(frame: Exclude<Frame, { kind: 'tag' }>): unknown {
   return object;
 }
 
-function halfToNumber(half: number): number {
+/** IEEE 754 half precision to a number (RFC 8949 Appendix D). */
+export function halfToNumber(half: number): number {
   const exponent = (half >> 10) & 0x1f;
   const mantissa = half & 0x3ff;
   const sign = half & 0x8000 ? -1 : 1;

@@ -9,4 +9,4 @@ export * from './datagram.js';
 export * from './hex.js';
 export * from './request-id.js';
 export { isRecord, toWireValue } from './data-model.js';
-export { CborInvalidText, CborMap, CborSimpleValue, CborTag, cborItemEnd, diagnostic as cborDiagnostic } from './cbor-scan.js';
+export { CborInvalidText, CborMap, CborSimpleValue, CborTag, cborItemEnd, diagnostic as cborDiagnostic, halfToNumber } from './cbor-scan.js';

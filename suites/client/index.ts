@@ -2,14 +2,14 @@
 // one scenario of docs/client-scenarios.md per case. Each module exports its `cases`.
 import { CaseRegistry, type ConformanceCase } from '../../src/harness/index.js';
 import type { Requirements } from '../../src/protocol/requirements.js';
-import { cases as lifecycle } from './lifecycle.js';
-import { cases as negotiation } from './negotiation.js';
-import { cases as mcpCore } from './mcp-core.js';
-import { cases as executionStreams } from './execution-streams.js';
-import { cases as cancellation } from './cancellation.js';
-import { cases as interaction } from './interaction.js';
-import { cases as shutdown } from './shutdown.js';
-import { cases as robustness } from './robustness.js';
+import { cases as lifecycle } from './core/lifecycle.js';
+import { cases as negotiation } from './webtransport/negotiation.js';
+import { cases as mcpCore } from './core/mcp-core.js';
+import { cases as executionStreams } from './webtransport/execution-streams.js';
+import { cases as cancellation } from './core/cancellation.js';
+import { cases as interaction } from './flow/interaction.js';
+import { cases as shutdown } from './webtransport/shutdown.js';
+import { cases as robustness } from './webtransport/robustness.js';
 
 /** The case modules, by file name. */
 export const CLIENT_CASE_MODULES: Readonly<Record<string, readonly ConformanceCase[]>> = {

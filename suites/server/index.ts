@@ -3,24 +3,24 @@
 // may hold cases of several suites, e.g. the Flow parts of the injection suite).
 import { CaseRegistry, type ConformanceCase } from '../../src/harness/index.js';
 import type { Requirements } from '../../src/protocol/requirements.js';
-import { cases as negotiation } from './negotiation.js';
-import { cases as lifecycle } from './lifecycle.js';
-import { cases as mcpCore } from './mcp-core.js';
-import { cases as badInput } from './bad-input.js';
-import { cases as stateMachine } from './state-machine.js';
-import { cases as validationRetry } from './validation-retry.js';
-import { cases as cancellation } from './cancellation.js';
-import { cases as timeouts } from './timeouts.js';
-import { cases as sessionSecurity } from './session-security.js';
-import { cases as flowInjection } from './flow-injection.js';
-import { cases as framing } from './framing.js';
-import { cases as injection } from './injection.js';
-import { cases as streamLimits } from './stream-limits.js';
-import { cases as executionStreams } from './execution-streams.js';
-import { cases as datagrams } from './datagrams.js';
-import { cases as shutdown } from './shutdown.js';
-import { cases as fastworkflow } from './fastworkflow.js';
-import { cases as httpTransport } from './http-transport.js';
+import { cases as negotiation } from './webtransport/negotiation.js';
+import { cases as lifecycle } from './core/lifecycle.js';
+import { cases as mcpCore } from './core/mcp-core/index.js';
+import { cases as badInput } from './core/bad-input/index.js';
+import { cases as stateMachine } from './flow/state-machine.js';
+import { cases as validationRetry } from './flow/validation-retry.js';
+import { cases as cancellation } from './core/cancellation.js';
+import { cases as timeouts } from './flow/timeouts.js';
+import { cases as sessionSecurity } from './flow/session-security.js';
+import { cases as flowInjection } from './flow/flow-injection.js';
+import { cases as framing } from './webtransport/framing.js';
+import { cases as injection } from './webtransport/injection.js';
+import { cases as streamLimits } from './webtransport/stream-limits.js';
+import { cases as executionStreams } from './webtransport/execution-streams.js';
+import { cases as datagrams } from './webtransport/datagrams.js';
+import { cases as shutdown } from './webtransport/shutdown.js';
+import { cases as fastworkflow } from './fastworkflow/index.js';
+import { cases as httpTransport } from './core/http-transport.js';
 
 /** The case modules, by file name. */
 export const SERVER_CASE_MODULES: Readonly<Record<string, readonly ConformanceCase[]>> = {

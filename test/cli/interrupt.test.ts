@@ -11,7 +11,7 @@ import { shellQuote } from '../../src/harness/rerun.js';
 import { CaseRegistry, defineCase } from '../../src/harness/index.js';
 import { startMockServer } from '../../src/peer/server/index.js';
 import { parseJsonReport } from '../../src/report/index.js';
-import { openSession } from '../../suites/server/support.js';
+import { openSession } from '../../suites/support/session.js';
 import { cliCommand, recordingIo } from '../support/cli.js';
 import { stdioMockCommand } from '../suites/support.js';
 

@@ -13,7 +13,7 @@ import { CaseRegistry, defineCase, type ConformanceCase } from '../../src/harnes
 import { startMockServer, type RunningMockServer } from '../../src/peer/server/index.js';
 import { parseJsonReport } from '../../src/report/index.js';
 import { serverRegistry } from '../../suites/server/index.js';
-import { openSession } from '../../suites/server/support.js';
+import { openSession } from '../../suites/support/session.js';
 import { recordingIo } from '../support/cli.js';
 import { stdioMockCommand } from '../suites/support.js';
 

@@ -3,7 +3,7 @@
 // where a message carries its prompts. The suites use these very functions (no copy of their own).
 import { describe, expect, it } from 'vitest';
 import { flowMessageProblems, progressProblems, promptProblems } from '../../src/judge/index.js';
-import * as suiteFlow from '../../suites/server/support/flow.js';
+import * as suiteFlow from '../../suites/support/flow.js';
 
 const requirementsOf = (problems: readonly { requirement: string }[]) => problems.map((p) => p.requirement);
 const choices = [

@@ -4,8 +4,8 @@
 // areas are run by test/suites/mcp-core.test.ts.
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
-import { cases as mcpCore } from '../../suites/server/mcp-core.js';
-import { cases } from '../../suites/server/bad-input.js';
+import { cases as mcpCore } from '../../suites/server/core/mcp-core/index.js';
+import { cases } from '../../suites/server/core/bad-input/index.js';
 import { casesFor, runOnMock, type MockRunOptions, type SuiteTransport, notCaughtInSharedLoop } from './support.js';
 
 const AREAS = /^CORE-(RPC|TOOLS|RES|PROMPTS|LOG|PROG|PAGE|ERR)-/;

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
 import { defineCase } from '../../src/harness/index.js';
-import { cases } from '../../suites/server/cancellation.js';
-import { openSession } from '../../suites/server/support.js';
-import { argumentsFor, LARGE_INTEGER_CAP, openAskingSession, startInFlightCall } from '../../suites/server/support/in-flight.js';
-import { lastingArguments } from '../../suites/server/support/lasting-call.js';
+import { cases } from '../../suites/server/core/cancellation.js';
+import { openSession } from '../../suites/support/session.js';
+import { argumentsFor, LARGE_INTEGER_CAP, openAskingSession, startInFlightCall } from '../../suites/support/in-flight.js';
+import { lastingArguments } from '../../suites/support/lasting-call.js';
 import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, readingsSeen, notCaughtInSharedLoop } from './support.js';
 
 const PREFIXES = ['CORE-CANCEL-', 'FLOW-CANCEL-', 'WT-CANCEL-'];

@@ -3,7 +3,7 @@
 // every binding fault of WT-DGRAM-* caught by the cases declaring its requirement.
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog, type StartMockServerOptions } from '../../src/peer/server/index.js';
-import { cases } from '../../suites/server/datagrams.js';
+import { cases } from '../../suites/server/webtransport/datagrams.js';
 import { casesFlagging, casesFor, type MockRun, runOnMock, readingsSeen, notCaughtInSharedLoop } from './support.js';
 
 type ServerOptions = Omit<StartMockServerOptions, 'transport' | 'faults'>;

@@ -3,7 +3,7 @@
 // of WT-EXEC-* / WT-STREAMERR-* caught by the cases declaring its requirement.
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
-import { cases } from '../../suites/server/execution-streams.js';
+import { cases } from '../../suites/server/webtransport/execution-streams.js';
 import { casesFlagging, casesFor, type MockRun, runOnMock, readingsSeen, notCaughtInSharedLoop } from './support.js';
 
 /** Failing checks (FAIL/WARN/TIMEOUT/ERROR) of a run. */

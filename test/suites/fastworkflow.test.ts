@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cases } from '../../suites/server/fastworkflow.js';
+import { cases } from '../../suites/server/fastworkflow/index.js';
 import { CaseRegistry, httpTarget, runConformance } from '../../src/harness/index.js';
 import { createMockServer, fastWorkflowExtension, mockServerFaultCatalog, type FastWorkflowOptions } from '../../src/peer/server/index.js';
 import { listenHttp } from '../../src/transport/http/index.js';

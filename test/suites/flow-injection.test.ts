@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
-import { cases, flipBit, tamperings, tokenForm } from '../../suites/server/flow-injection.js';
+import { cases, flipBit, tamperings, tokenForm } from '../../suites/server/flow/flow-injection.js';
 import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, readingsSeen, notCaughtInSharedLoop } from './support.js';
 
 const PREFIXES = ['FLOW-STATELESS-', 'FLOW-SEC-4'];

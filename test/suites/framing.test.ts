@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
-import { cases } from '../../suites/server/framing.js';
-import { cases as injection } from '../../suites/server/injection.js';
-import { cases as streamLimits } from '../../suites/server/stream-limits.js';
+import { cases } from '../../suites/server/webtransport/framing.js';
+import { cases as injection } from '../../suites/server/webtransport/injection.js';
+import { cases as streamLimits } from '../../suites/server/webtransport/stream-limits.js';
 import { casesFlagging, casesFor, type MockRun, runOnMock, readingsSeen, notCaughtInSharedLoop } from './support.js';
 
 /** Every case of the three WebTransport-binding modules: a fault is caught by whichever declares it. */

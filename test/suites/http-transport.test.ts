@@ -2,7 +2,7 @@
 // foreign Origin with 403, the `origin-not-validated` fault is caught, and the case does not apply
 // to the other transports.
 import { describe, expect, it } from 'vitest';
-import { cases } from '../../suites/server/http-transport.js';
+import { cases } from '../../suites/server/core/http-transport.js';
 import { runOnMock } from './support.js';
 
 const LIVENESS = { timeoutScale: 2 } as const;

@@ -3,9 +3,9 @@
 // WT-SEC) caught by the cases that declare the fault's requirement.
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
-import { cases as framing } from '../../suites/server/framing.js';
-import { cases } from '../../suites/server/injection.js';
-import { cases as streamLimits } from '../../suites/server/stream-limits.js';
+import { cases as framing } from '../../suites/server/webtransport/framing.js';
+import { cases } from '../../suites/server/webtransport/injection.js';
+import { cases as streamLimits } from '../../suites/server/webtransport/stream-limits.js';
 import { casesFlagging, casesFor, type MockRun, runOnMock, readingsSeen, notCaughtInSharedLoop } from './support.js';
 
 /** Every case of the three WebTransport-binding modules: a fault is caught by whichever declares it. */

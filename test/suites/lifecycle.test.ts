@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { readCatalog } from '../../src/protocol/requirements.js';
-import { cases } from '../../suites/server/lifecycle.js';
+import { cases } from '../../suites/server/core/lifecycle.js';
 import { casesFor, runOnMock, type MockRun, type MockRunOptions, readingsSeen, notCaughtInSharedLoop } from './support.js';
 
 const AREAS = /^CORE-(LIFE|CAP)-/;

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { ConformanceCase } from '../../src/harness/index.js';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
-import { cases as badInput } from '../../suites/server/bad-input.js';
-import { cases as lifecycle } from '../../suites/server/lifecycle.js';
-import { cases } from '../../suites/server/mcp-core.js';
-import { argumentsFor, leakIn, validatorFor, wrongArgumentsFor } from '../../suites/server/support/core.js';
+import { cases as badInput } from '../../suites/server/core/bad-input/index.js';
+import { cases as lifecycle } from '../../suites/server/core/lifecycle.js';
+import { cases } from '../../suites/server/core/mcp-core/index.js';
+import { argumentsFor, leakIn, validatorFor, wrongArgumentsFor } from '../../suites/support/core.js';
 import { casesFlagging, casesFor, type MockRun, type MockRunOptions, runOnMock, type SuiteTransport, notCaughtInSharedLoop } from './support.js';
 
 /** The requirement areas of suites mcp-core and bad-input. */

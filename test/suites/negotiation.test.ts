@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { readCatalog } from '../../src/protocol/requirements.js';
-import { cases } from '../../suites/server/negotiation.js';
+import { cases } from '../../suites/server/webtransport/negotiation.js';
 import { casesFor, runOnMock, type MockRun, type MockRunOptions, readingsSeen, notCaughtInSharedLoop } from './support.js';
 
 const AREAS = /^(CORE-VER|FLOW-CAP|WT-INIT|WT-ENC)-/;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
 import { requirements } from '../../src/protocol/requirements.js';
-import { cases } from '../../suites/server/session-security.js';
+import { cases } from '../../suites/server/flow/session-security.js';
 import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, notCaughtInSharedLoop } from './support.js';
 
 const PREFIXES = ['FLOW-SEC-', 'FLOW-RATE-'];

@@ -3,7 +3,7 @@
 // its requirement (or listed with the reason it cannot be caught from outside).
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
-import { cases } from '../../suites/server/shutdown.js';
+import { cases } from '../../suites/server/webtransport/shutdown.js';
 import { casesFlagging, casesFor, type MockRun, runOnMock, notCaughtInSharedLoop } from './support.js';
 
 /** Faults no case can catch from outside, with the reason (expected to stay exact). */

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConformanceCase } from '../../src/harness/index.js';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
-import { cases } from '../../suites/server/state-machine.js';
+import { cases } from '../../suites/server/flow/state-machine.js';
 import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, readingsSeen, notCaughtInSharedLoop } from './support.js';
 
 const PREFIXES = ['FLOW-START-', 'FLOW-PROMPT-', 'FLOW-RESPOND-', 'FLOW-VALID-', 'FLOW-SM-', 'FLOW-STATE-', 'FLOW-ERR-'];

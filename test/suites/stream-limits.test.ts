@@ -3,9 +3,9 @@
 // caught by the cases that declare the fault's requirement.
 import { describe, expect, it } from 'vitest';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
-import { cases as framing } from '../../suites/server/framing.js';
-import { cases as injection } from '../../suites/server/injection.js';
-import { cases } from '../../suites/server/stream-limits.js';
+import { cases as framing } from '../../suites/server/webtransport/framing.js';
+import { cases as injection } from '../../suites/server/webtransport/injection.js';
+import { cases } from '../../suites/server/webtransport/stream-limits.js';
 import { casesFlagging, casesFor, type MockRun, runOnMock, notCaughtInSharedLoop } from './support.js';
 
 /** Every case of the three WebTransport-binding modules: a fault is caught by whichever declares it. */

@@ -2,7 +2,7 @@
 // way each transport expects, and discovery finds the interactive tools.
 import { describe, expect, it } from 'vitest';
 import { defineCase } from '../../src/harness/index.js';
-import { checkErrorCode, interactiveTool, openSession, requiresInteractiveTool } from '../../suites/server/support.js';
+import { checkErrorCode, interactiveTool, openSession, requiresInteractiveTool } from '../../suites/support/session.js';
 import { runOnMock, type SuiteTransport } from './support.js';
 
 const pingInSession = defineCase({

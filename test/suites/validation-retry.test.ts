@@ -5,12 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ConformanceCase } from '../../src/harness/index.js';
 import { mockServerFaultCatalog } from '../../src/peer/server/index.js';
-import { cases } from '../../suites/server/validation-retry.js';
-import { cases as stateMachine } from '../../suites/server/state-machine.js';
+import { cases } from '../../suites/server/flow/validation-retry.js';
+import { cases as stateMachine } from '../../suites/server/flow/state-machine.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { validatePromptValue } from '../../src/protocol/prompt-validation.js';
-import { asFlowPrompt, invalidValues, promptProblems, satisfies, validValue } from '../../suites/server/support/flow.js';
+import { asFlowPrompt, invalidValues, promptProblems, satisfies, validValue } from '../../suites/support/flow.js';
 import { propertyRuns } from '../support/property-runs.js';
 import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, readingsSeen, notCaughtInSharedLoop } from './support.js';
 

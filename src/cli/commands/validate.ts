@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { SchemaError } from '../../schema/errors.js';
-import { type IdentifyCandidate, type LoadedSchema, SchemaRegistry, type ValidationIssue } from '../../schema/registry.js';
+import type { IdentifyCandidate, LoadedSchema, ValidationIssue } from '../../schema/model.js';
+import { SchemaRegistry } from '../../schema/registry.js';
 import { type CliCommand, type CliIo, ExitCode } from '../io.js';
 
 /** How many non-matching candidates to explain when a message matches no schema. */

@@ -1,13 +1,14 @@
 // Streamable HTTP client connection (MCP 2025-03-26 / 2025-06-18 "Streamable HTTP" transport):
 // every message is POSTed to the endpoint; answers come back as a JSON body or an SSE stream and are
 // queued for `next()`. The session id and protocol version are learned from the initialize exchange.
+// Here: the POST exchange, the GET event stream and the DELETE on close; a case's raw requests are
+// raw-request.ts's, reading a body (whole or as SSE events) is body.ts's.
 import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { ArrivalQueue, receivedMessageLimits } from '../arrival-queue.js';
 import { BoundedList } from '../bounded-list.js';
-import { pacedReading } from '../pacing.js';
 import type {
   CloseInfo,
   Connection,
@@ -23,7 +24,9 @@ import { ConnectFailedError, ConnectionClosedError, ConnectionError, ConnectionT
 import { Transcript, type TranscriptChannel, type TranscriptOptions } from '../transcript.js';
 import { flattenHeaders, hasHeader, mediaType, startExchange } from './exchange.js';
 import { classifyMessage, decodeJsonBody } from './json-body.js';
-import { SseParser, type SseEvent } from './sse.js';
+import { bodyErrorCode, readBody, readSse, sseEventWithoutMessage } from './body.js';
+import { rawRequest, type RawRequestLink } from './raw-request.js';
+import type { SseEvent } from './sse.js';
 import { encodeJsonMessage } from '../json-message.js';
 
 /** Exchanges (and SSE streams) a connection may have open before Node warns of a listener leak. */
@@ -32,8 +35,6 @@ const MAX_OPEN_EXCHANGES = 1000;
 const REFUSAL_TEXT_CHARS = 2048;
 /** Faults kept: the first and the latest this many each (a peer may cause them without end). */
 const FAULTS_KEPT = 500;
-/** Events a raw `request()` keeps of an event stream before it stops reading (as the queue keeps messages). */
-const RAW_EVENTS_KEPT = 10_000;
 
 export const SESSION_HEADER = 'Mcp-Session-Id';
 export const PROTOCOL_VERSION_HEADER = 'MCP-Protocol-Version';
@@ -461,126 +462,26 @@ export class HttpClientConnection implements Connection {
 
   async #request(request: RawHttpRequest, options: NextOptions = {}): Promise<RawHttpResponse> {
     this.#assertOpen();
-    const method = request.method ?? 'POST';
-    const url = request.path === undefined ? this.url : new URL(request.path, this.url);
     const headers: Record<string, string> = {};
     if (!request.omitExtraHeaders) Object.assign(headers, this.#options.headers);
     if (!request.omitSessionId && this.#sessionId !== undefined && !hasHeader(request.headers ?? {}, SESSION_HEADER)) {
       headers[SESSION_HEADER] = this.#sessionId;
     }
     Object.assign(headers, request.headers);
-    const body = typeof request.body === 'string' ? new TextEncoder().encode(request.body) : request.body;
-    const decodedBody = body ? decodeJsonBody(body) : undefined;
-    this.transcript.record({
-      direction: 'sent',
-      channel: { kind: 'http', method, url: url.href, headers },
-      ...(body ? { bytes: body } : {}),
-      ...(decodedBody?.ok ? { decoded: decodedBody.value } : {}),
-    });
-    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? 30_000;
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new ConnectionTimeoutError(`the response to ${method} ${url.href}`, timeoutMs)), timeoutMs);
-    const onAbort = (reason: unknown) => abort.abort(reason);
-    const onLifetime = () => onAbort(this.#lifetime.signal.reason);
-    const onCaller = () => onAbort(options.signal!.reason);
-    this.#lifetime.signal.addEventListener('abort', onLifetime, { once: true });
-    options.signal?.addEventListener('abort', onCaller, { once: true });
-    try {
-      const exchange = startExchange({ url, method, headers, ...(body ? { body } : {}), agent: this.#agent, signal: abort.signal });
-      const response = await exchange.response;
-      return await this.#collect(response, method, url, abort.signal);
-    } finally {
-      clearTimeout(timer);
-      this.#lifetime.signal.removeEventListener('abort', onLifetime);
-      options.signal?.removeEventListener('abort', onCaller);
-    }
+    return rawRequest(this.#rawLink, request, headers, options);
   }
 
-  /** Reads a raw response until it ends or the deadline cuts it short. */
-  async #collect(response: IncomingMessage, method: string, url: URL, signal: AbortSignal): Promise<RawHttpResponse> {
-    const status = response.statusCode ?? 0;
-    const headers = flattenHeaders(response.headers);
-    const channel: TranscriptChannel = { kind: 'http', method, url: url.href, status, headers };
-    const result: RawHttpResponse = { status, headers, bodyKind: 'empty', text: '', messages: [], events: [] };
-    const cutByDeadline = () => signal.aborted && signal.reason instanceof ConnectionTimeoutError;
-    const what = `${method} ${url.href}`;
-    if (mediaType(headers['content-type']) === 'text/event-stream') {
-      result.bodyKind = 'sse';
-      this.transcript.record({ direction: 'received', channel, note: `${method} answered ${status} with an SSE stream` });
-      const decoder = new TextDecoder();
-      // The stream is read until it ends, the deadline, or what a raw answer keeps (its text, its
-      // events), whichever comes first.
-      let received = 0;
-      let cutAt: string | undefined;
-      const cut = (why: string) => {
-        cutAt = why;
-        throw new ConnectionError('SSE_STREAM_CUT', `the SSE stream of ${what} was cut at ${why}`);
-      };
-      try {
-        await readSse(
-          response,
-          signal,
-          this.#maxEventBytes,
-          (event) => {
-            if (result.events.length >= RAW_EVENTS_KEPT) cut(`${RAW_EVENTS_KEPT} events`);
-            const entry: RawHttpResponse['events'][number] = { data: event.data };
-            if (event.event !== undefined) entry.event = event.event;
-            if (event.id !== undefined) entry.id = event.id;
-            result.events.push(entry);
-            const bytes = new TextEncoder().encode(event.raw);
-            if (event.data === '') {
-              this.transcript.record({ direction: 'received', channel, bytes, note: sseEventWithoutMessage(event) });
-              return;
-            }
-            let decoded: unknown;
-            try {
-              decoded = JSON.parse(event.data);
-              result.messages.push(decoded);
-            } catch {
-              decoded = undefined;
-            }
-            this.transcript.record({ direction: 'received', channel, bytes, decoded });
-          },
-          {
-            onChunk: (chunk) => {
-              received += chunk.byteLength;
-              if (received > this.#maxEventBytes) cut(`${this.#maxEventBytes} bytes`);
-              result.text += decoder.decode(chunk, { stream: true });
-            },
-            onOverflow: (chars) => this.#sseEventTooLarge(chars, channel),
-          },
-        );
-      } catch (error) {
-        if (!cutByDeadline() && cutAt === undefined) throw error;
-        result.incomplete = true;
-        if (cutAt !== undefined) this.transcript.record({ direction: 'received', channel, note: `SSE stream cut at ${cutAt}: a raw answer keeps no more` });
-      }
-      result.text += decoder.decode();
-      return result;
-    }
-    let body: Uint8Array;
-    const chunks: Uint8Array[] = [];
-    try {
-      body = await readBody(response, signal, this.#maxBodyBytes, what, chunks);
-    } catch (error) {
-      if (!cutByDeadline()) throw error;
-      result.incomplete = true;
-      body = Buffer.concat(chunks);
-    }
-    result.text = new TextDecoder().decode(body);
-    const kind = mediaType(headers['content-type']);
-    result.bodyKind = kind === 'application/json' || kind.endsWith('+json') ? 'json' : body.byteLength === 0 ? 'empty' : 'other';
-    const decoded = body.byteLength > 0 ? decodeJsonBody(body) : undefined;
-    if (decoded?.ok) result.messages = Array.isArray(decoded.value) ? decoded.value : [decoded.value];
-    this.transcript.record({
-      direction: 'received',
-      channel,
-      bytes: body,
-      // The body of an HTTP error is free: one that does not decode is noted, not an error.
-      ...(decoded?.ok ? { decoded: decoded.value } : decoded && status < 400 ? { error: decoded.failure } : {}),
-      ...(result.incomplete ? { note: 'cut short by the deadline' } : decoded && !decoded.ok && status >= 400 ? { note: `HTTP ${status} with a ${kind || 'untyped'} body` } : {}),
-    });
-    return result;
+  get #rawLink(): RawRequestLink {
+    return {
+      url: this.url,
+      agent: this.#agent,
+      transcript: this.transcript,
+      lifetime: this.#lifetime.signal,
+      timeoutMs: this.#options.requestTimeoutMs ?? 30_000,
+      maxEventBytes: this.#maxEventBytes,
+      maxBodyBytes: this.#maxBodyBytes,
+      onSseOverflow: (chars, channel) => this.#sseEventTooLarge(chars, channel),
+    };
   }
 
   // ----- helpers -------------------------------------------------------------------------------
@@ -616,136 +517,9 @@ function isJsonRpcMessage(value: unknown): boolean {
   return classifyMessage(value).kind !== 'invalid';
 }
 
-/** The transcript note of an SSE event that carries no message (empty data). */
-function sseEventWithoutMessage(event: SseEvent): string {
-  const fields = [event.id !== undefined ? `id ${JSON.stringify(event.id)}` : undefined, event.retry !== undefined ? `retry ${event.retry} ms` : undefined].filter(Boolean);
-  return `SSE event with empty data${fields.length > 0 ? ` (${fields.join(', ')})` : ''}: not a message`;
-}
-
 function containsInitialize(decoded: unknown): boolean {
   return (Array.isArray(decoded) ? decoded : [decoded]).some((item) => {
     const kind = classifyMessage(item);
     return kind.kind === 'request' && kind.method === 'initialize';
-  });
-}
-
-/** A response body larger than the limit. */
-export class BodyTooLargeError extends ConnectionError {
-  constructor(limit: number, announced?: number) {
-    super('BODY_TOO_LARGE', announced === undefined ? `response body exceeds ${limit} bytes` : `response body of ${announced} bytes (Content-Length) exceeds ${limit} bytes`);
-  }
-}
-
-function bodyErrorCode(error: unknown): string {
-  return error instanceof ConnectionError ? error.code : 'HTTP_EXCHANGE_FAILED';
-}
-
-/**
- * Reads a whole body, at most `limit` bytes (BodyTooLargeError past it, at once when the
- * Content-Length says so). A body whose length is announced is read into one buffer of that size;
- * otherwise chunks also land in `sink`, so a caller keeps what arrived before a failure.
- */
-async function readBody(response: IncomingMessage, signal: AbortSignal, limit: number, what: string, sink: Uint8Array[] = []): Promise<Uint8Array> {
-  const announced = Number(response.headers['content-length']);
-  if (Number.isSafeInteger(announced) && announced > limit) {
-    response.destroy();
-    throw new BodyTooLargeError(limit, announced);
-  }
-  if (Number.isSafeInteger(announced) && announced > 0 && sink.length === 0) {
-    const body = Buffer.allocUnsafe(announced);
-    let filled = 0;
-    try {
-      await forEachChunk(response, signal, what, (chunk) => {
-        // HTTP/1.1 framing never delivers more than announced; the check only guards the copy.
-        if (filled + chunk.byteLength > announced) throw new BodyTooLargeError(announced);
-        body.set(chunk, filled);
-        filled += chunk.byteLength;
-      });
-    } catch (error) {
-      sink.push(body.subarray(0, filled));
-      throw error;
-    }
-    return body.subarray(0, filled);
-  }
-  let total = 0;
-  await forEachChunk(response, signal, what, (chunk) => {
-    total += chunk.byteLength;
-    if (total > limit) throw new BodyTooLargeError(limit);
-    sink.push(chunk);
-  });
-  return Buffer.concat(sink);
-}
-
-/** Reads an event stream; an event over `limit` characters is skipped and passed to `options.onOverflow`. */
-async function readSse(
-  response: IncomingMessage,
-  signal: AbortSignal,
-  limit: number,
-  onEvent: (event: SseEvent) => void,
-  options: { onChunk?: (chunk: Uint8Array) => void; onOverflow?: (chars: number) => void } = {},
-): Promise<void> {
-  const parser = new SseParser({ maxEventChars: limit, ...(options.onOverflow ? { onOverflow: options.onOverflow } : {}) });
-  await forEachChunk(response, signal, 'SSE stream', (chunk) => {
-    options.onChunk?.(chunk);
-    for (const event of parser.push(chunk)) onEvent(event);
-  });
-  for (const event of parser.end()) onEvent(event);
-}
-
-/**
- * Calls `onChunk` for each body chunk; rejects with the signal's reason when it aborts. Whatever
- * the peer does to the body (a reset, a close before its end: Node's bare "aborted") rejects with
- * a ConnectionError naming `what`, never a bare Error.
- */
-function forEachChunk(response: IncomingMessage, signal: AbortSignal, what: string, onChunk: (chunk: Uint8Array) => void): Promise<void> {
-  let received = 0;
-  const broken = (cause?: Error) =>
-    new ConnectionClosedError(
-      `${what}: the response ended before its body was complete (after ${received} bytes${cause ? `: ${(cause as NodeJS.ErrnoException).code ?? cause.message}` : ''})`,
-      cause ? { cause } : undefined,
-    );
-  return new Promise((resolve, reject) => {
-    const fail = (error: unknown) => {
-      cleanup();
-      response.destroy();
-      reject(error);
-    };
-    const onAbort = () => fail(signal.reason);
-    // A server that floods cannot keep timers (the deadlines that end a case) from firing.
-    const paced = pacedReading(response);
-    const onData = (chunk: Buffer) => {
-      received += chunk.byteLength;
-      try {
-        onChunk(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-      } catch (error) {
-        fail(error);
-        return;
-      }
-      paced();
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve();
-    };
-    const onError = (error: Error) => fail(signal.aborted ? signal.reason : error instanceof ConnectionError ? error : broken(error));
-    const onClose = () => {
-      if (!response.complete) fail(signal.aborted ? signal.reason : broken());
-    };
-    const cleanup = () => {
-      signal.removeEventListener('abort', onAbort);
-      response.off('data', onData);
-      response.off('end', onEnd);
-      response.off('error', onError);
-      response.off('close', onClose);
-    };
-    if (signal.aborted) {
-      fail(signal.reason);
-      return;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    response.on('data', onData);
-    response.on('end', onEnd);
-    response.on('error', onError);
-    response.on('close', onClose);
   });
 }

@@ -1,5 +1,6 @@
 // Streamable HTTP transport: the client connection, the mock server's endpoint, and their parts.
-export { connectHttp, HttpClientConnection, BodyTooLargeError, SESSION_HEADER, PROTOCOL_VERSION_HEADER } from './client.js';
+export { connectHttp, HttpClientConnection, SESSION_HEADER, PROTOCOL_VERSION_HEADER } from './client.js';
+export { BodyTooLargeError } from './body.js';
 export type { HttpClientOptions, HttpClientFacet } from './client.js';
 export { listenHttp, HttpServerConnection, DEFAULT_PROTOCOL_VERSIONS } from './server.js';
 export type { HttpServerOptions, HttpListener } from './server.js';

@@ -23,7 +23,7 @@ import {
   uniqueUser,
   useTool,
   workflowCommands,
-} from './support.js';
+} from '../../support/fastworkflow.js';
 
 /** The members 004 §5.8 names for a listed conversation. */
 const LISTED_MEMBERS = ['conversation_id', 'topic', 'summary', 'updated_at'];

@@ -4,7 +4,7 @@
 // canonical types where available"). Each object is judged on its own; members neither shape
 // names are INFO notes.
 import { isRecord } from '../../../src/wire/index.js';
-import { shapeOf } from './support.js';
+import { shapeOf } from '../../support/fastworkflow.js';
 
 export const SKETCH = "004 §9's sketch";
 export const CANONICAL = "FastWorkflow's canonical types";

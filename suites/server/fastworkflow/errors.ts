@@ -5,7 +5,7 @@
 import { defineCase, type CaseContext } from '../../../src/harness/index.js';
 import { FAILURE_READING_NAMES, type FailureReading } from '../../../src/protocol/fastworkflow-errors.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { callTool, failureOf, harmlessCommand, initializeTool, openMainSession, requiresFastWorkflow, SUITE, uniqueUser, workflowCommands, type Answer, type McpSession } from './support.js';
+import { callTool, failureOf, harmlessCommand, initializeTool, openMainSession, requiresFastWorkflow, SUITE, uniqueUser, workflowCommands, type Answer, type McpSession } from '../../support/fastworkflow.js';
 
 /** A JSON object in a text: the whole text, or what follows its first "{" (fastapi_mcp's "... Response: {...}"). */
 function objectIn(text: string): Record<string, unknown> | undefined {

@@ -2,8 +2,8 @@
 // never act; and §8: no workflow folders or action logs as resources.
 import { defineCase } from '../../../src/harness/index.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { openSession, setupResult } from '../support.js';
-import { initializeTool, mainSession, openMainSession, requiresFastWorkflow, SUITE, uniqueUser, useTool } from './support.js';
+import { openSession, setupResult } from '../../support/session.js';
+import { initializeTool, mainSession, openMainSession, requiresFastWorkflow, SUITE, uniqueUser, useTool } from '../../support/fastworkflow.js';
 
 /** Each prompt with the arguments 004 §7 gives it (required, as §11.4 registers them). */
 const PROMPTS = { 'format-command': ['intent', 'metadata'], 'clarify-params': ['error_message', 'metadata'] } as const;

@@ -25,7 +25,7 @@ import {
   uniqueUser,
   workflowCommands,
   type Answer,
-} from './support.js';
+} from '../../support/fastworkflow.js';
 
 /** Minimal valid arguments of each tool but initialize, for calls made before the initialize tool. */
 const BEFORE_INITIALIZE: Record<string, Record<string, unknown>> = {

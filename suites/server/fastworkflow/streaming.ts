@@ -19,7 +19,7 @@ import {
   workflowCommands,
   type McpSession,
   type TurnView,
-} from './support.js';
+} from '../../support/fastworkflow.js';
 
 /** An invoke_agent turn of a harmless command, asking for streamed progress or not. */
 function turnOf(ctx: CaseContext, session: McpSession, query: string, progress: boolean): Promise<TurnView> {

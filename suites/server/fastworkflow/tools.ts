@@ -2,7 +2,7 @@
 // schemas. Members the documents do not name are INFO notes (rule 4).
 import { defineCase, type CaseContext } from '../../../src/harness/index.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { setupResult } from '../support.js';
+import { setupResult } from '../../support/session.js';
 import { commandOutputShape, SKETCH } from './data-contracts.js';
 import {
   callTool,
@@ -23,7 +23,7 @@ import {
   uniqueUser,
   useTool,
   workflowCommands,
-} from './support.js';
+} from '../../support/fastworkflow.js';
 
 /** The parameters 004 §5 documents per tool, with the JSON types each may have (FW-TOOL-10). */
 const DOCUMENTED_PARAMETERS: Record<string, Record<string, readonly string[]>> = {

@@ -3,8 +3,8 @@
 import { defineCase, TargetPreconditionError, type CaseContext } from '../../../src/harness/index.js';
 import type { RawHttpResponse } from '../../../src/transport/connection.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { initializeParams, isResponseTo, openSession, SETUP_ANSWER_MS } from '../support.js';
-import { callTool, failureOf, initializeTool, mainSession, openSideSession, requiresFastWorkflow, SESSION_HEADER, SUITE } from './support.js';
+import { initializeParams, isResponseTo, notification, openSession, request, SETUP_ANSWER_MS } from '../../support/session.js';
+import { callTool, failureOf, initializeTool, mainSession, openSideSession, requiresFastWorkflow, SESSION_HEADER, SUITE } from '../../support/fastworkflow.js';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
@@ -46,7 +46,7 @@ export const transportCases = [
       const http = httpOf(ctx);
       const timeoutMs = ctx.scaled(SETUP_ANSWER_MS);
       const initialize = await http.request(
-        { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initializeParams(ctx) }), omitSessionId: true },
+        { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(request(1, 'initialize', initializeParams(ctx))), omitSessionId: true },
         { timeoutMs, signal: ctx.signal },
       );
       if (!checkAnswered(ctx, initialize, 1, 'initialize')) return;
@@ -54,14 +54,14 @@ export const transportCases = [
       const answer = initialize.messages.find((m) => isResponseTo(m, 1));
       const version = isRecord(answer) && isRecord(answer.result) && typeof answer.result.protocolVersion === 'string' ? answer.result.protocolVersion : undefined;
       const headers: Record<string, string> = { ...JSON_HEADERS, ...(sessionId ? { [SESSION_HEADER]: sessionId } : {}), ...(version ? { 'MCP-Protocol-Version': version } : {}) };
-      await http.request({ method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), omitSessionId: true }, { timeoutMs, signal: ctx.signal });
+      await http.request({ method: 'POST', headers, body: JSON.stringify(notification('notifications/initialized')), omitSessionId: true }, { timeoutMs, signal: ctx.signal });
       const list = await http.request(
-        { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), omitSessionId: true },
+        { method: 'POST', headers, body: JSON.stringify(request(2, 'tools/list')), omitSessionId: true },
         { timeoutMs, signal: ctx.signal },
       );
       checkAnswered(ctx, list, 2, 'tools/list in the session');
       const call = await http.request(
-        { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'initialize', arguments: {} } }), omitSessionId: true },
+        { method: 'POST', headers, body: JSON.stringify(request(3, 'tools/call', { name: 'initialize', arguments: {} })), omitSessionId: true },
         { timeoutMs, signal: ctx.signal },
       );
       checkAnswered(ctx, call, 3, 'tools/call of the initialize tool');
@@ -129,7 +129,7 @@ export const transportCases = [
     async run(ctx) {
       const http = httpOf(ctx);
       const timeoutMs = ctx.scaled(SETUP_ANSWER_MS);
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      const body = JSON.stringify(request(1, 'tools/list'));
       const unknown = await http.request(
         { method: 'POST', headers: { ...JSON_HEADERS, [SESSION_HEADER]: `unknown-${Date.now().toString(36)}-session` }, body, omitSessionId: true },
         { timeoutMs, signal: ctx.signal },
@@ -162,7 +162,7 @@ export const transportCases = [
     async run(ctx) {
       const http = httpOf(ctx);
       const response = await http.request(
-        { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), omitSessionId: true },
+        { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(request(1, 'tools/list')), omitSessionId: true },
         { timeoutMs: ctx.scaled(SETUP_ANSWER_MS), signal: ctx.signal },
       );
       ctx.check('FW-TRANSPORT-5', response.status === 400, { message: 'tools/list without an Mcp-Session-Id is answered 400 Bad Request', expected: 400, actual: { status: response.status, body: response.text.slice(0, 300) } });

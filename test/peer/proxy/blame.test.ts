@@ -10,7 +10,7 @@ import { requirements } from '../../../src/protocol/requirements.js';
 import { SchemaRegistry } from '../../../src/schema/registry.js';
 import type { TranscriptEntry } from '../../../src/transport/transcript.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { progressProblems, promptProblems } from '../../../suites/server/support/flow.js';
+import { progressProblems, promptProblems } from '../../../suites/support/flow.js';
 import { runSdkSession, startPair } from './support.js';
 
 const TEST_DEADLINE_MS = 120_000;

@@ -1,7 +1,7 @@
-// The byte-level CBOR walk behind WT-ENC-10 (suites/client/cbor-items.ts).
+// The byte-level CBOR walk behind WT-ENC-10 (suites/support/cbor-items.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cborShapeIssues, CborWalkError } from '../../../suites/client/cbor-items.js';
+import { cborShapeIssues, CborWalkError } from '../../../suites/support/cbor-items.js';
 import { codecFor } from '../../../src/wire/index.js';
 
 const cbor = codecFor('cbor');

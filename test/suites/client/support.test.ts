@@ -1,4 +1,4 @@
-// The scripted server of the client suites (suites/client/support.ts) over an in-memory pair: a
+// The scripted server of the client suites (suites/support/scripted-server.ts) over an in-memory pair: a
 // hand-written client on the other end shows what it serves, what it holds for the case, and
 // how a request the client leaves unanswered becomes a failed check.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import {
   servedSession,
   TOOL_PAGES,
   type Message,
-} from '../../../suites/client/support.js';
+} from '../../../suites/support/scripted-server.js';
 
 const registry = new CaseRegistry(undefined, { role: 'client' });
 const probe = registry.register(
