@@ -1,13 +1,15 @@
-// A byte-level walk of one CBOR body (RFC 8949) for WT-ENC-10: decoders turn a float64 1.0 into
-// the number 1, so only the bytes tell whether an integral value went out as a CBOR integer.
-// Reports what the binding's CBOR rule forbids: a float carrying a (safe) integral value, a map key
-// that is not a text string, and bytes after the one data item.
+// A byte-level walk of one CBOR body (RFC 8949): decoders turn a float64 1.0 into the number 1, so
+// only the bytes tell whether an integral value went out as a CBOR integer. Reports, each with the
+// requirement it breaks, a map key that is not a text string and bytes after the one data item
+// (WT-ENC-10), and a float carrying a (safe) integral value (WT-ENC-13, a SHOULD).
 import { halfToNumber } from '../../src/wire/index.js';
 
-/** One thing the body does that WT-ENC-10 forbids, with the byte offset where it starts. */
+/** One thing the body does that the binding's CBOR rules speak against, with the byte offset where it starts. */
 export interface CborShapeIssue {
   offset: number;
   problem: string;
+  /** WT-ENC-10 (one data item, text-string keys) or WT-ENC-13 (integral numbers as CBOR integers). */
+  requirement: 'WT-ENC-10' | 'WT-ENC-13';
 }
 
 /** Thrown when the bytes end inside an item or hold a reserved encoding. */
@@ -71,7 +73,7 @@ export function cborShapeIssues(body: Uint8Array): CborShapeIssue[] {
         const value = info === 25 ? halfToNumber(view.getUint16(pos)) : info === 26 ? view.getFloat32(pos) : view.getFloat64(pos);
         pos += info === 25 ? 2 : info === 26 ? 4 : 8;
         // Beyond 2^53 a float cannot be told from an integer the sender meant; -0 has no integer form.
-        if (Number.isSafeInteger(value) && !Object.is(value, -0)) issues.push({ offset: start, problem: `the integral value ${value} is encoded as a float (${info === 25 ? 'half' : info === 26 ? 'single' : 'double'} precision), not as a CBOR integer` });
+        if (Number.isSafeInteger(value) && !Object.is(value, -0)) issues.push({ offset: start, requirement: 'WT-ENC-13', problem: `the integral value ${value} is encoded as a float (${info === 25 ? 'half' : info === 26 ? 'single' : 'double'} precision), not as a CBOR integer` });
         return major;
       }
       if (info === 24) {
@@ -104,7 +106,7 @@ export function cborShapeIssues(body: Uint8Array): CborShapeIssue[] {
           const keyAt = pos;
           const key = item();
           if (key === BREAK) return false;
-          if (key !== 3) issues.push({ offset: keyAt, problem: `a map key of major type ${key} (JSON objects need text-string keys)` });
+          if (key !== 3) issues.push({ offset: keyAt, requirement: 'WT-ENC-10', problem: `a map key of major type ${key} (JSON objects need text-string keys)` });
           if (item() === BREAK) throw new CborWalkError(pos - 1, 'a map ends between a key and its value');
           return true;
         };
@@ -122,6 +124,6 @@ export function cborShapeIssues(body: Uint8Array): CborShapeIssue[] {
   };
 
   if (item() === BREAK) throw new CborWalkError(0, 'the body starts with a break byte');
-  if (pos < body.byteLength) issues.push({ offset: pos, problem: `${body.byteLength - pos} byte(s) after the data item` });
+  if (pos < body.byteLength) issues.push({ offset: pos, requirement: 'WT-ENC-10', problem: `${body.byteLength - pos} byte(s) after the data item` });
   return issues;
 }

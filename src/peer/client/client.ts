@@ -34,6 +34,7 @@ import {
   type ProgressReport,
   type RequestOptions,
 } from './types.js';
+import { cborBodyWithFloatId } from '../cbor-float-id.js';
 
 export type { CallOptions, CallOutcome, InitializeInfo, InteractionOutcome, MockClientOptions, RequestOptions } from './types.js';
 
@@ -421,8 +422,11 @@ export class MockClient {
     if (negotiated === 'json' && this.faults.has(F.jsonNotSpoken)) encoding = 'cbor';
     const trailing = encoding === 'cbor' && this.faults.has(F.cborTrailingByte);
     const shortPrefix = this.faults.has(F.frameLengthOffByOne);
-    if (encoding === negotiated && !trailing && !shortPrefix) return undefined;
-    const encoded = (encoding === 'cbor' ? cborCodec : jsonCodec).encode(message);
+    const id = (message as { id?: unknown }).id;
+    // FAULT cbor-id-as-float: an integral id goes out as a CBOR float64.
+    const floatId = encoding === 'cbor' && this.faults.has(F.cborIdAsFloat) && typeof id === 'number' && Number.isInteger(id);
+    if (encoding === negotiated && !trailing && !shortPrefix && !floatId) return undefined;
+    const encoded = floatId ? cborBodyWithFloatId(message as Message & { id: number }) : (encoding === 'cbor' ? cborCodec : jsonCodec).encode(message);
     // FAULT cbor-trailing-byte: one 0x00 byte after the CBOR data item.
     const body = trailing ? new Uint8Array([...encoded, 0x00]) : encoded;
     const frame = encodeFrame(body);

@@ -85,6 +85,7 @@ export const MOCK_CLIENT_FAULT = {
   encodingMismatchUnanswered: 'encoding-mismatch-unanswered',
   jsonNotSpoken: 'json-not-spoken',
   cborTrailingByte: 'cbor-body-trailing-byte',
+  cborIdAsFloat: 'cbor-id-as-float',
   stringRequestIds: 'string-request-ids',
   truncatedHeaderWrongCode: 'truncated-header-wrong-code',
   streamBeforeResultDropped: 'stream-before-result-dropped',
@@ -193,6 +194,8 @@ export const MOCK_CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freez
   fault(F.droppedDatagramClosesSession, 'WT-DGRAM-11', 'closes the session when it drops a datagram (too short, reserved channel, flags, no request in flight)', WT),
   fault(F.streamAfterShutdown, 'WT-SHUT-2', 'ignores $/shutdown in its session and opens an execution stream for its call in flight when it arrives', WT),
   fault(F.closeOnShutdown, 'WT-SHUT-3', 'closes the session as soon as $/shutdown arrives, cutting the execution streams in flight', WT),
+  // Faults added later go last: the fault self-test shards the catalog by position.
+  fault(F.cborIdAsFloat, 'WT-ENC-13', 'with CBOR negotiated, writes the integral ids of its requests as CBOR float64', WT),
 ]);
 
 /** The whole catalog (a copy: callers may sort or filter it). */

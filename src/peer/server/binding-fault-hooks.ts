@@ -6,7 +6,8 @@ import type { WebTransportServerOptions } from '../../transport/webtransport/ser
 import type { WtSessionHooks, WtSessionView } from '../../transport/webtransport/hooks.js';
 import { codecFor, encodeDatagram, EncodingMismatchError, isRecord, isU32, MAX_FRAME_LENGTH, type WireError } from '../../wire/index.js';
 import { WEBTRANSPORT_FAULT as F, WEBTRANSPORT_FAULTS } from './binding-faults.js';
-import { cborBodyWithFloatId, cborPayloadAsJson, lengthPrefixed, shiftRefStreamTags, withTrailingByte } from './binding-rewrites.js';
+import { cborBodyWithFloatId } from '../cbor-float-id.js';
+import { cborPayloadAsJson, lengthPrefixed, shiftRefStreamTags, withTrailingByte } from './binding-rewrites.js';
 
 export interface FaultSwitches {
   has(name: string): boolean;

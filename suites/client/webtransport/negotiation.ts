@@ -136,33 +136,43 @@ async function checkSwitch(ctx: CaseContext, encoding: 'json' | 'cbor'): Promise
 const switchToCbor = defineCase({
   id: 'negotiation/switch-to-cbor',
   suite: SUITE,
-  title: 'WT-ENC-3, WT-ENC-12, WT-ENC-10: with "cbor" negotiated, notifications/initialized and everything after it are CBOR data items with integers as integers and text keys',
-  requirements: ['WT-ENC-3', 'WT-ENC-12', 'WT-ENC-10'],
+  title: 'WT-ENC-3, WT-ENC-12, WT-ENC-10, WT-ENC-13: with "cbor" negotiated, notifications/initialized and everything after it are CBOR data items with text keys, integers as integers',
+  requirements: ['WT-ENC-3', 'WT-ENC-12', 'WT-ENC-10', 'WT-ENC-13'],
   transports: WT_ONLY,
   scenario: { name: 'initialize' },
   applies: offersCbor,
   async run(ctx) {
     const { server } = await checkSwitch(ctx, 'cbor');
     const bodies = server.seen.filter((s) => s.received.encoding === 'cbor' && s.received.body !== undefined);
-    const issues = bodies.flatMap((s) => {
+    const found = bodies.flatMap((s) => {
       try {
-        return cborShapeIssues(s.received.body!).map((issue) => `${describe(s.received.message)}: ${issue.problem} (byte ${issue.offset})`);
+        return cborShapeIssues(s.received.body!).map((issue) => ({ requirement: issue.requirement, text: `${describe(s.received.message)}: ${issue.problem} (byte ${issue.offset})` }));
       } catch (error) {
-        if (error instanceof CborWalkError) return [`${describe(s.received.message)}: ${error.message}`];
+        if (error instanceof CborWalkError) return [{ requirement: 'WT-ENC-10' as const, text: `${describe(s.received.message)}: ${error.message}` }];
         throw error;
       }
     });
+    const issues = found.filter((f) => f.requirement === 'WT-ENC-10').map((f) => f.text);
+    const integralFloats = found.filter((f) => f.requirement === 'WT-ENC-13').map((f) => f.text);
     // Bodies that are not one CBOR data item never reach the case: the session refused them (-32700).
     const refused = refusedAfter(ctx, server, ['CBOR_TRAILING_BYTES', 'INVALID_CBOR']);
     if (bodies.length === 0 && refused.length === 0) {
       ctx.info('WT-ENC-10', `no CBOR body came, so none to judge: ${server.observed()}`);
+      ctx.info('WT-ENC-13', 'no CBOR body came, so no number in one to judge');
       return;
     }
     ctx.check('WT-ENC-10', issues.length === 0 && refused.length === 0, {
-      message: 'each CBOR body is one data item with text-string map keys and integral numbers as CBOR integers',
+      message: 'each CBOR body is one data item with text-string map keys',
       expected: 'RFC 8949 items as the binding encodes JSON',
       actual: refused.length > 0 ? [refusals(refused), ...issues.slice(0, 4)] : issues.length > 0 ? issues.slice(0, 5) : `${bodies.length} CBOR bodies`,
     });
+    if (bodies.length > 0) {
+      ctx.check('WT-ENC-13', integralFloats.length === 0, {
+        message: 'integral numbers in the CBOR bodies are CBOR integers, not floats',
+        expected: 'major type 0 or 1 for every integral value',
+        actual: integralFloats.length > 0 ? integralFloats.slice(0, 5) : `${bodies.length} CBOR bodies`,
+      });
+    }
   },
 });
 

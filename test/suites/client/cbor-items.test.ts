@@ -1,4 +1,4 @@
-// The byte-level CBOR walk behind WT-ENC-10 (suites/support/cbor-items.ts).
+// The byte-level CBOR walk behind WT-ENC-10 and WT-ENC-13 (suites/support/cbor-items.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cborShapeIssues, CborWalkError } from '../../../suites/support/cbor-items.js';
@@ -17,20 +17,21 @@ describe('cborShapeIssues', () => {
     );
   });
 
-  it('flags an integral id encoded as a float64, half or single', () => {
+  it('flags an integral id encoded as a float64, half or single, under WT-ENC-13 (a SHOULD; WT-ENC-10 leaves numbers to it)', () => {
     // {"id": 1.0} with the value as float64, then as half (f93c00) and single (fa3f800000)
     for (const value of ['fb3ff0000000000000', 'f93c00', 'fa3f800000']) {
       const issues = cborShapeIssues(hex(`a1626964${value}`));
       expect(issues).toHaveLength(1);
       expect(issues[0]!.problem).toMatch(/integral value 1 is encoded as a float/);
       expect(issues[0]!.offset).toBe(4);
+      expect(issues[0]!.requirement).toBe('WT-ENC-13');
     }
     expect(cborShapeIssues(hex('a1626964fb3ff8000000000000'))).toEqual([]); // 1.5 stays a float
   });
 
   it('flags a map key that is not a text string, and bytes after the item', () => {
-    expect(cborShapeIssues(hex('a10101'))[0]!.problem).toMatch(/map key of major type 0/);
-    expect(cborShapeIssues(hex('a0ff'))[0]!.problem).toMatch(/1 byte\(s\) after the data item/);
+    expect(cborShapeIssues(hex('a10101'))[0]).toMatchObject({ requirement: 'WT-ENC-10', problem: expect.stringMatching(/map key of major type 0/) });
+    expect(cborShapeIssues(hex('a0ff'))[0]).toMatchObject({ requirement: 'WT-ENC-10', problem: expect.stringMatching(/1 byte\(s\) after the data item/) });
   });
 
   it('walks indefinite-length items', () => {
