@@ -2,14 +2,33 @@
 // process then starts as plain node, about three times cheaper in CPU than `node --import tsx`
 // (which loads its loader, then every module of the sources through it). The bundle keeps the
 // packages external, so it is written inside the repository (the ignored .vitest-cache/ folder)
-// where node finds node_modules, under a name of this process's own, removed when it exits.
-import { mkdirSync, rmSync } from 'node:fs';
+// where node finds node_modules, in a folder of this process's own, removed when it exits (a test
+// worker that is killed cannot: the next process removes the folders of processes that are gone).
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 import { ROOT } from './build.js';
 
-const folder = join(ROOT, '.vitest-cache', `bundles-${process.pid}`);
+const cache = join(ROOT, '.vitest-cache');
+const folder = join(cache, `bundles-${process.pid}`);
 const bundles = new Map<string, Promise<string>>();
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the bundle folders of processes that are gone. */
+function removeOrphans(): void {
+  for (const name of readdirSync(cache)) {
+    const pid = /^bundles-(\d+)$/.exec(name)?.[1];
+    if (pid !== undefined && !running(Number(pid))) rmSync(join(cache, name), { recursive: true, force: true });
+  }
+}
 
 /** The argv that runs the TypeScript file `entry` (an absolute path) as plain node, bundled once per test process. */
 export async function bundledScript(entry: string): Promise<string[]> {
@@ -17,6 +36,7 @@ export async function bundledScript(entry: string): Promise<string[]> {
   if (bundle === undefined) {
     if (bundles.size === 0) {
       mkdirSync(folder, { recursive: true });
+      removeOrphans();
       process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
     }
     const outfile = join(folder, `${bundles.size}-${basename(entry).replace(/\.ts$/, '')}.mjs`);
