@@ -2,8 +2,8 @@
 // process then starts as plain node, about three times cheaper in CPU than `node --import tsx`
 // (which loads its loader, then every module of the sources through it). The bundle keeps the
 // packages external, so it is written inside the repository (the ignored .vitest-cache/ folder)
-// where node finds node_modules, in a folder of this process's own, removed when it exits (vitest
-// ends its workers with a signal, which skips that: the next process that bundles removes the
+// where node finds node_modules, in a folder of this process's own, removed when it exits (vitest's
+// workers were seen to end without an 'exit' event: the next process that bundles removes the
 // folders of processes that are gone).
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
