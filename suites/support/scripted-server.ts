@@ -294,6 +294,19 @@ export class ScriptedServer {
     return unsolicited;
   }
 
+  /**
+   * Responses that answer no request of the server's among what the server took since `seen` held
+   * `before` messages: what a notification or a dropped frame must not get, however late it came
+   * within what the case took after it (on an ordered control stream, whatever came before the
+   * answer to a later ping).
+   */
+  unsolicitedSince(before: number): Message[] {
+    return this.seen
+      .slice(before)
+      .map((s) => s.received.message)
+      .filter((m): m is Message => isResponse(m) && !this.sentRequestIds.has(m.id as RequestId));
+  }
+
   /** Sends a message; false when the connection closed first. */
   async send(message: Message): Promise<boolean> {
     if (this.ctx.connection.isClosed) return false;

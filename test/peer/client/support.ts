@@ -1,6 +1,5 @@
 // Shared by the mock client tests: the mock server on each transport as a target, and a scripted
 // peer (an in-memory pair, or a WebTransport listener) whose server side a test drives by hand.
-import { fileURLToPath } from 'node:url';
 import { startMockServer, type MockTransport, type RunningMockServer, type StartMockServerOptions } from '../../../src/peer/server/index.js';
 import { ClientFaults, connectMockClient, MockClient, type MockClientOptions, type MockClientTarget } from '../../../src/peer/client/index.js';
 import type { Connection, ReceivedMessage } from '../../../src/transport/connection.js';
@@ -8,27 +7,14 @@ import { createMemoryPair } from '../../../src/transport/memory/index.js';
 import { listenWebTransport, type WebTransportServer } from '../../../src/transport/webtransport/index.js';
 import { webTransportBinding } from '../../../src/peer/server/binding.js';
 import type { WebTransportSessionConnection } from '../../../src/transport/webtransport/session.js';
+import { cliCommand } from '../../support/cli.js';
 
 export type Message = Record<string, any>;
 export const DEADLINE = { timeoutMs: 20_000 };
 
-const mainTs = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
-
-/** argv that runs `mock-server --transport stdio` from source. */
+/** argv that runs `mock-server --transport stdio` (compiled when dist/ is current, from source otherwise). */
 export function stdioServerCommand(...extra: string[]): string[] {
-  return [
-    process.execPath,
-    '--import',
-    'tsx',
-    '--input-type=module',
-    '-e',
-    `import { main } from ${JSON.stringify(mainTs)}; process.exitCode = await main(process.argv.slice(1));`,
-    '--',
-    'mock-server',
-    '--transport',
-    'stdio',
-    ...extra,
-  ];
+  return cliCommand('mock-server', '--transport', 'stdio', ...extra);
 }
 
 /** A mock server on `transport` (stdio: nothing runs until a client spawns it) and the target naming it. */

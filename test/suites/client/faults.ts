@@ -3,12 +3,15 @@
 // FAIL (MUST) or WARN (SHOULD) with a check of that requirement. The catalog is read at run time,
 // so a fault added later is covered by a shard without touching these files. Every run's verdicts
 // are pinned in test/verdicts/client/faults-<n>.json (the correct client's: correct-*.json).
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { clientCases } from '../../../suites/client/index.js';
 import { mockClientFaultCatalog } from '../../../src/peer/client/index.js';
 import { catchFault, shard, verdictChanges } from './support.js';
 
-/** Shards the catalog is split into (one test file each, each well under 90 s). */
+/**
+ * Shards the catalog is split into (one test file each, each well under 90 s). A shard's faults run
+ * at once (vitest's maxConcurrency, 5): a run with a fault mostly waits for what the fault withholds.
+ */
 export const FAULT_SHARDS = 10;
 
 /** Faults no case can catch from outside, with the reason (none so far; keep the list exact). */
@@ -17,7 +20,7 @@ export const NOT_CATCHABLE: Readonly<Record<string, string>> = {};
 export function describeFaultShard(index: number): void {
   const faults = shard(mockClientFaultCatalog(), index, FAULT_SHARDS);
   describe(`client faults, shard ${index} of ${FAULT_SHARDS}`, () => {
-    it.each(faults.map((fault) => [fault.name, fault] as const))('%s is caught by a case declaring its requirement', async (_name, fault) => {
+    it.concurrent.for(faults.map((fault) => [fault.name, fault] as const))('%s is caught by a case declaring its requirement', { timeout: 180_000 }, async ([, fault], { expect }) => {
       const changes: string[] = [];
       const outcome = await catchFault(clientCases(), fault, (table, cases) => changes.push(...verdictChanges(`faults-${index}`, table, cases)));
       expect(changes, `${fault.name}: verdicts differ from test/verdicts/client/faults-${index}.json`).toEqual([]);
@@ -29,6 +32,6 @@ export function describeFaultShard(index: number): void {
         outcome.flagged,
         `${fault.name} (${fault.requirement}) was not caught; verdicts of the cases declaring ${fault.requirement}: ${JSON.stringify(outcome.tried)}`,
       ).not.toEqual([]);
-    }, 180_000);
+    });
   });
 }

@@ -10,8 +10,11 @@ import { MISBEHAVIOURS, misbehavingInProcess, type Misbehaviour } from '../../fi
 import { mockClientInProcess, type ClientSuiteTransport } from './support.js';
 import { clientTarget, CaseRegistry, runConformance } from '../../../src/harness/index.js';
 
-/** Cases run at once: the misbehaving clients mostly make cases wait for their deadlines, which costs no CPU. */
-const WORKERS = 11;
+/**
+ * Every case at once: the misbehaving clients mostly make cases wait for their deadlines (a silent
+ * session, 15 s for an initialize), which costs no CPU, so the run lasts about its longest case.
+ */
+const WORKERS = clientCases().length;
 
 export function misbehavingClientRun(mode: Misbehaviour, transport: ClientSuiteTransport): void {
   it(`every client case ends with a verdict about a client that ${MISBEHAVIOURS[mode]} (${mode}, ${transport})`, async () => {
