@@ -86,6 +86,12 @@ export async function main(givenArgv: string[], io: CliIo = processIo): Promise<
       },
     );
   }
+  // yargs renders the running command's help once more after calling its handler, to keep for a
+  // failure it would print (cacheHelpMessage): our `fail` prints its own line instead, so the text
+  // is never shown, yet rendering it (string-width over every option) costs a seventh of the stdio
+  // mock server's CPU per start. Left alone when this yargs has no such method.
+  const usage = (parser as unknown as { getInternalMethods?(): { getUsageInstance?(): { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
   let helpText = '';
   try {
     await parser.parseAsync(argv, {}, (error, _args, output) => {

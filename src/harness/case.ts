@@ -43,7 +43,8 @@ export interface Discovery {
   interactiveTools?: string[];
   /**
    * The slowest round trip (request sent to answer received, in ms) among discovery's requests
-   * after initialize: how fast the target answers, for windows that wait for nothing.
+   * that ask for no work (not initialize, tools/call or interaction.*: context.ts
+   * timesTargetSpeed): how fast the target answers, for windows that wait for nothing.
    */
   roundTripMs?: number;
   /** Set when discovery reached the target but did not complete (e.g. initialize answered an error). */
@@ -155,8 +156,9 @@ export interface CaseContext {
   /** Stretches a duration by --timeout-scale. */
   scaled(ms: number): number;
   /**
-   * How fast the target answers: the slowest round trip (request other than initialize sent to
-   * answer received, ms) this case has seen so far, else discovery's; undefined before either.
+   * How fast the target answers: the slowest round trip (a request that asks for no work, i.e.
+   * not initialize, tools/call or interaction.*, sent to its answer received, ms) this case has
+   * seen so far, else discovery's; undefined before either.
    */
   readonly roundTripMs: number | undefined;
   /**

@@ -49,9 +49,19 @@ function readingIndex(accepts: readonly string[], words: string): number {
   return matching.length === 1 ? (matching[0] as number) : -1;
 }
 
-/** The id of a request other than initialize (whose answer, over stdio, waits for the process to start). */
+/**
+ * Whether the answer to a request of `method` tells how fast the target answers: not initialize
+ * (over stdio its answer waits for the process to start), not tools/call nor an MCP Flow
+ * `interaction.*` turn (their answers wait for the work the request asks for, which lasts as long
+ * as the tool likes: a step-by-step tool, a long-running operation).
+ */
+export function timesTargetSpeed(method: string): boolean {
+  return method !== 'initialize' && method !== 'tools/call' && !method.startsWith('interaction.');
+}
+
+/** The id of a request whose answer tells the target's speed (timesTargetSpeed). */
 function timedRequestId(message: unknown): string | number | undefined {
-  if (!isRecord(message) || typeof message.method !== 'string' || message.method === 'initialize') return undefined;
+  if (!isRecord(message) || typeof message.method !== 'string' || !timesTargetSpeed(message.method)) return undefined;
   return typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
 }
 

@@ -8,6 +8,7 @@ import type { Connection, TransportKind } from '../transport/connection.js';
 import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
 import type { Discovery, Target, TargetDescription } from './case.js';
 import { TargetUnreachableError } from './errors.js';
+import { timesTargetSpeed } from './context.js';
 import { isRecord } from '../wire/index.js';
 
 export const HARNESS_CLIENT_INFO = { name: 'mcp-flow-conformance', version: '0.1.0' } as const;
@@ -60,8 +61,8 @@ export async function discoverOver(
       ...(unbounded && options.signal ? {} : { timeoutMs }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    // The slowest round trip after initialize (whose answer may wait for a process to start).
-    if (method !== 'initialize') discovery.roundTripMs = Math.max(discovery.roundTripMs ?? 0, received.at - sentAt);
+    // The slowest round trip of the requests that ask for no work (not initialize, whose answer may wait for a process to start).
+    if (timesTargetSpeed(method)) discovery.roundTripMs = Math.max(discovery.roundTripMs ?? 0, received.at - sentAt);
     return received.message as Record<string, unknown>;
   };
   // The initialize answer waits as long as discovery may take (the runner's limit, stretched by

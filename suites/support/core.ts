@@ -276,7 +276,8 @@ export async function sweepTools(ctx: CaseContext, options: SweepOptions = {}): 
     else if (interactive.has(tool.name)) sweep.skipped.push({ name: tool.name, why: 'an MCP Flow interactive tool' });
     else if (isRecord(tool.annotations) && tool.annotations.destructiveHint === true) sweep.skipped.push({ name: tool.name, why: 'annotated destructiveHint: true' });
     else {
-      const args = argumentsFor(tool.inputSchema, options.hints);
+      // Quick arguments: the sweep judges what a call sends and answers, not how long it works.
+      const args = argumentsFor(tool.inputSchema, { quick: true, ...options.hints });
       if (args === undefined) sweep.skipped.push({ name: tool.name, why: 'no arguments could be built from its inputSchema' });
       else sweep.calls.push({ tool, id: ctx.nextId(), progressToken: `conformance-progress-${sweep.calls.length}`, arguments: args });
     }

@@ -148,7 +148,7 @@ export function toolsOf(answer: Message | undefined): ListedTool[] {
 export async function callToolsAtOnce(ctx: CaseContext, tools: readonly { name: string; inputSchema: unknown }[]): Promise<string[]> {
   const calls = tools.slice(0, SWEEP_MAX_TOOLS).map((tool) => ({ id: `sweep-${ctx.nextId()}`, tool }));
   await Promise.all(
-    calls.map(({ id, tool }) => ctx.connection.send(request(id, 'tools/call', { name: tool.name, arguments: argumentsFor(tool.inputSchema) ?? {} }))),
+    calls.map(({ id, tool }) => ctx.connection.send(request(id, 'tools/call', { name: tool.name, arguments: argumentsFor(tool.inputSchema, { quick: true }) ?? {} }))),
   );
   return calls.map((call) => call.id);
 }

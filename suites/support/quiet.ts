@@ -71,7 +71,7 @@ function completesAnswer(entry: TranscriptEntry): boolean {
  * them: the answers carry no mark of their POST, so one still coming for an earlier POST must not
  * pass for the answer to a later one.
  */
-function postsAnswered(ctx: CaseContext): boolean {
+export function postsAnswered(ctx: CaseContext): boolean {
   let sent = 0;
   let answered = 0;
   for (const entry of ctx.connection.transcript.entries()) {

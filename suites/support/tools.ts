@@ -73,6 +73,8 @@ export const LARGE_INTEGER_CAP = 16 * 1024 * 1024;
 /** A property that takes a size in bytes, and one that takes the byte count after which a transfer fails. */
 const SIZE_PROPERTY = /^(bytes|size|length|byteLength|sizeBytes|numBytes)$/i;
 const FAIL_PROPERTY = /fail/i;
+/** A property that takes how long the tool works or waits (`duration`, `delayMs`, `sleepSeconds`, `waitTime`, `interval`...). */
+const DURATION_PROPERTY = /duration|delay|sleep|wait|interval/i;
 
 export interface ArgumentHints {
   /** Values offered for string members named like a URI (`uri`, `url`, `resourceUri`...). */
@@ -86,6 +88,12 @@ export interface ArgumentHints {
    * defaults are passed over, so that work sized by an argument (bytes to send, steps to take) lasts.
    */
   size?: 'small' | 'large';
+  /**
+   * Numbers named like a duration (DURATION_PROPERTY), required or not, take the smallest value
+   * their schema allows (0 without a minimum) instead of their default: a call the case does not
+   * need to last (a sweep, which only looks at what the call sends and answers) returns at once.
+   */
+  quick?: boolean;
 }
 
 function isNumberSchema(schema: unknown): schema is Message {
@@ -104,6 +112,13 @@ function largeNumber(schema: Message): number {
   const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : undefined;
   const max = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : undefined;
   return Math.max(min ?? 0, Math.min(max ?? LARGE_INTEGER_CAP, LARGE_INTEGER_CAP));
+}
+
+/** The smallest value a number schema allows (0 without a lower bound; an exclusive bound of a number schema is left alone: undefined). */
+function smallestNumber(schema: Message): number | undefined {
+  if (typeof schema.exclusiveMinimum === 'number') return schema.type === 'integer' ? Math.floor(schema.exclusiveMinimum) + 1 : undefined;
+  const value = typeof schema.minimum === 'number' ? schema.minimum : 0;
+  return schema.type === 'integer' ? Math.ceil(value) : value;
 }
 
 /** A minimal value for one schema (`name` is the member it is for), or undefined when none can be built. */
@@ -174,6 +189,7 @@ function sampleValue(schema: unknown, name: string, hints: ArgumentHints, depth:
 /** The hinted integer value for a top-level property, when a hint names it. */
 function hintedValue(name: string, schema: unknown, hints: ArgumentHints): number | undefined {
   if (!isNumberSchema(schema)) return undefined;
+  if (hints.quick && DURATION_PROPERTY.test(name)) return smallestNumber(schema);
   if (hints.failAfterBytes !== undefined && FAIL_PROPERTY.test(name)) return clampTo(schema, hints.failAfterBytes);
   if (hints.bytes !== undefined && SIZE_PROPERTY.test(name)) return clampTo(schema, hints.bytes);
   return undefined;
@@ -182,10 +198,19 @@ function hintedValue(name: string, schema: unknown, hints: ArgumentHints): numbe
 /**
  * Arguments that satisfy `inputSchema`: its required members, each with a minimal value (its
  * `const`, first `enum` value or `default`, else a value of its type), plus the members a hint
- * names (a size, a failure point). Undefined when no such value could be built or it does not
- * validate (a pattern, say).
+ * names (a size, a failure point, a short duration). Undefined when no such value could be built
+ * or it does not validate (a pattern, say); `quick` arguments that do not validate (a maximum
+ * below 0...) give way to the ones built without it.
  */
 export function argumentsFor(inputSchema: unknown, hints: ArgumentHints = {}): Message | undefined {
+  if (hints.quick) {
+    const { quick: _quick, ...rest } = hints;
+    return builtArguments(inputSchema, hints) ?? builtArguments(inputSchema, rest);
+  }
+  return builtArguments(inputSchema, hints);
+}
+
+function builtArguments(inputSchema: unknown, hints: ArgumentHints): Message | undefined {
   const value = sampleValue(inputSchema, '', hints, 0);
   if (!isRecord(value)) return undefined;
   const properties = isRecord(inputSchema) && isRecord(inputSchema.properties) ? inputSchema.properties : {};

@@ -160,13 +160,19 @@ export const sessionCases = [
       // Let the first turn start before the second is sent (on HTTP each POST is its own exchange).
       await new Promise((resolve) => setTimeout(resolve, ctx.scaled(300)));
       const second = await callTool(session, 'invoke_assistant', { user_query: harmless }, { timeoutMs: 15_000 });
+      // A refused second turn is the verdict, whatever the first does: its end is not waited for.
+      if (failureOf(second)?.failed === true) {
+        void firstTurn.catch(() => undefined);
+        checkFailure(ctx, 'FW-SESSION-5', second, 409, `invoke_assistant while an invoke_agent turn (${long}) is in progress`);
+        return;
+      }
       const first = await firstTurn;
-      const [firstFailed, secondFailed] = [failureOf(first)?.failed === true, failureOf(second)?.failed === true];
-      if (!firstFailed && !secondFailed && second.response !== undefined && first.answeredAt < second.sentAt) {
+      const firstFailed = failureOf(first)?.failed === true;
+      if (!firstFailed && second.response !== undefined && first.answeredAt < second.sentAt) {
         ctx.info('FW-SESSION-5', `the first turn (${long}) ended before the second was sent, so no turn was in progress to conflict with`);
         return;
       }
-      if (firstFailed && !secondFailed) checkFailure(ctx, 'FW-SESSION-5', first, 409, `invoke_agent (${long}) overlapping another turn`);
+      if (firstFailed) checkFailure(ctx, 'FW-SESSION-5', first, 409, `invoke_agent (${long}) overlapping another turn`);
       else checkFailure(ctx, 'FW-SESSION-5', second, 409, `invoke_assistant while an invoke_agent turn (${long}) is in progress`);
     },
   }),

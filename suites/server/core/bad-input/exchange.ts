@@ -6,7 +6,7 @@ import type { HttpRefusal, ReceivedMessage } from '../../../../src/transport/con
 import { ConnectionClosedError, ConnectionTimeoutError } from '../../../../src/transport/errors.js';
 import { isRecord } from '../../../../src/wire/index.js';
 import { isResponseTo, request, type Message } from '../../../support/session.js';
-import { orderedChannel } from '../../../support/quiet.js';
+import { orderedChannel, postsAnswered, takeQueued } from '../../../support/quiet.js';
 
 /** How long the ping after a garbage message may take, before --timeout-scale. */
 export const PING_MS = 5_000;
@@ -110,9 +110,16 @@ export async function sendThenPing(ctx: CaseContext, send: () => Promise<void>):
       }
       // Streamable HTTP: the garbage's POST is served concurrently with the ping's, and its answer
       // may trail the ping's: wait for it (an error or result, or an HTTP refusal of the POST) at
-      // most a window from the target's speed.
+      // most a window from the target's speed, or until every POST has its whole answer (a
+      // response comes only in its POST's answer, never alone on the GET stream: MCP transports).
       const trail = Date.now() + ctx.scaled(ctx.quietMs(TRAIL_MS));
       while (outcome.errors.length === 0 && outcome.results.length === 0 && (http?.refusals().length ?? 0) === refusedBefore) {
+        if (postsAnswered(ctx)) {
+          for (const queued of await takeQueued(ctx, (r) => isRecord(r.message) && !('method' in r.message))) {
+            if (!isResponseTo(queued.message, ping)) take(queued.message);
+          }
+          break;
+        }
         const left = trail - Date.now();
         if (left <= 0) {
           ctx.waited('silence', 'an answer to the garbage trailing the ping\'s', ctx.scaled(ctx.quietMs(TRAIL_MS)));
