@@ -2,6 +2,7 @@
 // makes it break exactly one server-side MUST, named by its ID in suites/requirements.json. The mock
 // server merges this catalog into its own (`--fault NAME`) when it serves Streamable HTTP; a fault
 // attaches as the listener options it changes (httpFaultOptions), never as a name inside transport.
+import { networkInterfaces } from 'node:os';
 import type { HttpServerOptions } from '../../transport/http/server.js';
 import { defineFault, type FaultDefinition } from './extension.js';
 
@@ -9,6 +10,7 @@ import { defineFault, type FaultDefinition } from './extension.js';
 export const HTTP_FAULT = {
   protocolVersionHeaderIgnored: 'protocol-version-header-ignored',
   originNotValidated: 'origin-not-validated',
+  plainHttpOnNetworkAddress: 'plain-http-on-network-address',
 } as const;
 
 export type HttpFaultName = (typeof HTTP_FAULT)[keyof typeof HTTP_FAULT];
@@ -25,11 +27,27 @@ export const HTTP_FAULTS: readonly FaultDefinition[] = Object.freeze([
     'CORE-HTTP-1',
     'serves requests whatever their Origin header names (no DNS-rebinding protection) instead of answering 403',
   ),
+  defineFault(
+    HTTP_FAULT.plainHttpOnNetworkAddress,
+    'FLOW-SEC-5',
+    "listens with plain http on an address of this machine's network interface (its first IPv4 off loopback) instead of 127.0.0.1: sessions travel without TLS",
+  ),
 ]);
+
+/** An IPv4 address of this machine off the loopback interface, or undefined when it has none. */
+function networkAddress(): string | undefined {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const address of addresses ?? []) if (address.family === 'IPv4' && !address.internal) return address.address;
+  }
+  return undefined;
+}
 
 /** The listener options the switched-on faults change (merged over the options given). */
 export function httpFaultOptions(faults: { has(name: string): boolean }): Partial<HttpServerOptions> {
+  // FAULT plain-http-on-network-address: reachable from the network, still plain http (a machine with no such address keeps loopback).
+  const exposed = faults.has(HTTP_FAULT.plainHttpOnNetworkAddress) ? networkAddress() : undefined;
   return {
+    ...(exposed !== undefined ? { host: exposed } : {}),
     // FAULT origin-not-validated: every Origin is allowed.
     ...(faults.has(HTTP_FAULT.originNotValidated) ? { allowedOrigins: '*' as const } : {}),
     // FAULT protocol-version-header-ignored: no MCP-Protocol-Version is checked.

@@ -312,7 +312,9 @@ export class WebTransportSessionConnection implements Connection {
       return;
     }
     this.transcript.event('$/shutdown received: no new streams; draining');
-    void this.#drain(core.limits.drainTimeoutMs).then(() => this.close('peer sent $/shutdown'));
+    void this.#drain(core.limits.drainTimeoutMs)
+      .then(() => core.hooks.drained?.(this.#view))
+      .then(() => this.close('peer sent $/shutdown'));
   }
 
   /** Waits until no execution stream is open in either direction, or the deadline passes. */

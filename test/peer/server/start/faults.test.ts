@@ -1,5 +1,6 @@
 // Faults switched on through startMockServer change what a real transport carries, one per
 // layer: core (Streamable HTTP), MCP Flow and the WebTransport binding (WebTransport).
+import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   FaultNotServedError,
@@ -51,6 +52,20 @@ describe('faults through startMockServer', () => {
     expect(await status(await start({ transport: 'http', faults: ['protocol-version-header-ignored'] }))).toBe(200);
     expect(mockServerFaultCatalog().find((f) => f.name === 'protocol-version-header-ignored')).toMatchObject({ layer: 'http', requirement: 'CORE-VER-8' });
     await expect(start({ transport: 'wt', faults: ['protocol-version-header-ignored'] })).rejects.toBeInstanceOf(FaultNotServedError);
+  });
+
+  it('http (Streamable HTTP listener): plain-http-on-network-address serves plain http on an address off loopback (FLOW-SEC-5)', async () => {
+    const offLoopback = Object.values(networkInterfaces())
+      .flatMap((addresses) => addresses ?? [])
+      .find((address) => address.family === 'IPv4' && !address.internal)?.address;
+    expect(new URL((await start({ transport: 'http' })).url).hostname).toBe('127.0.0.1');
+    const server = await start({ transport: 'http', faults: ['plain-http-on-network-address'] });
+    // A machine with no network interface keeps the listener on loopback (the fault cannot show there).
+    expect(new URL(server.url)).toMatchObject({ protocol: 'http:', hostname: offLoopback ?? '127.0.0.1' });
+    const broken = await openRaw(server);
+    expect((await broken.call('ping')).result).toEqual({});
+    await broken.connection.close();
+    expect(mockServerFaultCatalog().find((f) => f.name === 'plain-http-on-network-address')).toMatchObject({ layer: 'http', requirement: 'FLOW-SEC-5' });
   });
 
   it('flow (wt): start-without-state leaves state out of the interaction.start result', async () => {
