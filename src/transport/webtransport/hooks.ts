@@ -59,6 +59,8 @@ export interface WtSessionView {
   close(reason: string): Promise<void>;
   /** Closes the session once what was written has gone out (the peer gets a moment to read it). */
   closeAfterWrites(reason: string): Promise<void>;
+  /** Ends the session by a transport error instead of a close (its HTTP/2 stream reset; HTTP/2 only). */
+  resetTransport(reason: string): Promise<void>;
 }
 
 /** Options of the control-stream reader: the largest body read, and what follows a length error. */
