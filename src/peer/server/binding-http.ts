@@ -30,21 +30,21 @@ export const HTTP_FAULTS: readonly FaultDefinition[] = Object.freeze([
   defineFault(
     HTTP_FAULT.plainHttpOnNetworkAddress,
     'FLOW-SEC-5',
-    "listens with plain http on an address of this machine's network interface (its first IPv4 off loopback) instead of 127.0.0.1: sessions travel without TLS",
+    "listens with plain http on an address of this machine's network interface (its first IPv4 off loopback; 0.0.0.0, every interface, on a machine with none) instead of 127.0.0.1: sessions travel without TLS",
   ),
 ]);
 
-/** An IPv4 address of this machine off the loopback interface, or undefined when it has none. */
-function networkAddress(): string | undefined {
+/** An IPv4 address of this machine off the loopback interface, or 0.0.0.0 (every interface) when it has none. */
+function networkAddress(): string {
   for (const addresses of Object.values(networkInterfaces())) {
     for (const address of addresses ?? []) if (address.family === 'IPv4' && !address.internal) return address.address;
   }
-  return undefined;
+  return '0.0.0.0';
 }
 
 /** The listener options the switched-on faults change (merged over the options given). */
 export function httpFaultOptions(faults: { has(name: string): boolean }): Partial<HttpServerOptions> {
-  // FAULT plain-http-on-network-address: reachable from the network, still plain http (a machine with no such address keeps loopback).
+  // FAULT plain-http-on-network-address: reachable from the network, still plain http.
   const exposed = faults.has(HTTP_FAULT.plainHttpOnNetworkAddress) ? networkAddress() : undefined;
   return {
     ...(exposed !== undefined ? { host: exposed } : {}),

@@ -60,8 +60,8 @@ describe('faults through startMockServer', () => {
       .find((address) => address.family === 'IPv4' && !address.internal)?.address;
     expect(new URL((await start({ transport: 'http' })).url).hostname).toBe('127.0.0.1');
     const server = await start({ transport: 'http', faults: ['plain-http-on-network-address'] });
-    // A machine with no network interface keeps the listener on loopback (the fault cannot show there).
-    expect(new URL(server.url)).toMatchObject({ protocol: 'http:', hostname: offLoopback ?? '127.0.0.1' });
+    // A machine with no network interface listens on every interface (0.0.0.0), still off loopback.
+    expect(new URL(server.url)).toMatchObject({ protocol: 'http:', hostname: offLoopback ?? '0.0.0.0' });
     const broken = await openRaw(server);
     expect((await broken.call('ping')).result).toEqual({});
     await broken.connection.close();
