@@ -61,6 +61,12 @@ export interface MutationBenchOptions {
   timeoutScale: number;
   /** Write every mutant's outcome as JSON. */
   json?: string;
+  /**
+   * The server's interactive tools, named for every server run as an implementer names its own
+   * (`--interactive-tool`): a mutant that refuses interaction.start then fails the Flow cases
+   * instead of leaving them NOT_APPLICABLE. Default: those a discovery of the unmutated mock finds.
+   */
+  interactiveTools?: readonly string[];
   out: (line: string) => void;
 }
 
@@ -162,10 +168,11 @@ function registryFor(kind: RunKind, caseGlobs: readonly RegExp[] | undefined, ca
   return registry;
 }
 
-function targetFor(kind: RunKind, bundle: string, coverageDir?: string): Target {
+function targetFor(kind: RunKind, bundle: string, coverageDir?: string, interactiveTools?: readonly string[]): Target {
   const env = coverageDir !== undefined ? ['env', `NODE_V8_COVERAGE=${coverageDir}`] : [];
   if (kind === 'server-stdio') {
-    return stdioTarget([...env, process.execPath, bundle, 'mock-server', '--transport', 'stdio'].map(shellQuote).join(' '));
+    const command = [...env, process.execPath, bundle, 'mock-server', '--transport', 'stdio'].map(shellQuote).join(' ');
+    return stdioTarget(command, interactiveTools !== undefined ? { interactiveTools } : {});
   }
   return clientTarget({ command: [...env, process.execPath, bundle, 'mock-client', '--driver'], transport: kind === 'client-wt' ? 'webtransport' : 'http' });
 }
@@ -188,7 +195,7 @@ async function runSuites(
   try {
     const result = await runConformance({
       registry,
-      target: targetFor(kind, bundle, extra.coverageDir),
+      target: targetFor(kind, bundle, extra.coverageDir, options.interactiveTools),
       workers: options.workers,
       timeoutScale: options.timeoutScale,
       seed: RUN_SEED,
@@ -221,6 +228,11 @@ export async function runMutationBench(options: MutationBenchOptions): Promise<M
     const coverageDir = join(workspace.dir, 'coverage');
     mkdirSync(coverageDir);
     const original = await workspace.build('original', undefined, { sourcemap: true });
+    if (roles.includes('server') && options.interactiveTools === undefined) {
+      const discovery = await targetFor('server-stdio', original).discover(new AbortController().signal);
+      options = { ...options, interactiveTools: discovery.interactiveTools ?? [] };
+      out(`interactive tools named for every server run: ${options.interactiveTools!.join(', ') || 'none'}`);
+    }
     const baseline = new Map<RunKind, Map<string, string>>();
     for (const role of roles) {
       for (const kind of RUNS_OF[role]) {

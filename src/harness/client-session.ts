@@ -11,7 +11,7 @@ export const HARNESS_SERVER_INFO = { name: 'mcp-flow-conformance', version: '0.1
 export interface InitializeResultOptions {
   /** Default: the version the client asked for when it is a known one, else the latest. */
   protocolVersion?: string;
-  /** Merged over `{ tools: {} }`. */
+  /** Merged over `{ tools: {} }`; a member set to undefined is left out (`{ tools: undefined }` declares no tools). */
   capabilities?: Record<string, unknown>;
   serverInfo?: Record<string, unknown>;
   instructions?: string;
@@ -35,7 +35,7 @@ export function initializeResult(connection: Connection, request: unknown, optio
   const asked = params.protocolVersion;
   const result: Record<string, unknown> = {
     protocolVersion: options.protocolVersion ?? (isProtocolVersion(asked) ? asked : LATEST_PROTOCOL_VERSION),
-    capabilities: { tools: {}, ...options.capabilities },
+    capabilities: Object.fromEntries(Object.entries({ tools: {}, ...options.capabilities }).filter(([, value]) => value !== undefined)),
     serverInfo: options.serverInfo ?? { ...HARNESS_SERVER_INFO },
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
   };

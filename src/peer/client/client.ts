@@ -240,8 +240,9 @@ export class MockClient {
 
   async #list(method: string, capability: string, key: string): Promise<Message[]> {
     const init = this.#requireReady();
+    const declared = init.capabilities[capability] !== undefined;
     // FAULT undeclared-feature-called: the list is asked for whatever the server declared.
-    if (init.capabilities[capability] === undefined && !this.faults.has(F.undeclaredFeatureCalled)) return [];
+    if (!declared && !this.faults.has(F.undeclaredFeatureCalled)) return [];
     const items: Message[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;

@@ -100,6 +100,7 @@ export const MOCK_CLIENT_FAULT = {
   droppedDatagramClosesSession: 'dropped-datagram-closes-session',
   streamAfterShutdown: 'stream-opened-after-shutdown',
   closeOnShutdown: 'close-on-shutdown',
+  resetInsteadOfClose: 'reset-instead-of-close',
 } as const;
 
 export type MockClientFaultName = (typeof MOCK_CLIENT_FAULT)[keyof typeof MOCK_CLIENT_FAULT];
@@ -194,6 +195,7 @@ export const MOCK_CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freez
   fault(F.droppedDatagramClosesSession, 'WT-DGRAM-11', 'closes the session when it drops a datagram (too short, reserved channel, flags, no request in flight)', WT),
   fault(F.streamAfterShutdown, 'WT-SHUT-2', 'ignores $/shutdown in its session and opens an execution stream for its call in flight when it arrives', WT),
   fault(F.closeOnShutdown, 'WT-SHUT-3', 'closes the session as soon as $/shutdown arrives, cutting the execution streams in flight', WT),
+  fault(F.resetInsteadOfClose, 'WT-SHUT-4', "ends the session drained after the server's $/shutdown by resetting its HTTP/2 stream (a transport error) instead of closing it", WT),
   // Faults added later go last: the fault self-test shards the catalog by position.
   fault(F.cborIdAsFloat, 'WT-ENC-13', 'with CBOR negotiated, writes the integral ids of its requests as CBOR float64', WT),
 ]);

@@ -12,6 +12,8 @@ export function clientSessionHooks(faults: ClientFaults): WtSessionHooks {
   // server's $/shutdown (and streams may still be opened); close-on-shutdown: it closes at once.
   if (faults.has(F.requestsAfterShutdown) || faults.has(F.streamAfterShutdown)) hooks.shutdownReceived = () => 'ignore';
   else if (faults.has(F.closeOnShutdown)) hooks.shutdownReceived = () => 'close-now';
+  // FAULT reset-instead-of-close: the session drained after the server's $/shutdown ends by a transport error.
+  if (faults.has(F.resetInsteadOfClose)) hooks.drained = (view) => view.resetTransport('drained after $/shutdown (fault)');
   // FAULT session-kept-after-control-end: the session stays open after the server ended its control stream.
   if (faults.has(F.controlStreamEndIgnored)) hooks.controlStreamEnded = () => 'keep-open';
   // FAULT split-frame-lost: a control frame whose bytes came in more than one read is dropped.

@@ -9,6 +9,9 @@ import { WEBTRANSPORT_FAULT as F, WEBTRANSPORT_FAULTS } from './binding-faults.j
 import { cborBodyWithFloatId } from '../cbor-float-id.js';
 import { cborPayloadAsJson, lengthPrefixed, shiftRefStreamTags, withTrailingByte } from './binding-rewrites.js';
 
+/** The id of the ping `request-after-shutdown` sends (outside the ids the server core gives its own requests). */
+const REQUEST_AFTER_SHUTDOWN_ID = 4_000_000_000;
+
 export interface FaultSwitches {
   has(name: string): boolean;
 }
@@ -71,6 +74,8 @@ export function bindingFaultHooks(faults: FaultSwitches, state: BindingFaultStat
       if (error.code === 'FRAME_EMPTY' && on(F.acceptZeroLengthFrame)) return 'skip';
       // FAULT frame-parse-error-unanswered: a body that does not decode (-32700) gets no answer.
       if (error.jsonRpcCode === -32700 && on(F.frameParseErrorUnanswered)) return 'unanswered';
+      // FAULT parse-error-ends-reading: the -32700 is the last thing the control stream is read for.
+      if (error.jsonRpcCode === -32700 && on(F.parseErrorEndsReading)) return 'answer-then-close';
       // FAULT oversized-body-read-as-frames: a fresh reader takes the refused frame's body as frames.
       if (error.code === 'FRAME_TOO_LARGE' && on(F.oversizedBodyReadAsFrames)) return 'read-body-as-frames';
       return 'answer';
@@ -124,14 +129,15 @@ export function bindingFaultHooks(faults: FaultSwitches, state: BindingFaultStat
     streamChunk: (chunk) => (on(F.lengthPrefixedStreamChunks) ? lengthPrefixed(chunk) : chunk),
     // FAULT stream-after-shutdown.
     streamWhileShuttingDown: () => (on(F.streamAfterShutdown) ? 'open' : 'refuse'),
-    streamOverLimit: (code) => {
+    streamOverLimit: (code, message) => {
       // FAULT no-stream-limit.
       if (on(F.noStreamLimit)) return 'accept';
       // FAULT wrong-stream-limit-code: -32600 instead of -32000.
-      return { refuse: on(F.wrongStreamLimitCode) ? -32600 : code };
+      // FAULT stream-limit-message-without-limit: the message leaves the limit out.
+      return { refuse: on(F.wrongStreamLimitCode) ? -32600 : code, message: on(F.streamLimitMessageWithoutLimit) ? 'Stream Limit Exceeded' : message };
     },
-    // FAULT accept-injected-stream-header.
-    injectedStream: () => (on(F.acceptInjectedStreamHeader) ? 'accept' : 'refuse'),
+    // FAULT accept-injected-stream-header / injected-stream-unreported (stopped, no -32002 report).
+    injectedStream: () => (on(F.acceptInjectedStreamHeader) ? 'accept' : on(F.injectedStreamUnreported) ? 'refuse-unreported' : 'refuse'),
     // FAULT truncated-stream-header-closes-session.
     truncatedStreamHeader: () => (on(F.truncatedStreamHeaderClosesSession) ? 'close-session' : 'default'),
     // FAULT dangling-stream-ref-unanswered: the request waits for its stream forever (never answered).
@@ -162,6 +168,12 @@ export function bindingFaultHooks(faults: FaultSwitches, state: BindingFaultStat
       if (on(F.shutdownIgnored)) return 'ignore';
       // FAULT never-drain-on-shutdown: close at once, cutting in-flight streams.
       return on(F.neverDrainOnShutdown) ? 'close-now' : 'drain';
+    },
+    drained: async () => {
+      // FAULT request-after-shutdown: a new request once drained, seen by the peer before the close.
+      if (!on(F.requestAfterShutdown) || view.isClosed) return;
+      await view.send({ jsonrpc: '2.0', id: REQUEST_AFTER_SHUTDOWN_ID, method: 'ping' }).catch(() => undefined);
+      await view.closeAfterWrites('peer sent $/shutdown');
     },
   };
 

@@ -70,6 +70,10 @@ export const WEBTRANSPORT_FAULT = {
   tls12Accepted: 'tls12-accepted',
   bindingCodeForUnknownMethod: 'binding-code-for-unknown-method',
   bindingErrorIdZero: 'binding-error-id-zero',
+  injectedStreamUnreported: 'injected-stream-unreported',
+  parseErrorEndsReading: 'parse-error-ends-reading',
+  streamLimitMessageWithoutLimit: 'stream-limit-message-without-limit',
+  requestAfterShutdown: 'request-after-shutdown',
 } as const;
 
 export type WebTransportFaultName = (typeof WEBTRANSPORT_FAULT)[keyof typeof WEBTRANSPORT_FAULT];
@@ -139,4 +143,8 @@ export const WEBTRANSPORT_FAULTS: readonly FaultDefinition[] = Object.freeze([
   fault(F.tls12Accepted, 'WT-SEC-2', 'accepts TLS 1.2 connections (minimum version lowered)'),
   fault(F.bindingCodeForUnknownMethod, 'WT-ERR-1', 'answers requests for unknown methods with -32001 (a binding code) instead of -32601'),
   fault(F.bindingErrorIdZero, 'WT-ERR-3', 'sends binding errors about frames that belong to no request with id 0 instead of null'),
+  fault(F.injectedStreamUnreported, 'WT-EXEC-9', 'stops an execution stream naming no request in flight without reporting it on the control stream (no -32002 with id null)'),
+  fault(F.parseErrorEndsReading, 'WT-FRAME-8', 'answers a complete control frame whose body does not decode with -32700, then reads no further frame and closes the session'),
+  fault(F.streamLimitMessageWithoutLimit, 'WT-LIMIT-2', 'refuses a stream over maxConcurrentStreams with -32000 and the bare message "Stream Limit Exceeded" (the limit not named)'),
+  fault(F.requestAfterShutdown, 'WT-SHUT-5', 'once a received $/shutdown has drained, sends a ping request before it closes the session'),
 ]);

@@ -276,6 +276,7 @@ export class ControlStream {
       items = [error];
     }
     for (const item of items) {
+      if (this.#failure !== undefined) break;
       if (!(item instanceof WireError)) {
         this.#onFrame(item);
         continue;
@@ -329,8 +330,9 @@ export class ControlStream {
       if (rest.byteLength > 0) queueMicrotask(() => this.#onChunkRest(rest));
       return;
     }
-    // Reading afterLengthError 'skip' (WT-FRAME-7): the reader skipped the frame and is still in sync.
-    if (losesSync(error) && !this.#reader.skipsLengthErrors) {
+    // Handling 'answer-then-close', or a length error (WT-FRAME-3) the reader does not skip (reading
+    // afterLengthError 'skip', WT-FRAME-7, keeps it in sync): nothing after it is read.
+    if (handling === 'answer-then-close' || (losesSync(error) && !this.#reader.skipsLengthErrors)) {
       this.#failure = error;
       // The stream lost frame sync (WT-FRAME-3): nothing after it can be read, so the session ends.
       // The error answer goes out first; the peer gets a moment to read it before the session ends

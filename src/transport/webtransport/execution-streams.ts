@@ -127,22 +127,23 @@ export class ExecutionStreams {
     core.transcript.record({ direction: 'received', channel: withHeader, bytes: encodeExecHeader(header), note: 'execution stream header' });
     const data = { requestId: header.requestId, streamTag: header.streamTag };
     if (core.role === 'server' && this.#incomingOpen >= core.limits.maxConcurrentStreams) {
-      const decision = core.hooks.streamOverLimit?.(WT_ERROR.STREAM_LIMIT_EXCEEDED) ?? { refuse: WT_ERROR.STREAM_LIMIT_EXCEEDED };
+      const text = `Stream Limit Exceeded: more than maxConcurrentStreams (${core.limits.maxConcurrentStreams}) execution streams open`;
+      const decision = core.hooks.streamOverLimit?.(WT_ERROR.STREAM_LIMIT_EXCEEDED, text) ?? { refuse: WT_ERROR.STREAM_LIMIT_EXCEEDED };
       if (decision !== 'accept') {
-        const text = `Stream Limit Exceeded: more than maxConcurrentStreams (${core.limits.maxConcurrentStreams}) execution streams open`;
-        this.#reject(reader, withHeader, 'STREAM_LIMIT_EXCEEDED', text, decision.refuse, data);
+        this.#reject(reader, withHeader, 'STREAM_LIMIT_EXCEEDED', decision.message ?? text, decision.refuse, data);
         return;
       }
     }
     this.#incomingOpen++;
     const correlated = await core.inFlight.waitFor(header.requestId, core.clientRequests, core.limits.streamCorrelationGraceMs);
-    if (!correlated && core.hooks.injectedStream?.(header) !== 'accept') {
+    const injection = correlated ? 'accept' : (core.hooks.injectedStream?.(header) ?? 'refuse');
+    if (injection !== 'accept') {
       this.#incomingOpen--;
       core.changed();
       const text = `Stream Injection: stream header names request ${header.requestId}, which is not in flight`;
       // Reading injectedStream 'discard' (WT-EXEC-2): reported, its payload read and thrown away instead of stopped.
       const discard = core.role === 'server' && core.readings.injectedStream === 'discard';
-      this.#reject(reader, withHeader, 'STREAM_INJECTION', text, WT_ERROR.STREAM_INJECTION, data, discard);
+      this.#reject(reader, withHeader, 'STREAM_INJECTION', text, WT_ERROR.STREAM_INJECTION, data, { discard, report: injection === 'refuse' });
       return;
     }
     this.#seen.add(`${header.requestId}:${header.streamTag}`);
@@ -158,7 +159,7 @@ export class ExecutionStreams {
     text: string,
     jsonRpcCode: number,
     data: unknown,
-    discard = false,
+    { discard = false, report = true }: { discard?: boolean; report?: boolean } = {},
   ): void {
     const core = this.#core;
     if (discard) {
@@ -169,7 +170,7 @@ export class ExecutionStreams {
       core.transcript.record({ direction: 'local', channel, note: `stopped reading: ${text}` });
     }
     core.fault(code, text, channel, jsonRpcCode);
-    if (core.answers.streamInjection) void core.sendError(null, jsonRpcCode, text, data);
+    if (core.answers.streamInjection && report) void core.sendError(null, jsonRpcCode, text, data);
   }
 
   /** Reads a refused stream to its end and throws the bytes away (bounded by the session's life). */

@@ -59,6 +59,8 @@ export interface WtSessionView {
   close(reason: string): Promise<void>;
   /** Closes the session once what was written has gone out (the peer gets a moment to read it). */
   closeAfterWrites(reason: string): Promise<void>;
+  /** Ends the session by a transport error instead of a close (its HTTP/2 stream reset; HTTP/2 only). */
+  resetTransport(reason: string): Promise<void>;
 }
 
 /** Options of the control-stream reader: the largest body read, and what follows a length error. */
@@ -72,9 +74,10 @@ export interface ControlReaderSettings {
  * default), 'unanswered' (recorded only), 'skip' (as if it never came), 'serve-in-its-encoding'
  * (a body in the other encoding decoded in that encoding and served), 'read-body-as-frames' (an
  * oversized frame's body read as the next frames), 'serve-partial-body' (at the end of the stream,
- * the bytes of the incomplete frame served when they decode).
+ * the bytes of the incomplete frame served when they decode), 'answer-then-close' (answered, then
+ * the session closes as if the frame had lost the stream's sync).
  */
-export type RefusedFrameHandling = 'answer' | 'unanswered' | 'skip' | 'serve-in-its-encoding' | 'read-body-as-frames' | 'serve-partial-body';
+export type RefusedFrameHandling = 'answer' | 'unanswered' | 'skip' | 'serve-in-its-encoding' | 'read-body-as-frames' | 'serve-partial-body' | 'answer-then-close';
 
 /** What the frame hook may see and use of an outgoing message's frame. */
 export interface OutgoingFrame {
@@ -130,10 +133,16 @@ export interface WtSessionHooks {
   streamChunk?(chunk: Uint8Array, header: ExecutionStreamHeader): Uint8Array;
   /** Opening a stream while `$/shutdown` is in progress: refused (default) or opened. */
   streamWhileShuttingDown?(): 'refuse' | 'open';
-  /** A peer stream over maxConcurrentStreams: refused with `code` (default -32000), or accepted. */
-  streamOverLimit?(code: number): { refuse: number } | 'accept';
-  /** A peer stream whose header names no request in flight: refused (default) or accepted. */
-  injectedStream?(header: ExecutionStreamHeader): 'refuse' | 'accept';
+  /**
+   * A peer stream over maxConcurrentStreams: refused with `code` (default -32000) and `message`
+   * (default: the session's, naming the limit), or accepted.
+   */
+  streamOverLimit?(code: number, message: string): { refuse: number; message?: string } | 'accept';
+  /**
+   * A peer stream whose header names no request in flight: refused and reported on the control
+   * stream (default), refused without that report ('refuse-unreported'), or accepted.
+   */
+  injectedStream?(header: ExecutionStreamHeader): 'refuse' | 'refuse-unreported' | 'accept';
   /** A peer stream that ended inside its 8-byte header: handled as the readings say (default), or the session closes. */
   truncatedStreamHeader?(error: WireError): 'default' | 'close-session';
   /** A request whose ref/stream names a stream that never came: answered -32001 (default), or left unanswered. */
@@ -154,4 +163,6 @@ export interface WtSessionHooks {
   // ---- shutdown -----------------------------------------------------------------------------
   /** The peer sent `$/shutdown`: drain then close (default), ignore it, or close at once. */
   shutdownReceived?(): 'drain' | 'ignore' | 'close-now';
+  /** The peer's `$/shutdown` was drained: something to do before the session closes (the close waits for it). */
+  drained?(view: WtSessionView): Promise<void> | void;
 }

@@ -22,10 +22,13 @@ import { Datagrams } from './datagrams.js';
 import { Delivery } from './delivery.js';
 import { ExecutionStreams } from './execution-streams.js';
 import type { WtRole, WtSessionHooks, WtSessionView } from './hooks.js';
-import type { LibrarySession } from './library-session.js';
+import { endedByStreamError, resetSessionStream, type LibrarySession } from './library-session.js';
 import type { WtSessionLimits } from './limits.js';
 import { RECOMMENDED_BINDING_READINGS, type WtBindingReadings } from './readings.js';
 import { asError, CONTROL, idOf, LOST_SYNC_CLOSE_DELAY_MS, record, SessionCore, type ClientErrorAnswers } from './session-core.js';
+
+/** How long resetTransport waits for the library to report the reset session closed (then close() ends it). */
+const RESET_SETTLE_MS = 2_000;
 
 export type { WtRole } from './hooks.js';
 export type { BidiStream, LibrarySession } from './library-session.js';
@@ -112,7 +115,14 @@ export class WebTransportSessionConnection implements Connection {
     core.machine.transition('CONNECTED', 'WebTransport session established');
     this.transcript.event(`session open (${this.role}, HTTP/${init.httpVersion})`);
     this.#session.closed.then(
-      (info) => this.#finish({ initiator: core.closeStarted ?? 'remote', code: info?.closeCode, reason: info?.reason }),
+      (info) =>
+        this.#finish({
+          // The library reports a reset of the session's HTTP/2 stream as a close: it is a transport error.
+          initiator: core.closeStarted ?? (endedByStreamError(info) ? 'error' : 'remote'),
+          code: info?.closeCode,
+          reason: info?.reason,
+          ...(endedByStreamError(info) ? { error: new Error(info?.reason) } : {}),
+        }),
       (error: Error) => this.#finish({ initiator: core.closeStarted ?? 'error', reason: error?.message, error: asError(error) }),
     );
     if (this.role === 'server') this.#startDeadlines();
@@ -312,7 +322,10 @@ export class WebTransportSessionConnection implements Connection {
       return;
     }
     this.transcript.event('$/shutdown received: no new streams; draining');
-    void this.#drain(core.limits.drainTimeoutMs).then(() => this.close('peer sent $/shutdown'));
+    void this.#drain(core.limits.drainTimeoutMs)
+      .then(() => core.hooks.drained?.(this.#view))
+      .catch((error: unknown) => this.transcript.event(`after the drain: ${asError(error).message}`))
+      .then(() => this.close('peer sent $/shutdown'));
   }
 
   /** Waits until no execution stream is open in either direction, or the deadline passes. */
@@ -389,6 +402,12 @@ export class WebTransportSessionConnection implements Connection {
       until: (condition, timeoutMs) => core.until(condition, timeoutMs),
       close: (reason) => this.close(reason),
       closeAfterWrites: (reason) => core.closeAfterWrites(reason),
+      resetTransport: async (reason) => {
+        if (core.isClosed) return;
+        this.transcript.event(`resetting the session's HTTP/2 stream (no session close): ${reason}`);
+        resetSessionStream(this.#session);
+        await core.until(() => core.isClosed, RESET_SETTLE_MS);
+      },
     };
   }
 

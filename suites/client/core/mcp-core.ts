@@ -169,16 +169,17 @@ const notificationsUnanswered = defineCase({
 const declaredFeaturesOnly = defineCase({
   id: 'mcp-core/declared-features-only',
   suite: SUITE,
-  title: 'CORE-CAP-1: the client calls only features the server declared (here: tools only)',
+  title: 'CORE-CAP-1: the client calls only features the server declared (here: none, not even tools)',
   requirements: ['CORE-CAP-1'],
   scenario: { name: 'initialize' },
   async run(ctx) {
-    const { server } = await servedSession(ctx);
-    const NEEDS: Record<string, string> = { 'resources/': 'resources', 'prompts/': 'prompts', 'logging/': 'logging', 'completion/': 'completions' };
+    // The scenario lists tools: a server that declared no tools must not be asked for them.
+    const { server } = await servedSession(ctx, { result: { capabilities: { tools: undefined } } });
+    const NEEDS: Record<string, string> = { 'tools/': 'tools', 'resources/': 'resources', 'prompts/': 'prompts', 'logging/': 'logging', 'completion/': 'completions' };
     const undeclared = server.requests().filter((r) => Object.keys(NEEDS).some((prefix) => r.method.startsWith(prefix)));
     ctx.check('CORE-CAP-1', undeclared.length === 0, {
-      message: 'no resources/*, prompts/*, logging/* or completion/* request to a server that declared only tools',
-      expected: 'tools/* requests only',
+      message: 'no tools/*, resources/*, prompts/*, logging/* or completion/* request to a server that declared none of these capabilities',
+      expected: 'no feature request',
       actual: undeclared.length > 0 ? undeclared.map((r) => describe(r)) : 'none',
     });
   },

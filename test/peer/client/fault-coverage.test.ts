@@ -8,14 +8,8 @@ import { requirements } from '../../../src/protocol/requirements.js';
 import { mockClientFaultCatalog } from '../../../src/peer/client/index.js';
 import { clientCases } from '../../../suites/client/index.js';
 
-/** Checked by client cases, but no mock-client fault can break them, with the reason. */
-const NO_FAULT_POSSIBLE: Readonly<Record<string, string>> = {
-  'WT-SHUT-4':
-    'the shutdown cases warn only when the drained session ends by a transport error instead of a session close; a client that ' +
-    'leaves the close to the server, or closes with another code than 0, takes a reading 001 §7 leaves open (INFO). No client ' +
-    'fault ends the session by a transport error: even a driver process that exits without closing reaches the harness as a ' +
-    'session close (the WebTransport library reports close code 8)',
-};
+/** Checked by client cases, but no mock-client fault can break them, with the reason (none left). */
+const NO_FAULT_POSSIBLE: Readonly<Record<string, string>> = {};
 
 describe('fault coverage of what the client cases check', () => {
   const catalog = requirements();

@@ -316,4 +316,14 @@ export const WEBTRANSPORT_PROBES: Record<string, Probe> = {
     },
     expected: (c, f) => c === 'open' && f === 'closed',
   },
+  [F.resetInsteadOfClose]: {
+    transport: 'wt',
+    async run(peer) {
+      await initialized(peer!);
+      // Nothing in flight: the client drains at once and ends the session.
+      await peer!.server.send({ jsonrpc: '2.0', method: '$/shutdown' });
+      return (await peer!.server.closed).initiator;
+    },
+    expected: (c, f) => c === 'remote' && f === 'error',
+  },
 };

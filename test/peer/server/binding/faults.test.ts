@@ -151,7 +151,8 @@ async function negotiated(fixture: Fixture, encodings: string[]): Promise<string
   return String(transport?.encoding);
 }
 
-async function streamLimitProbe(fixture: Fixture): Promise<string> {
+/** The refusal of a stream over a limit of 1, described by `describe` (default: its code), or "accepted 2". */
+async function streamLimitProbe(fixture: Fixture, describe: (reply: unknown) => string = describeReply): Promise<string> {
   const client = fixture.track(await ready(fixture.server));
   const peer = await fixture.peer();
   await client.send({ jsonrpc: '2.0', id: 7, method: HOLD });
@@ -160,7 +161,7 @@ async function streamLimitProbe(fixture: Fixture): Promise<string> {
     await stream.write(new Uint8Array([streamTag]));
   }
   return Promise.race([
-    answerTo(client, null).then((received) => describeReply(received.message)),
+    answerTo(client, null).then((received) => describe(received.message)),
     (async () => {
       await peer.webtransport.nextExecutionStream(undefined, { timeoutMs: LIVENESS_MS });
       await peer.webtransport.nextExecutionStream(undefined, { timeoutMs: LIVENESS_MS });
@@ -836,6 +837,56 @@ const PROBES: Record<WebTransportFaultName, Probe> = {
     },
     correct: 'error -32601',
     faulty: 'error -32001',
+  },
+  'injected-stream-unreported': {
+    listener: { limits: { streamCorrelationGraceMs: 100 } },
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      const peer = await fixture.peer();
+      const injected = await client.webtransport.openExecutionStream({ requestId: 4242, streamTag: 1 });
+      await injected.write(new Uint8Array(10));
+      // The report (if any) is queued on the control stream when the refusal is recorded: before the ping's reply.
+      await faultSeen(peer, 'STREAM_INJECTION');
+      return repliesBeforePing(client);
+    },
+    correct: 'error -32002',
+    faulty: 'nothing before the ping reply',
+  },
+  'parse-error-ends-reading': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      await client.sendRaw(encodeFrame(new Uint8Array([0xff, 0xff, 0xff]))); // not CBOR, not JSON
+      const refusal = await firstReply(client);
+      await client.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
+      const next = await Promise.race([answerTo(client, 3).then(() => 'ping served'), client.closed.then(() => 'closed')]);
+      return `${refusal}, ${next}`;
+    },
+    correct: 'error -32700, ping served',
+    faulty: 'error -32700, closed',
+  },
+  'stream-limit-message-without-limit': {
+    listener: { limits: { maxConcurrentStreams: 1, streamCorrelationGraceMs: LIVENESS_MS } },
+    run: (fixture) =>
+      streamLimitProbe(fixture, (reply) => {
+        const error = (reply as { error?: { code?: number; message?: string } }).error;
+        return `error ${error?.code}${/\b1\b/.test(error?.message ?? '') ? ' naming the limit' : ''}`;
+      }),
+    correct: 'error -32000 naming the limit',
+    faulty: 'error -32000',
+  },
+  'request-after-shutdown': {
+    async run(fixture) {
+      const client = fixture.track(await ready(fixture.server));
+      await client.send({ jsonrpc: '2.0', method: '$/shutdown' });
+      const info = await client.closed;
+      const requests = client.transcript
+        .entries()
+        .filter((e) => e.direction === 'received' && typeof (e.decoded as Message | undefined)?.method === 'string' && 'id' in (e.decoded as Message))
+        .map((e) => String((e.decoded as Message).method));
+      return `closed by the ${info.initiator === 'remote' ? 'server' : info.initiator}${requests.length > 0 ? ` after ${requests.join(', ')}` : ''}`;
+    },
+    correct: 'closed by the server',
+    faulty: 'closed by the server after ping',
   },
   'binding-error-id-zero': {
     async run(fixture) {
