@@ -4,6 +4,7 @@ import { MOCK_CLIENT_FAULT as F } from '../../../../src/peer/client/index.js';
 import { codecFor, encodeFrame, jsonCodec } from '../../../../src/wire/index.js';
 import { DEADLINE, isRequest, type Message, type ScriptedPeer } from '../support.js';
 import { closedWithin, initialized, method, nextWithin, type Probe } from './support.js';
+import { cborShapeIssues } from '../../../../suites/support/cbor-items.js';
 
 const FILE = new Uint8Array(1000).fill(0x41);
 
@@ -183,6 +184,19 @@ export const WEBTRANSPORT_PROBES: Record<string, Probe> = {
     transport: 'wt',
     run: (peer) => firstReadable(peer!),
     expected: (c, f) => c === 'notifications/initialized' && f === 'nothing readable',
+  },
+  [F.cborIdAsFloat]: {
+    transport: 'wt',
+    async run(peer) {
+      await initialized(peer!);
+      const listing = peer!.client.listTools();
+      const received = await peer!.server.next(isRequest('tools/list'), DEADLINE);
+      await peer!.server.send({ jsonrpc: '2.0', id: (received.message as Message).id, result: { tools: [] } });
+      await listing;
+      // The session decodes a float64 2.0 to the number 2: only the body's bytes tell.
+      return received.body === undefined ? 'no body' : cborShapeIssues(received.body).map((issue) => issue.requirement).join() || 'integer id';
+    },
+    expected: (c, f) => c === 'integer id' && f === 'WT-ENC-13',
   },
   [F.stringRequestIds]: {
     transport: 'wt',

@@ -79,13 +79,17 @@ describe('garbage, then ping is still answered', () => {
     await connection.close();
   });
 
-  it('over WebTransport, a frame that loses sync (length 0) is answered -32600 and ends only that session', async () => {
+  it('over WebTransport, an empty frame is answered -32600 and the session goes on; a frame that loses sync (an oversized prefix) is answered -32600 and ends only that session', async () => {
     const server = servers[0]!;
     const first = await connectWebTransport(server.url, { certificateHash: server.certificateHash! });
     await initializeSession(first, { encodings: ['json'], timeoutMs: DEADLINE.timeoutMs });
     await first.sendRaw(new Uint8Array(4));
-    const { message } = await first.next((r) => (r.message as Message)?.error !== undefined, DEADLINE);
-    expect(message).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    const empty = await first.next((r) => (r.message as Message)?.error !== undefined, DEADLINE);
+    expect(empty.message).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    await pingAnswered(first);
+    await first.sendRaw(new Uint8Array([0xff, 0xff, 0xff, 0xff]));
+    const oversized = await first.next((r) => (r.message as Message)?.error !== undefined, DEADLINE);
+    expect(oversized.message).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     await first.closed;
     const second = await connectWebTransport(server.url, { certificateHash: server.certificateHash! });
     await initializeSession(second, { timeoutMs: DEADLINE.timeoutMs });
