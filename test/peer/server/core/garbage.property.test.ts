@@ -11,7 +11,7 @@ const methods = ['initialize', 'ping', 'tools/list', 'tools/call', 'resources/re
 const nearMiss = fc.record(
   {
     jsonrpc: fc.oneof(fc.constant('2.0'), fc.constant('1.0'), fc.jsonValue()),
-    id: fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.double(), fc.jsonValue()),
+    id: fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.jsonValue()),
     method: fc.oneof(fc.constantFrom(...methods), fc.jsonValue()),
     params: fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom('name', 'uri', 'level', 'cursor', 'requestId', 'arguments', 'protocolVersion'), fc.jsonValue())),
     result: fc.jsonValue(),
