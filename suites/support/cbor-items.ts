@@ -1,7 +1,9 @@
-// A byte-level walk of one CBOR body (RFC 8949): decoders turn a float64 1.0 into the number 1, so
-// only the bytes tell whether an integral value went out as a CBOR integer. Reports, each with the
-// requirement it breaks, a map key that is not a text string and bytes after the one data item
-// (WT-ENC-10), and a float carrying a (safe) integral value (WT-ENC-13, a SHOULD).
+// The one byte-level walk of a CBOR body (RFC 8949) behind the server and client cases' CBOR rules:
+// decoders turn a float64 1.0 into the number 1, so only the bytes tell whether an integral value
+// went out as a CBOR integer. Reports, each with the requirement it speaks to, a map key that is not
+// a text string and bytes after the one data item (WT-ENC-10), a float carrying a (safe) integral
+// value (WT-ENC-13, a SHOULD), and the shape the cases read: the top item's major type, the major
+// type of a top-level map's `id` member, and the tags met.
 import { halfToNumber } from '../../src/wire/index.js';
 
 /** One thing the body does that the binding's CBOR rules speak against, with the byte offset where it starts. */
@@ -23,10 +25,32 @@ export class CborWalkError extends Error {
 }
 
 const BREAK = Symbol('break');
+/** Nesting the walk follows before it gives up (a hostile body must not exhaust the stack). */
+const MAX_DEPTH = 512;
+
+/** What the walk of one body found. */
+export interface CborWalk {
+  issues: CborShapeIssue[];
+  /** Major type of the data item (5: a map). */
+  topMajor: number;
+  /** Major type of the top-level map's `id` member's value, when it has one. */
+  idMajor?: number;
+  /** Byte offsets and numbers of the tags met. */
+  tags: { offset: number; tag: number }[];
+  /** Bytes after the data item. */
+  trailingBytes: number;
+}
 
 /** Walks `body` as one CBOR data item; returns the issues found (empty for a body the rule accepts). */
 export function cborShapeIssues(body: Uint8Array): CborShapeIssue[] {
+  return walkCbor(body).issues;
+}
+
+/** Walks `body` as one CBOR data item (throws CborWalkError for one that is not well-formed). */
+export function walkCbor(body: Uint8Array): CborWalk {
   const issues: CborShapeIssue[] = [];
+  const tags: CborWalk['tags'] = [];
+  let idMajor: number | undefined;
   const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
   let pos = 0;
 
@@ -59,9 +83,23 @@ export function cborShapeIssues(body: Uint8Array): CborShapeIssue[] {
     throw new CborWalkError(start, `reserved additional information ${info}`);
   };
 
+  /** The text of a definite text-string item at `at`, or undefined (the walk does not move). */
+  const textAt = (at: number): string | undefined => {
+    const initial = body[at];
+    if (initial === undefined || initial >> 5 !== 3) return undefined;
+    const info = initial & 0x1f;
+    // The length as the head gives it, in any of its definite forms (a non-preferred one included).
+    const size = info < 24 ? 0 : info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : undefined;
+    if (size === undefined || at + 1 + size > body.byteLength) return undefined;
+    const length = size === 0 ? info : size === 1 ? view.getUint8(at + 1) : size === 2 ? view.getUint16(at + 1) : view.getUint32(at + 1);
+    const from = at + 1 + size;
+    return from + length <= body.byteLength ? new TextDecoder().decode(body.subarray(from, from + length)) : undefined;
+  };
+
   /** Walks one item; returns its major type (for the map-key rule) or BREAK. */
-  const item = (): number | typeof BREAK => {
+  const item = (depth = 0): number | typeof BREAK => {
     const start = pos;
+    if (depth > MAX_DEPTH) throw new CborWalkError(start, `items nested more than ${MAX_DEPTH} deep`);
     need(1);
     const initial = body[pos++]!;
     const major = initial >> 5;
@@ -90,7 +128,7 @@ export function cborShapeIssues(body: Uint8Array): CborShapeIssue[] {
       case 2:
       case 3:
         if (length === undefined) {
-          for (;;) if (item() === BREAK) break;
+          for (;;) if (item(depth + 1) === BREAK) break;
         } else {
           need(length);
           pos += length;
@@ -98,16 +136,18 @@ export function cborShapeIssues(body: Uint8Array): CborShapeIssue[] {
         return major;
       case 4:
         if (length === undefined) {
-          for (;;) if (item() === BREAK) break;
-        } else for (let i = 0; i < length; i++) item();
+          for (;;) if (item(depth + 1) === BREAK) break;
+        } else for (let i = 0; i < length; i++) item(depth + 1);
         return major;
       case 5: {
         const entry = (): boolean => {
           const keyAt = pos;
-          const key = item();
+          const key = item(depth + 1);
           if (key === BREAK) return false;
           if (key !== 3) issues.push({ offset: keyAt, requirement: 'WT-ENC-10', problem: `a map key of major type ${key} (JSON objects need text-string keys)` });
-          if (item() === BREAK) throw new CborWalkError(pos - 1, 'a map ends between a key and its value');
+          const value = item(depth + 1);
+          if (value === BREAK) throw new CborWalkError(pos - 1, 'a map ends between a key and its value');
+          if (depth === 0 && key === 3 && textAt(keyAt) === 'id') idMajor = value;
           return true;
         };
         if (length === undefined) {
@@ -116,14 +156,16 @@ export function cborShapeIssues(body: Uint8Array): CborShapeIssue[] {
         return major;
       }
       case 6:
-        item();
+        tags.push({ offset: start, tag: length ?? -1 });
+        item(depth + 1);
         return major;
       default:
         throw new CborWalkError(start, `unknown major type ${major}`);
     }
   };
 
-  if (item() === BREAK) throw new CborWalkError(0, 'the body starts with a break byte');
+  const topMajor = item();
+  if (topMajor === BREAK) throw new CborWalkError(0, 'the body starts with a break byte');
   if (pos < body.byteLength) issues.push({ offset: pos, requirement: 'WT-ENC-10', problem: `${body.byteLength - pos} byte(s) after the data item` });
-  return issues;
+  return { issues, topMajor, ...(idMajor !== undefined ? { idMajor } : {}), tags, trailingBytes: body.byteLength - pos };
 }

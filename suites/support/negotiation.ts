@@ -5,7 +5,8 @@
 import type { CaseContext } from '../../src/harness/index.js';
 import type { ConnectionFault, ReceivedMessage } from '../../src/transport/connection.js';
 import { ConnectionClosedError, ConnectionTimeoutError } from '../../src/transport/errors.js';
-import { halfToNumber, isRecord } from '../../src/wire/index.js';
+import { isRecord } from '../../src/wire/index.js';
+import { walkCbor } from './cbor-items.js';
 import { errorResponse, isResponseTo, request, resultResponse, SETUP_ANSWER_MS, type Message } from './session.js';
 import { argumentsFor, listedTool, type ListedTool } from './tools.js';
 
@@ -220,11 +221,11 @@ export async function watchTarget(
 export interface CborShape {
   /** The top-level item is a map. */
   topIsMap: boolean;
-  /** Paths of map keys that are not text strings. */
+  /** Where map keys that are not text strings start. */
   nonTextKeys: string[];
-  /** Paths of floats whose value is integral (e.g. 1.0 written as a float). */
+  /** Where floats whose value is a safe integer (e.g. 1.0 written as a float) start. */
   integralFloats: string[];
-  /** Paths and numbers of tags. */
+  /** Where tags start, and their numbers. */
   tags: { path: string; tag: number | bigint }[];
   /** Major type of the top-level `id` member's value (0/1 integer, 3 text, 7 float or simple). */
   idMajor?: number;
@@ -232,118 +233,18 @@ export interface CborShape {
   trailingBytes: number;
 }
 
-/** A well-formedness error in a CBOR body the structural reader met. */
-export class CborShapeError extends Error {
-  readonly code = 'CBOR_SHAPE_UNREADABLE';
-  readonly offset: number;
-  constructor(message: string, offset: number) {
-    super(`${message} at byte ${offset}`);
-    this.name = 'CborShapeError';
-    this.offset = offset;
-  }
-}
-
-/** Reads the structure of the CBOR data item at the start of `body` (RFC 8949 §3). */
+/**
+ * The structure of the CBOR data item `body` holds, read by the one CBOR walk of the suites
+ * (support/cbor-items.ts; it throws CborWalkError for a body that is not one well-formed item).
+ */
 export function cborShape(body: Uint8Array): CborShape {
-  const shape: CborShape = { topIsMap: false, nonTextKeys: [], integralFloats: [], tags: [], trailingBytes: 0 };
-  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
-  let pos = 0;
-  const need = (n: number) => {
-    if (pos + n > body.byteLength) throw new CborShapeError('the item ends early', pos);
+  const walk = walkCbor(body);
+  return {
+    topIsMap: walk.topMajor === 5,
+    nonTextKeys: walk.issues.filter((issue) => issue.requirement === 'WT-ENC-10' && issue.problem.startsWith('a map key')).map((issue) => `key at byte ${issue.offset}`),
+    integralFloats: walk.issues.filter((issue) => issue.requirement === 'WT-ENC-13').map((issue) => `byte ${issue.offset}: ${issue.problem}`),
+    tags: walk.tags.map((tag) => ({ path: `byte ${tag.offset}`, tag: tag.tag })),
+    ...(walk.idMajor !== undefined ? { idMajor: walk.idMajor } : {}),
+    trailingBytes: walk.trailingBytes,
   };
-  const readArgument = (info: number): number | bigint | 'indefinite' => {
-    if (info < 24) return info;
-    if (info === 24) return need(1), body[pos++]!;
-    if (info === 25) return need(2), (pos += 2), view.getUint16(pos - 2);
-    if (info === 26) return need(4), (pos += 4), view.getUint32(pos - 4);
-    if (info === 27) return need(8), (pos += 8), view.getBigUint64(pos - 8);
-    if (info === 31) return 'indefinite';
-    throw new CborShapeError(`reserved additional information ${info}`, pos - 1);
-  };
-  const textAt = (): string | undefined => {
-    // Peeks a definite text string (for map keys), leaving `pos` unchanged.
-    const first = body[pos];
-    if (first === undefined || first >> 5 !== 3) return undefined;
-    const save = pos;
-    pos++;
-    const length = readArgument(first & 31);
-    if (typeof length !== 'number') return (pos = save), undefined;
-    need(length);
-    const text = new TextDecoder().decode(body.subarray(pos, pos + length));
-    pos = save;
-    return text;
-  };
-  /** Reads one item; returns its major type (or -1 for a break). */
-  const item = (path: string, depth: number): number => {
-    if (depth > 512) throw new CborShapeError('nesting too deep', pos);
-    need(1);
-    const initial = body[pos++]!;
-    const major = initial >> 5;
-    const info = initial & 31;
-    if (initial === 0xff) return -1;
-    if (major === 7) {
-      if (info === 25 || info === 26 || info === 27) {
-        const start = pos;
-        readArgument(info);
-        const value = info === 25 ? halfToNumber(view.getUint16(start)) : info === 26 ? view.getFloat32(start) : view.getFloat64(start);
-        if (Number.isFinite(value) && Number.isInteger(value)) shape.integralFloats.push(path || '/');
-      } else if (info === 24) {
-        need(1);
-        pos++;
-      } else if (info > 24) {
-        throw new CborShapeError(`reserved simple value encoding ${info}`, pos - 1);
-      }
-      return 7;
-    }
-    const argument = readArgument(info);
-    switch (major) {
-      case 0:
-      case 1:
-        if (argument === 'indefinite') throw new CborShapeError('an integer cannot be indefinite', pos - 1);
-        return major;
-      case 2:
-      case 3:
-        if (argument === 'indefinite') {
-          while (item(path, depth + 1) !== -1);
-        } else {
-          const length = Number(argument);
-          need(length);
-          pos += length;
-        }
-        return major;
-      case 4: {
-        let index = 0;
-        if (argument === 'indefinite') {
-          while (item(`${path}/${index++}`, depth + 1) !== -1);
-        } else {
-          for (; index < Number(argument); index++) item(`${path}/${index}`, depth + 1);
-        }
-        return 4;
-      }
-      case 5: {
-        const count = argument === 'indefinite' ? Number.POSITIVE_INFINITY : Number(argument);
-        for (let index = 0; index < count; index++) {
-          const key = textAt();
-          const keyStart = pos;
-          const keyMajor = item(`${path}/#key${index}`, depth + 1);
-          if (keyMajor === -1) break;
-          if (keyMajor !== 3) shape.nonTextKeys.push(`${path}/(key at byte ${keyStart})`);
-          const valuePath = `${path}/${key ?? `#${index}`}`;
-          const valueMajor = item(valuePath, depth + 1);
-          if (valueMajor === -1) throw new CborShapeError('a break where a map value was expected', pos - 1);
-          if (depth === 0 && key === 'id') shape.idMajor = valueMajor;
-        }
-        return 5;
-      }
-      case 6:
-        shape.tags.push({ path: path || '/', tag: argument as number | bigint });
-        item(path, depth + 1);
-        return 6;
-    }
-    return major;
-  };
-  const topMajor = item('', 0);
-  shape.topIsMap = topMajor === 5;
-  shape.trailingBytes = body.byteLength - pos;
-  return shape;
 }

@@ -1,7 +1,7 @@
 // The byte-level CBOR walk behind WT-ENC-10 and WT-ENC-13 (suites/support/cbor-items.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cborShapeIssues, CborWalkError } from '../../../suites/support/cbor-items.js';
+import { cborShapeIssues, CborWalkError, walkCbor } from '../../../suites/support/cbor-items.js';
 import { codecFor } from '../../../src/wire/index.js';
 
 const cbor = codecFor('cbor');
@@ -42,5 +42,22 @@ describe('cborShapeIssues', () => {
   it('throws CborWalkError for a body that ends inside an item', () => {
     expect(() => cborShapeIssues(hex('a26169'))).toThrow(CborWalkError);
     expect(() => cborShapeIssues(hex('ff'))).toThrow(/starts with a break/);
+  });
+});
+
+describe('walkCbor (the shape the server and client cases read)', () => {
+  it("reads the top item's major type, the major type of the top-level id (in any length form of its key), tags and trailing bytes", () => {
+    expect(walkCbor(cbor.encode({ jsonrpc: '2.0', id: 7, result: {} }))).toMatchObject({ topMajor: 5, idMajor: 0, tags: [], trailingBytes: 0 });
+    // {"id": 1.0 as float64}, then the key "id" with a one-byte length head (78 02)
+    expect(walkCbor(hex('a1626964fb3ff0000000000000')).idMajor).toBe(7);
+    expect(walkCbor(hex('a178026964fb3ff0000000000000')).idMajor).toBe(7);
+    // a nested id is not the message's
+    expect(walkCbor(hex('a16161a1626964f93c00')).idMajor).toBeUndefined();
+    expect(walkCbor(hex('a1626964c101'))).toMatchObject({ idMajor: 6, tags: [{ offset: 4, tag: 1 }] });
+    expect(walkCbor(hex('a0ff')).trailingBytes).toBe(1);
+  });
+
+  it('gives up on nesting deeper than it follows, with a CborWalkError', () => {
+    expect(() => walkCbor(new Uint8Array(1000).fill(0x81))).toThrow(CborWalkError);
   });
 });
