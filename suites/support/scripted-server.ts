@@ -307,6 +307,19 @@ export class ScriptedServer {
       .filter((m): m is Message => isResponse(m) && !this.sentRequestIds.has(m.id as RequestId));
   }
 
+  /**
+   * Sends `message` (one nothing may answer), takes what comes for `quietMs`, then pings (an
+   * unanswered ping is a failed check of `requirement`): the responses to no request of the
+   * server's that came meanwhile, up to the ping's answer, and the ping's answer.
+   */
+  async unansweredThenPing(requirement: string, message: Message, quietMs: number): Promise<{ answers: Message[]; ping: Message | undefined }> {
+    const before = this.seen.length;
+    await this.send(message);
+    await this.collectUnsolicited(quietMs);
+    const ping = await this.request(requirement, 'ping');
+    return { answers: this.unsolicitedSince(before), ping };
+  }
+
   /** Sends a message; false when the connection closed first. */
   async send(message: Message): Promise<boolean> {
     if (this.ctx.connection.isClosed) return false;

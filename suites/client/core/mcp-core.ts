@@ -344,13 +344,8 @@ const unknownCancelIgnored = defineCase({
   scenario: { name: 'tools-call', context: ECHO_CALL },
   async run(ctx) {
     const { server, call } = await callInFlight(ctx);
-    const before = server.seen.length;
-    await server.send(notification('notifications/cancelled', { requestId: 987_654_321, reason: 'no such request' }));
-    await server.collectUnsolicited(QUIET_MS);
-    // An unanswered ping is already a failed check (ScriptedServer.request).
-    const ping = await server.request('CORE-CANCEL-4', 'ping');
     // An answer that came after the quiet window, up to the ping's answer, counts too.
-    const answers = server.unsolicitedSince(before);
+    const { answers, ping } = await server.unansweredThenPing('CORE-CANCEL-4', notification('notifications/cancelled', { requestId: 987_654_321, reason: 'no such request' }), QUIET_MS);
     if (answers.length > 0 || ping) {
       ctx.check('CORE-CANCEL-4', answers.length === 0 && ping !== undefined && 'result' in ping, {
         message: 'a cancellation of an unknown request gets no response and the session goes on (ping answered)',

@@ -258,13 +258,8 @@ const streamError = defineCase({
     const { exit } = await servedCall(ctx, async (request, s) => {
       const id = headerId(request);
       // Unknown first: nothing may answer it, and the session goes on (ping).
-      const before = s.seen.length;
-      await s.send(notification('$/streamError', { requestId: NEVER_SENT_ID, streamTag: 3, error: 'a stream the client never had' }));
-      await s.collectUnsolicited(QUIET_MS);
-      // An unanswered ping is already a failed check (ScriptedServer.request).
-      const ping = await s.request('WT-STREAMERR-4', 'ping');
       // An answer that came after the quiet window, up to the ping's answer, counts too.
-      const answers = s.unsolicitedSince(before);
+      const { answers, ping } = await s.unansweredThenPing('WT-STREAMERR-4', notification('$/streamError', { requestId: NEVER_SENT_ID, streamTag: 3, error: 'a stream the client never had' }), QUIET_MS);
       if (answers.length > 0 || ping) {
         ctx.check('WT-STREAMERR-4', answers.length === 0 && ping !== undefined && 'result' in ping, {
           message: 'a $/streamError naming an unknown request gets no response and the session goes on (ping answered)',
