@@ -12,6 +12,8 @@ export interface CborShapeIssue {
   problem: string;
   /** WT-ENC-10 (one data item, text-string keys) or WT-ENC-13 (integral numbers as CBOR integers). */
   requirement: 'WT-ENC-10' | 'WT-ENC-13';
+  /** What was found: a map key that is no text string, bytes after the item, an integral float. */
+  kind: 'map-key' | 'trailing-bytes' | 'integral-float';
 }
 
 /** Thrown when the bytes end inside an item or hold a reserved encoding. */
@@ -111,7 +113,7 @@ export function walkCbor(body: Uint8Array): CborWalk {
         const value = info === 25 ? halfToNumber(view.getUint16(pos)) : info === 26 ? view.getFloat32(pos) : view.getFloat64(pos);
         pos += info === 25 ? 2 : info === 26 ? 4 : 8;
         // Beyond 2^53 a float cannot be told from an integer the sender meant; -0 has no integer form.
-        if (Number.isSafeInteger(value) && !Object.is(value, -0)) issues.push({ offset: start, requirement: 'WT-ENC-13', problem: `the integral value ${value} is encoded as a float (${info === 25 ? 'half' : info === 26 ? 'single' : 'double'} precision), not as a CBOR integer` });
+        if (Number.isSafeInteger(value) && !Object.is(value, -0)) issues.push({ offset: start, requirement: 'WT-ENC-13', kind: 'integral-float', problem: `the integral value ${value} is encoded as a float (${info === 25 ? 'half' : info === 26 ? 'single' : 'double'} precision), not as a CBOR integer` });
         return major;
       }
       if (info === 24) {
@@ -144,7 +146,7 @@ export function walkCbor(body: Uint8Array): CborWalk {
           const keyAt = pos;
           const key = item(depth + 1);
           if (key === BREAK) return false;
-          if (key !== 3) issues.push({ offset: keyAt, requirement: 'WT-ENC-10', problem: `a map key of major type ${key} (JSON objects need text-string keys)` });
+          if (key !== 3) issues.push({ offset: keyAt, requirement: 'WT-ENC-10', kind: 'map-key', problem: `a map key of major type ${key} (JSON objects need text-string keys)` });
           const value = item(depth + 1);
           if (value === BREAK) throw new CborWalkError(pos - 1, 'a map ends between a key and its value');
           if (depth === 0 && key === 3 && textAt(keyAt) === 'id') idMajor = value;
@@ -166,6 +168,6 @@ export function walkCbor(body: Uint8Array): CborWalk {
 
   const topMajor = item();
   if (topMajor === BREAK) throw new CborWalkError(0, 'the body starts with a break byte');
-  if (pos < body.byteLength) issues.push({ offset: pos, requirement: 'WT-ENC-10', problem: `${body.byteLength - pos} byte(s) after the data item` });
+  if (pos < body.byteLength) issues.push({ offset: pos, requirement: 'WT-ENC-10', kind: 'trailing-bytes', problem: `${body.byteLength - pos} byte(s) after the data item` });
   return { issues, topMajor, ...(idMajor !== undefined ? { idMajor } : {}), tags, trailingBytes: body.byteLength - pos };
 }

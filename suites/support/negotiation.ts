@@ -241,8 +241,8 @@ export function cborShape(body: Uint8Array): CborShape {
   const walk = walkCbor(body);
   return {
     topIsMap: walk.topMajor === 5,
-    nonTextKeys: walk.issues.filter((issue) => issue.requirement === 'WT-ENC-10' && issue.problem.startsWith('a map key')).map((issue) => `key at byte ${issue.offset}`),
-    integralFloats: walk.issues.filter((issue) => issue.requirement === 'WT-ENC-13').map((issue) => `byte ${issue.offset}: ${issue.problem}`),
+    nonTextKeys: walk.issues.filter((issue) => issue.kind === 'map-key').map((issue) => `key at byte ${issue.offset}`),
+    integralFloats: walk.issues.filter((issue) => issue.kind === 'integral-float').map((issue) => `byte ${issue.offset}: ${issue.problem}`),
     tags: walk.tags.map((tag) => ({ path: `byte ${tag.offset}`, tag: tag.tag })),
     ...(walk.idMajor !== undefined ? { idMajor: walk.idMajor } : {}),
     trailingBytes: walk.trailingBytes,

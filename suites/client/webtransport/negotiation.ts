@@ -5,8 +5,7 @@
 import { defineCase, TargetPreconditionError, type CaseContext, type ConformanceCase } from '../../../src/harness/index.js';
 import type { ConnectionFault } from '../../../src/transport/connection.js';
 import { isRecord } from '../../../src/wire/index.js';
-import { cborShapeIssues, CborWalkError } from '../../support/cbor-items.js';
-import { cborShape } from '../../support/negotiation.js';
+import { CborWalkError, walkCbor } from '../../support/cbor-items.js';
 import {
   clientMessages,
   describe,
@@ -145,27 +144,27 @@ const switchToCbor = defineCase({
   async run(ctx) {
     const { server } = await checkSwitch(ctx, 'cbor');
     const bodies = server.seen.filter((s) => s.received.encoding === 'cbor' && s.received.body !== undefined);
-    const found = bodies.flatMap((s) => {
+    // One walk per body. WT-ENC-13 as the server cases judge it: an integer id must be a CBOR
+    // integer; an integral value elsewhere written as a float (20.0 in application data, say) is
+    // only noted.
+    const issues: string[] = [];
+    const integralFloats: string[] = [];
+    const floatIds: string[] = [];
+    for (const s of bodies) {
+      const what = describe(s.received.message);
+      let walk;
       try {
-        return cborShapeIssues(s.received.body!).map((issue) => ({ requirement: issue.requirement, text: `${describe(s.received.message)}: ${issue.problem} (byte ${issue.offset})` }));
+        walk = walkCbor(s.received.body!);
       } catch (error) {
-        if (error instanceof CborWalkError) return [{ requirement: 'WT-ENC-10' as const, text: `${describe(s.received.message)}: ${error.message}` }];
-        throw error;
+        if (!(error instanceof CborWalkError)) throw error;
+        issues.push(`${what}: ${error.message}`);
+        continue;
       }
-    });
-    const issues = found.filter((f) => f.requirement === 'WT-ENC-10').map((f) => f.text);
-    const integralFloats = found.filter((f) => f.requirement === 'WT-ENC-13').map((f) => f.text);
-    // WT-ENC-13 as the server cases judge it: an integer id must be a CBOR integer; an integral
-    // value elsewhere written as a float (20.0 in application data, say) is only noted.
-    const floatIds = bodies.flatMap((s) => {
-      if (typeof (s.received.message as Message).id !== 'number') return [];
-      try {
-        const major = cborShape(s.received.body!).idMajor;
-        return major === 0 || major === 1 ? [] : [`${describe(s.received.message)}: its id is written with CBOR major type ${String(major)}`];
-      } catch {
-        return [];
+      for (const issue of walk.issues) (issue.requirement === 'WT-ENC-10' ? issues : integralFloats).push(`${what}: ${issue.problem} (byte ${issue.offset})`);
+      if (typeof (s.received.message as Message).id === 'number' && walk.idMajor !== 0 && walk.idMajor !== 1) {
+        floatIds.push(`${what}: its id is written with CBOR major type ${String(walk.idMajor)}`);
       }
-    });
+    }
     // Bodies that are not one CBOR data item never reach the case: the session refused them (-32700).
     const refused = refusedAfter(ctx, server, ['CBOR_TRAILING_BYTES', 'INVALID_CBOR']);
     if (bodies.length === 0 && refused.length === 0) {
