@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The installed command: runs the compiled CLI (npm ci / npm run build produce dist/).
-import { main } from '../dist/src/cli/main.js';
+// The installed command: runs the compiled CLI as bundled by the build (npm ci / npm run build
+// produce dist/; scripts/bundle-cli.mjs says why it is bundled).
+import { main } from '../dist/bundle/main.mjs';
 
 // `... | head` closes our stdout early: stop quietly instead of dying on an uncaught EPIPE.
 process.stdout.on('error', (error) => {

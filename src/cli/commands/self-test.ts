@@ -51,7 +51,7 @@ const readingsOf = (run: SelfTestRun): 'recommended' | 'alternate' => (run.endsW
  */
 export function selfCommand(...args: string[]): string[] {
   const here = fileURLToPath(import.meta.url);
-  if (/[\\/]dist[\\/]src[\\/]/.test(here)) {
+  if (/[\\/]dist[\\/](src|bundle)[\\/]/.test(here)) {
     const binDir = findPackageFolder(import.meta.url, 'bin', 'mcp-flow-conformance.js');
     if (binDir !== undefined) return [process.execPath, join(binDir, 'mcp-flow-conformance.js'), ...args];
   }

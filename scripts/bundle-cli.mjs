@@ -1,0 +1,30 @@
+// Bundles the compiled CLI (dist/src/cli/main.js, what tsc wrote) into dist/bundle/: one module for
+// the command line and one chunk per command, with the pure-JavaScript packages inside. A process
+// started per case (the stdio mock server, the mock client's driver) then reads a few files instead
+// of some hundreds of modules resolved one by one: it answers its first message in about 60% of
+// the time (bench/startup.ts). The bundle is the same compiled code, only joined; the library entry
+// (dist/src/index.js) is not bundled. Packages loaded at run time by name (createRequire: ajv's
+// runtime for generated validators, junit-report-builder) and the WebTransport library (a native,
+// optional HTTP/3 addon beside it) stay outside and come from node_modules, as `dependencies`.
+//
+// Run by `npm run build` after tsc: node scripts/bundle-cli.mjs [dist folder, default dist]
+import { rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const dist = resolve(process.argv[2] ?? 'dist');
+const outdir = join(dist, 'bundle');
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: [join(dist, 'src', 'cli', 'main.js')],
+  outdir,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['@fails-components/*'],
+  logLevel: 'warning',
+});
