@@ -12,7 +12,9 @@
 //
 // Run: npm run bench:suite -- [--target mock-wt,mock-http,...] [--workers 4] [--timeout-scale 1]
 //      [--json <file>] (the run results, for comparing runs case by case)
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { CaseRegistry, httpTarget, runConformance, shellQuote, stdioTarget, webTransportTarget, type CaseResult, type RunResult, type Target } from '../src/harness/index.js';
 import { startMockServer } from '../src/peer/server/index.js';
@@ -94,10 +96,44 @@ const timeoutScale = Number(option('timeout-scale') ?? 1);
 if (!Number.isFinite(timeoutScale) || timeoutScale <= 0) fail(`--timeout-scale needs a positive number, got ${JSON.stringify(option('timeout-scale'))}`);
 const jsonFile = option('json');
 
+/**
+ * CPU seconds used so far by this process and by its children that ended (Linux: /proc/self/stat
+ * utime, stime, cutime, cstime); undefined elsewhere.
+ */
+function cpuSeconds(): { own: number; children: number } | undefined {
+  try {
+    // The fields after the command name (which may hold spaces) start at the third: state.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const tick = (i: number) => Number(fields[i - 3]) / CLOCK_TICKS;
+    return { own: tick(14) + tick(15), children: tick(16) + tick(17) };
+  } catch {
+    return undefined;
+  }
+}
+/** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux, whatever the kernel's HZ). */
+const CLOCK_TICKS = 100;
+const CORES = availableParallelism();
+
+/** CPU seconds a bare `node -e 0` costs on this machine (median of 7), to say what a process per case costs at least. */
+function bareNodeCpuS(): number | undefined {
+  const costs: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const before = cpuSeconds();
+    spawnSync(process.execPath, ['-e', '0']);
+    const after = cpuSeconds();
+    if (before === undefined || after === undefined) return undefined;
+    costs.push(after.children - before.children);
+  }
+  return costs.sort((a, b) => a - b)[3];
+}
+
 interface Measure {
   name: string;
   goalS: number;
   wallS: number;
+  /** CPU seconds of the run: the harness (and an in-process target), and the processes it started. */
+  cpu?: { own: number; children: number };
   ran: number;
   total: number;
   checks: number;
@@ -110,7 +146,9 @@ async function measure(bench: BenchTarget): Promise<Measure> {
   const { target, stop } = await bench.start();
   try {
     const began = performance.now();
+    const cpuBefore = cpuSeconds();
     const result = await runConformance({ registry, target, workers, timeoutScale });
+    const cpuAfter = cpuSeconds();
     const wallS = (performance.now() - began) / 1000;
     const executed = result.cases.filter((c) => c.verdict !== 'SKIPPED' && c.verdict !== 'NOT_APPLICABLE');
     return {
@@ -121,6 +159,7 @@ async function measure(bench: BenchTarget): Promise<Measure> {
       total: result.cases.length,
       checks: executed.reduce((sum, c) => sum + c.checks.length, 0),
       result,
+      ...(cpuBefore !== undefined && cpuAfter !== undefined ? { cpu: { own: cpuAfter.own - cpuBefore.own, children: cpuAfter.children - cpuBefore.children } } : {}),
     };
   } finally {
     await stop();
@@ -155,13 +194,27 @@ function report(m: Measure): void {
   );
   const caseSum = m.result.cases.reduce((sum, c) => sum + c.durationMs, 0) / 1000;
   console.log(`  sum of case times ${caseSum.toFixed(1)} s over ${workers} workers; ${countsLine(m.result.summary)}`);
+  if (m.cpu !== undefined) {
+    // A run cannot end sooner than its CPU time spread over every core: the floor of its wall time here.
+    const total = m.cpu.own + m.cpu.children;
+    console.log(
+      `  CPU ${total.toFixed(1)} s: harness (and an in-process target) ${m.cpu.own.toFixed(1)} s, processes it started ${m.cpu.children.toFixed(1)} s; ` +
+        `floor on ${CORES} cores ${(total / CORES).toFixed(2)} s (wall/floor ${(m.wallS / (total / CORES)).toFixed(2)})`,
+    );
+    if (bareNode !== undefined && m.name.endsWith('-stdio')) {
+      console.log(
+        `  a process per case: ${m.ran} cases x a bare \`node -e 0\` (${(bareNode * 1000).toFixed(0)} ms CPU) on ${CORES} cores = ${((m.ran * bareNode) / CORES).toFixed(2)} s before any case does anything`,
+      );
+    }
+  }
   console.log('  slowest cases:');
   for (const c of [...m.result.cases].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5)) {
     console.log(`    ${(c.durationMs / 1000).toFixed(2).padStart(6)} s  ${c.id} ${c.verdict}: ${waitsLine(c)}`);
   }
 }
 
-console.log(`server run, every server case (${serverCases().length}), ${workers} workers, --timeout-scale ${timeoutScale}`);
+console.log(`server run, every server case (${serverCases().length}), ${workers} workers, --timeout-scale ${timeoutScale}, ${CORES} cores`);
+const bareNode = names.some((n) => n.endsWith('-stdio')) ? bareNodeCpuS() : undefined;
 const measures: Measure[] = [];
 for (const name of names) {
   const m = await measure(TARGETS.find((t) => t.name === name)!);

@@ -373,14 +373,30 @@ function textsMatching(prompt: Message): string[] {
   const hints = [prompt.defaultValue, typeof prompt.placeholder === 'string' ? prompt.placeholder.replace(/^(e\.g\.|eg|for example)[:\s]*/i, '') : undefined, prompt.placeholder];
   const candidates = [...hints.filter((h): h is string => typeof h === 'string' && h !== ''), ...TEXT_CANDIDATES];
   if (re === undefined || whole === undefined) return candidates;
-  const matching = candidates.filter((c) => re.test(c));
-  try {
-    matching.push(...fc.sample(fc.stringMatching(whole), { seed: 4242, numRuns: 100 }).filter((s) => s !== ''));
-    matching.push(...fc.sample(fc.stringMatching(re), { seed: 4242, numRuns: 100 }).filter((s) => s !== ''));
-  } catch {
-    // A pattern fast-check cannot generate from: the fixed candidates are all there is.
-  }
+  const matching = [...candidates.filter((c) => re.test(c)), ...sampledMatching(whole, re)];
   return [...matching.filter((m) => whole.test(m)), ...matching.filter((m) => !whole.test(m))];
+}
+
+/** Samples by pattern: the seed is fixed, so a pattern always gives the same ones (kept, a bounded number). */
+const SAMPLES = new Map<string, readonly string[]>();
+const SAMPLED_PATTERNS_KEPT = 256;
+
+/** fast-check's strings for the whole pattern, then for the pattern (none for one it cannot generate from). */
+function sampledMatching(whole: RegExp, re: RegExp): readonly string[] {
+  const key = `${whole.source}\u0000${whole.flags}\u0000${re.source}\u0000${re.flags}`;
+  let samples = SAMPLES.get(key);
+  if (samples === undefined) {
+    const found: string[] = [];
+    try {
+      found.push(...fc.sample(fc.stringMatching(whole), { seed: 4242, numRuns: 100 }).filter((s) => s !== ''));
+      found.push(...fc.sample(fc.stringMatching(re), { seed: 4242, numRuns: 100 }).filter((s) => s !== ''));
+    } catch {
+      // A pattern fast-check cannot generate from: the fixed candidates are all there is.
+    }
+    if (SAMPLES.size >= SAMPLED_PATTERNS_KEPT) SAMPLES.delete(SAMPLES.keys().next().value!);
+    SAMPLES.set(key, (samples = found));
+  }
+  return samples;
 }
 
 /** A text value of `min`..`max` code points that the pattern matches (as a whole where one can), or undefined. */

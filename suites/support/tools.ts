@@ -42,20 +42,29 @@ export interface ToolCall {
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
 formatsModule.default(ajv);
-const compiled = new WeakMap<object, ValidateFunction | null>();
+/**
+ * Validators by the schema's JSON text: every case lists the tools anew (new objects, the same
+ * schemas), and compiling is what costs. A bounded number is kept; ajv's own cache is not used
+ * (it would keep every schema a hostile target ever sent).
+ */
+const compiled = new Map<string, ValidateFunction | null>();
+const COMPILED_KEPT = 512;
 
 /** A validator for a schema a target sent, or undefined when the schema does not compile. */
 export function validatorFor(schema: unknown): ValidateFunction | undefined {
   if (!isRecord(schema)) return undefined;
-  let validate = compiled.get(schema);
+  const { $schema: _ignored, ...rest } = schema;
+  const key = JSON.stringify(rest);
+  let validate = compiled.get(key);
   if (validate === undefined) {
     try {
-      const { $schema: _ignored, ...rest } = schema;
       validate = ajv.compile(rest);
+      ajv.removeSchema(rest);
     } catch {
       validate = null;
     }
-    compiled.set(schema, validate);
+    if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
+    compiled.set(key, validate);
   }
   return validate ?? undefined;
 }
