@@ -3,7 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { GENERATED_VALIDATORS, staleValidators } from '../../scripts/generate-validators.js';
+import formatsModule from 'ajv-formats';
+import { defaultToolSchemas, GENERATED_VALIDATORS, staleValidators } from '../../scripts/generate-validators.js';
+import { TOOL_ARGUMENT_OPTIONS } from '../../src/peer/server/core/arguments.js';
+import { BY_SCHEMA_TEXT } from '../../src/peer/server/core/arguments.validators.generated.js';
 import { validate as generatedWizardValidator } from '../../src/peer/server/flow/wizard.validator.generated.js';
 
 const root = new URL('../../', import.meta.url);
@@ -30,6 +33,25 @@ describe('scripts/generate-validators.ts', () => {
       const verdict = validateWizard(document);
       expect(verdict).toBe(compiled(document));
       expect(validateWizard.errors?.[0] ?? null).toEqual(compiled.errors?.[0] ?? null);
+    }
+  });
+
+  it('each default tool schema has a generated validator that gives the verdict and the errors ajv gives', () => {
+    const ajv = new Ajv2020(TOOL_ARGUMENT_OPTIONS);
+    formatsModule.default(ajv);
+    const schemas = defaultToolSchemas();
+    expect(BY_SCHEMA_TEXT.size).toBe(schemas.length);
+    for (const schema of schemas) {
+      const generated = BY_SCHEMA_TEXT.get(JSON.stringify(schema)) as ValidateFunction | undefined;
+      expect(generated, JSON.stringify(schema)).toBeDefined();
+      const compiled = ajv.compile(schema);
+      const names = Object.keys((schema as { properties?: object }).properties ?? {});
+      const wrong = [12345, -1, 1.5, 'text', '', '2024-02-30', '2024-02-03', 'a@b.c', true, null, [], {}, { name: 'f.txt', size: -1 }];
+      const documents: unknown[] = [{}, { unknown: 1 }, [], 'text', null, ...names.flatMap((name) => wrong.map((value) => ({ [name]: value })))];
+      for (const document of documents) {
+        expect(generated!(document), `${JSON.stringify(document)} against ${JSON.stringify(schema)}`).toBe(compiled(document));
+        expect(generated!.errors ?? null).toEqual(compiled.errors ?? null);
+      }
     }
   });
 });
