@@ -4,6 +4,12 @@
 // transports and options), plus the mock configurations some readings need (the way
 // FAULT_SERVER_OPTIONS configures the mock for a fault); READINGS_NO_MOCK_SHOWS lists, with the
 // reason, the few readings no case can tell apart from another one.
+//
+// The runs of the correct-* files are not made twice: the readings each of them is the first to
+// show are pinned in test/verdicts/self-test/readings.json, each correct-* file checks that its run
+// still shows them (as it checks its verdict table), and the coverage test reads them from there.
+// UPDATE_VERDICTS=1 on readings.test.ts runs them here and writes the file anew.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CaseResult, ConformanceCase } from '../../../src/harness/index.js';
 import { requirements, type Requirement } from '../../../src/protocol/requirements.js';
@@ -35,6 +41,37 @@ export function observedReadings(results: readonly CaseResult[]): Set<ReadingKey
   const seen = new Set<ReadingKey>();
   for (const result of results) for (const check of result.checks) if (check.reading !== undefined) seen.add(readingKey(check.requirement, check.reading));
   return seen;
+}
+
+/** The readings each MOCK_RUNS run is the first to show, by run name (test/verdicts/self-test/readings.json). */
+const PINNED_READINGS_FILE = fileURLToPath(new URL('../../verdicts/self-test/readings.json', import.meta.url));
+
+export function pinnedReadings(): Record<string, ReadingKey[]> {
+  return existsSync(PINNED_READINGS_FILE) ? (JSON.parse(readFileSync(PINNED_READINGS_FILE, 'utf8')) as Record<string, ReadingKey[]>) : {};
+}
+
+/** Pins, for each run (in MOCK_RUNS order), the readings it saw that no run before it saw. */
+export function writePinnedReadings(seenByRun: ReadonlyMap<string, ReadonlySet<ReadingKey>>): void {
+  const pinned: Record<string, ReadingKey[]> = {};
+  const before = new Set<ReadingKey>();
+  for (const run of MOCK_RUNS) {
+    const seen = seenByRun.get(run.name) ?? new Set<ReadingKey>();
+    pinned[run.name] = [...seen].filter((key) => !before.has(key)).sort();
+    for (const key of seen) before.add(key);
+  }
+  writeFileSync(PINNED_READINGS_FILE, `${JSON.stringify(pinned, null, 2)}\n`);
+}
+
+/**
+ * For a correct-* file whose run is MOCK_RUNS' `runName`: one line per reading pinned for that run
+ * that `results` (its run with the first seed) did not show.
+ */
+export function pinnedReadingsNotSeen(runName: string, results: readonly CaseResult[]): string[] {
+  if (!MOCK_RUNS.some((run) => run.name === runName)) throw new TypeError(`no run of MOCK_RUNS is named ${JSON.stringify(runName)}`);
+  const seen = observedReadings(results);
+  return (pinnedReadings()[runName] ?? [])
+    .filter((key) => !seen.has(key))
+    .map((key) => `reading ${key}, pinned for ${runName} in test/verdicts/self-test/readings.json, was not seen (UPDATE_VERDICTS=1 on readings.test.ts pins the readings anew)`);
 }
 
 /** One run of the cases that report readings against the mock: a correct-* file's, or a configuration's. */

@@ -47,6 +47,8 @@ export async function correctMockProblems(
     seeds?: readonly number[];
     /** The verdict group (test/verdicts/<group>.json) every run's verdicts are compared with. */
     verdicts?: string;
+    /** More changes found in the run with the first seed (the readings pinned for it, say). */
+    alsoCheck?: (cases: readonly CaseResult[]) => string[];
   } = {},
 ): Promise<{ problems: string[]; applied: number; total: number; changes: string[] }> {
   const [first, ...others] = options.seeds ?? SELF_TEST_SEEDS;
@@ -66,6 +68,7 @@ export async function correctMockProblems(
   const cases = run.result.cases.filter((c) => c.verdict !== 'SKIPPED');
   const problems = problemLines(cases);
   const changes = options.verdicts === undefined ? [] : checkVerdictTable(options.verdicts, `seed ${first}`, cases);
+  if (options.alsoCheck !== undefined) changes.push(...options.alsoCheck(cases));
   const generating = new Set(cases.filter((c) => c.seed !== undefined).map((c) => c.id));
   if (generating.size > 0) {
     const again = serverCases().filter((c) => generating.has(c.id));
