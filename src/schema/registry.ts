@@ -28,10 +28,14 @@ import {
   type ValidationIssue,
 } from './model.js';
 import { propertyNames, referencedSchemas } from './refs.js';
+import { loadStandalone, schemasFingerprint, type Standalone, type StandaloneIndex } from './standalone.js';
 import { isRecord } from '../wire/index.js';
 
 /** The result schemas of task-augmented requests (2025-11-25): `tools-call-task.result` and the like. */
 const TASK_RESULT_FILE = /-task\.result\.schema\.json$/;
+
+/** A compiled validator: ajv's, or the same code compiled at build time. */
+type Validator = ((instance: unknown) => boolean) & { errors?: ErrorObject[] | null | undefined };
 
 export class SchemaRegistry {
   readonly root: string;
@@ -39,42 +43,77 @@ export class SchemaRegistry {
   readonly #byId = new Map<string, LoadedSchema>();
   readonly #byFile = new Map<string, LoadedSchema>();
   readonly #examples: SchemaExample[];
-  /** The shape the documents require: the schemas with every `additionalProperties: false` opened. */
-  readonly #shape: Ajv2020;
-  /** The members the documents name: the schemas as written. */
-  readonly #named: Ajv2020;
+  /** The validators compiled at build time for exactly these schemas (src/schema/standalone.ts), if any. */
+  readonly #standalone: Standalone | undefined;
+  /** Whether the ajv instances keep each validator's source (to write it out as standalone code). */
+  readonly #source: boolean;
+  #ajvs: { shape: Ajv2020; named: Ajv2020 } | undefined;
   readonly #names = new Map<string, Set<string>>();
   readonly #reach = new Map<string, LoadedSchema[]>();
   /** The schemas already checked against the JSON Schema 2020-12 meta-schema. */
   readonly #metaChecked = new Set<string>();
 
-  private constructor(root: string, schemas: LoadedSchema[], examples: SchemaExample[]) {
+  private constructor(root: string, schemas: LoadedSchema[], examples: SchemaExample[], options: { standalone: Standalone | undefined; source: boolean }) {
     this.root = root;
     this.#schemas = schemas;
     this.#examples = examples;
+    this.#standalone = options.standalone;
+    this.#source = options.source;
     for (const loaded of schemas) {
       this.#byId.set(loaded.id, loaded);
       this.#byFile.set(loaded.file, loaded);
     }
-    this.#shape = newAjv();
-    this.#named = newAjv();
+    // Schemas compiled at build time were checked then: ajv is loaded only if one is missing.
+    if (this.#standalone === undefined) this.#compilers();
+  }
+
+  /**
+   * Loads and checks every schema (and examples file) under `root` (default: the package's
+   * schemas/). Their validators are those compiled at build time when these are the schemas they
+   * were compiled from, unless `standalone: false`; otherwise each is compiled at first use.
+   */
+  static load(options: { root?: string; standalone?: boolean } = {}): SchemaRegistry {
+    const root = resolve(options.root ?? defaultSchemaRoot());
+    const { schemas, examples } = readSchemaFolder(root);
+    const standalone = options.standalone === false ? undefined : loadStandalone(schemas);
+    return new SchemaRegistry(root, schemas, examples, { standalone, source: false });
+  }
+
+  /** Whether the validators are those compiled at build time (src/schema/standalone.ts). */
+  get usesStandalone(): boolean {
+    return this.#standalone !== undefined;
+  }
+
+  /**
+   * Every schema under `root` compiled as standalone code (CommonJS), one module per reading,
+   * and the index that names their exports (written to dist/ by scripts/schema-validators.mjs).
+   */
+  static standaloneCode(standalone: (ajv: Ajv2020, exports: Record<string, string>) => string, options: { root?: string } = {}): { index: StandaloneIndex; shape: string; named: string } {
+    const root = resolve(options.root ?? defaultSchemaRoot());
+    const { schemas, examples } = readSchemaFolder(root);
+    const registry = new SchemaRegistry(root, schemas, examples, { standalone: undefined, source: true });
+    registry.compileAll();
+    const exports = Object.fromEntries(schemas.map((loaded, i) => [`s${i}`, loaded.id]));
+    const { shape, named } = registry.#compilers();
+    return { index: { fingerprint: schemasFingerprint(schemas), exports }, shape: standalone(shape, exports), named: standalone(named, exports) };
+  }
+
+  /** The two ajv instances, created with every schema registered at first need. */
+  #compilers(): { shape: Ajv2020; named: Ajv2020 } {
+    if (this.#ajvs !== undefined) return this.#ajvs;
+    const shape = newAjv(this.#source);
+    const named = newAjv(this.#source);
     // Registered without the meta-schema check, which runs per schema when one is first compiled
     // (#compiled): a run checks only the schemas it uses, not all of them at every start.
-    for (const loaded of schemas) {
+    for (const loaded of this.#schemas) {
       try {
-        this.#named.addSchema(loaded.schema, undefined, undefined, false);
-        this.#shape.addSchema(openSchema(loaded.schema) as object, undefined, undefined, false);
+        named.addSchema(loaded.schema, undefined, undefined, false);
+        shape.addSchema(openSchema(loaded.schema) as object, undefined, undefined, false);
       } catch (error) {
         throw new SchemaInvalidError(loaded.file, (error as Error).message, { cause: error });
       }
     }
-  }
-
-  /** Loads and checks every schema (and examples file) under `root` (default: the package's schemas/). */
-  static load(options: { root?: string } = {}): SchemaRegistry {
-    const root = resolve(options.root ?? defaultSchemaRoot());
-    const { schemas, examples } = readSchemaFolder(root);
-    return new SchemaRegistry(root, schemas, examples);
+    return (this.#ajvs = { shape, named });
   }
 
   schemas(): readonly LoadedSchema[] {
@@ -112,7 +151,7 @@ export class SchemaRegistry {
    * documents do not name never make it invalid: `extraMembers` lists them.
    */
   validate(id: string, instance: unknown): ValidationIssue[] {
-    const validateFn = this.#compiled(this.#shape, this.get(id));
+    const validateFn = this.#compiled('shape', this.get(id));
     if (validateFn(instance)) return [];
     return (validateFn.errors ?? []).map(toIssue);
   }
@@ -123,7 +162,7 @@ export class SchemaRegistry {
    * prompt. Never a failure; a report notes them.
    */
   extraMembers(id: string, instance: unknown): ExtraMember[] {
-    const validateFn = this.#compiled(this.#named, this.get(id));
+    const validateFn = this.#compiled('named', this.get(id));
     if (validateFn(instance)) return [];
     const found = new Map<string, ExtraMember>();
     for (const error of validateFn.errors ?? []) {
@@ -139,8 +178,8 @@ export class SchemaRegistry {
   /** Compiles every schema now (ajv strict mode runs at compile time); throws SchemaInvalidError naming the file. */
   compileAll(): void {
     for (const loaded of this.#schemas) {
-      this.#compiled(this.#named, loaded);
-      this.#compiled(this.#shape, loaded);
+      this.#compiled('named', loaded);
+      this.#compiled('shape', loaded);
     }
   }
 
@@ -288,16 +327,19 @@ export class SchemaRegistry {
   /** Checks a schema against the JSON Schema 2020-12 meta-schema once; throws SchemaInvalidError naming the file. */
   #checkMeta(loaded: LoadedSchema): void {
     if (this.#metaChecked.has(loaded.id)) return;
-    if (this.#named.validateSchema(loaded.schema) !== true) {
-      throw new SchemaInvalidError(loaded.file, `schema is invalid: ${this.#named.errorsText(this.#named.errors)}`);
+    const { named } = this.#compilers();
+    if (named.validateSchema(loaded.schema) !== true) {
+      throw new SchemaInvalidError(loaded.file, `schema is invalid: ${named.errorsText(named.errors)}`);
     }
     this.#metaChecked.add(loaded.id);
   }
 
-  #compiled(ajv: Ajv2020, loaded: LoadedSchema) {
+  #compiled(reading: 'shape' | 'named', loaded: LoadedSchema): Validator {
+    const built = this.#standalone?.[reading][loaded.id];
+    if (built !== undefined) return built as Validator;
     for (const reached of this.#referenced(loaded)) this.#checkMeta(reached);
     try {
-      const fn = ajv.getSchema(loaded.id);
+      const fn = this.#compilers()[reading].getSchema(loaded.id);
       if (!fn) throw new SchemaInvalidError(loaded.file, 'ajv did not register the schema');
       return fn;
     } catch (error) {
@@ -308,10 +350,10 @@ export class SchemaRegistry {
 }
 
 /** ajv, loaded when a registry is first loaded: a command that only imports this module (server --list) never loads it. */
-function newAjv(): Ajv2020 {
+function newAjv(source: boolean): Ajv2020 {
   const require = createRequire(import.meta.url);
   const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  const ajv = new Ajv({ strict: true, allowUnionTypes: true, allErrors: true });
+  const ajv = new Ajv({ strict: true, allowUnionTypes: true, allErrors: true, ...(source ? { code: { source: true, lines: false } } : {}) });
   (require('ajv-formats') as typeof import('ajv-formats')).default(ajv);
   ajv.addKeyword({ keyword: ANNOTATION_KEYWORD, schemaType: 'object' });
   return ajv;

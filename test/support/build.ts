@@ -55,6 +55,11 @@ export function ensureDist(): boolean {
     rmSync(fresh, { recursive: true, force: true });
     const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', fresh], { cwd: ROOT, encoding: 'utf8' });
     if (tsc.status !== 0) throw new Error(`the build failed:\n${tsc.stdout}${tsc.stderr}`);
+    // The rest of `npm run build`: the bundled CLI and the schemas' standalone validators.
+    for (const script of ['bundle-cli.mjs', 'schema-validators.mjs']) {
+      const step = spawnSync(process.execPath, [join(ROOT, 'scripts', script), fresh], { cwd: ROOT, encoding: 'utf8' });
+      if (step.status !== 0) throw new Error(`the build failed (scripts/${script}):\n${step.stdout}${step.stderr}`);
+    }
     const old = join(ROOT, `.dist-old-${process.pid}`);
     if (existsSync(join(ROOT, 'dist'))) renameSync(join(ROOT, 'dist'), old);
     renameSync(fresh, join(ROOT, 'dist'));
