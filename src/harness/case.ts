@@ -214,6 +214,12 @@ export interface CaseContext {
    */
   sleep(ms: number, what: string): Promise<void>;
   /**
+   * Waits for `pending` while the target takes its own time (a grace period it keeps before it
+   * decides, a wait for something it must not get) and the case sends little or nothing: its worker
+   * serves other cases meanwhile, as in `sleep`. Settles as `pending` does.
+   */
+  awaitTarget<T>(pending: Promise<T>): Promise<T>;
+  /**
    * Runs a fast-check property with the run's seed (and path, when re-running one failure) and
    * records them on the result, so the rerun command reproduces the same input. A counterexample
    * is a failed check of `requirement`; returns whether the property held.
@@ -247,7 +253,8 @@ export interface ConformanceCase {
   timeLimitMs?: number;
   /**
    * The case leaves the target alone for a while by design (`ctx.sleep`: a session left to
-   * expire): the runner starts it before the others, and its worker serves other cases while it sleeps.
+   * expire; `ctx.awaitTarget`: a grace period the target keeps): the runner starts it before the
+   * others, and its worker serves other cases while it sleeps or waits.
    */
   sleeps?: boolean;
   /** Transports the case needs; NOT_APPLICABLE on others. Default: all. */

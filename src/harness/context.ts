@@ -100,6 +100,8 @@ export class CaseRun implements CaseContext {
   #roundTripMs: number | undefined;
   readonly #discoveryRoundTripMs: number | undefined;
   readonly #onSleep: ((asleep: boolean) => void) | undefined;
+  /** Sleeps and target waits under way (`#resting`). */
+  #rests = 0;
   #nextId = 1;
 
   /** `shared`: the checks and opened connections of the context this one is a second connection of. */
@@ -229,7 +231,7 @@ export class CaseRun implements CaseContext {
   async sleep(ms: number, what: string): Promise<void> {
     this.signal.throwIfAborted();
     const began = Date.now();
-    this.#onSleep?.(true);
+    this.#resting(1);
     try {
       await new Promise<void>((resolve) => {
         const done = () => {
@@ -241,10 +243,25 @@ export class CaseRun implements CaseContext {
         this.signal.addEventListener('abort', done, { once: true });
       });
     } finally {
-      this.#onSleep?.(false);
+      this.#resting(-1);
     }
     this.signal.throwIfAborted();
     this.waited('sleep', what, Date.now() - began);
+  }
+
+  async awaitTarget<T>(pending: Promise<T>): Promise<T> {
+    this.#resting(1);
+    try {
+      return await pending;
+    } finally {
+      this.#resting(-1);
+    }
+  }
+
+  /** Sleeps and waits on the target, counted: the worker is given away at the first and taken back after the last. */
+  #resting(change: 1 | -1): void {
+    this.#rests += change;
+    if (this.#rests === (change === 1 ? 1 : 0)) this.#onSleep?.(change === 1);
   }
 
   async expectAnswer(requirement: string, id: string | number, options: ExpectAnswerOptions = {}): Promise<Record<string, unknown> | undefined> {

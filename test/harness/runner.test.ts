@@ -536,6 +536,62 @@ describe('parallel workers', () => {
   });
 });
 
+describe('a case that rests (sleep, awaitTarget) gives its worker away', () => {
+  /** One worker; `rest` runs first (it sleeps), the others must all run while it rests, or it waits for ever. */
+  async function restingRun(rest: (ctx: CaseContext, othersDone: Promise<void>) => Promise<void>) {
+    let done = 0;
+    let allDone!: () => void;
+    const othersDone = new Promise<void>((resolve) => (allDone = resolve));
+    const others = [1, 2, 3].map((i) =>
+      defineCase({
+        id: `resting/other-${i}`,
+        suite: 'resting',
+        title: `other ${i}`,
+        requirements: ['CORE-LIFE-12'],
+        async run(ctx) {
+          ctx.check('CORE-LIFE-12', true, { message: 'ran' });
+          if (++done === 3) allDone();
+        },
+      }),
+    );
+    const resting = defineCase({
+      id: 'resting/rests',
+      suite: 'resting',
+      title: 'rests until the others are done',
+      requirements: ['CORE-LIFE-12'],
+      sleeps: true,
+      timeLimitMs: 20_000,
+      async run(ctx) {
+        await rest(ctx, othersDone);
+        ctx.check('CORE-LIFE-12', true, { message: 'the others ran while this case rested' });
+      },
+    });
+    const { result } = await run([...others, resting], mockServerTarget(), { workers: 1 });
+    return verdicts(result.cases);
+  }
+
+  const allPass = { 'resting/other-1': 'PASS', 'resting/other-2': 'PASS', 'resting/other-3': 'PASS', 'resting/rests': 'PASS' };
+
+  it('awaitTarget: the other cases run on its worker until the wait settles', async () => {
+    expect(await restingRun((ctx, othersDone) => ctx.awaitTarget(othersDone))).toEqual(allPass);
+  });
+
+  it('two waits at once: the worker comes back after the last, not the first', async () => {
+    const verdictsSeen = await restingRun(async (ctx, othersDone) => {
+      await Promise.all([ctx.awaitTarget(Promise.resolve()), ctx.awaitTarget(othersDone)]);
+    });
+    expect(verdictsSeen).toEqual(allPass);
+  });
+
+  it('without resting, one worker runs the cases one after another: the resting case would wait for ever (its limit)', async () => {
+    const verdictsSeen = await restingRun(async (ctx, othersDone) => {
+      await Promise.race([othersDone, new Promise((resolve) => setTimeout(resolve, 300))]);
+      ctx.check('CORE-LIFE-12', false, { message: 'the others did not run while this case held its worker' });
+    });
+    expect(verdictsSeen['resting/rests']).toBe('FAIL');
+  });
+});
+
 describe('filters, baseline and events in a run', () => {
   const failing = defineCase({ ...serverInfoCase, id: 'lifecycle/missing-info' });
   const passing = defineCase({

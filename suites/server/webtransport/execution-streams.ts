@@ -204,6 +204,7 @@ const injectedStream = defineCase({
   title: 'a client stream whose header names no request in flight is refused: stopped (STOP_SENDING) and/or reported with -32002',
   requirements: ['WT-EXEC-2', 'WT-EXEC-9'],
   transports: WT,
+  sleeps: true,
   timeLimitMs: 15_000,
   async run(ctx) {
     await openSession(ctx);
@@ -218,20 +219,25 @@ const injectedStream = defineCase({
     let written = 0;
     let stopped: string | undefined;
     let stalled = false;
-    while (stopped === undefined && reported === undefined && !stalled && Date.now() < deadline && !ctx.signal.aborted) {
-      const outcome = await within(
-        ctx,
-        stream.write(chunk).then(
-          () => 'written' as const,
-          (error: unknown) => (error instanceof Error ? error.message : String(error)),
-        ),
-        Math.max(0, deadline - Date.now()),
-      );
-      if (outcome === 'written') written += chunk.byteLength;
-      else if (outcome === 'timeout') stalled = true;
-      else stopped = outcome;
-    }
-    await report;
+    // The server may keep a grace period for the request to show up before it refuses the stream:
+    // the worker serves other cases meanwhile (the writes soon stall on the stream's flow control).
+    const writeUntilRefused = async () => {
+      while (stopped === undefined && reported === undefined && !stalled && Date.now() < deadline && !ctx.signal.aborted) {
+        const outcome = await within(
+          ctx,
+          stream.write(chunk).then(
+            () => 'written' as const,
+            (error: unknown) => (error instanceof Error ? error.message : String(error)),
+          ),
+          Math.max(0, deadline - Date.now()),
+        );
+        if (outcome === 'written') written += chunk.byteLength;
+        else if (outcome === 'timeout') stalled = true;
+        else stopped = outcome;
+      }
+      await report;
+    };
+    await ctx.awaitTarget(writeUntilRefused());
     await stream.abort('case finished').catch(() => undefined);
     const error = errorOf(reported);
     const data = isRecord(error?.data) ? error.data : undefined;
@@ -257,6 +263,7 @@ const danglingReference = defineCase({
   title: 'a request carrying a ref/stream item that names no execution stream is answered: -32001 Invalid Stream Reference (recommended), or on its own terms by a server that takes no stream input',
   requirements: ['WT-EXEC-3'],
   transports: WT,
+  sleeps: true,
   applies: requiresTools,
   timeLimitMs: 15_000,
   async run(ctx) {
@@ -266,11 +273,14 @@ const danglingReference = defineCase({
       ctx.info('WT-EXEC-3', 'every listed tool is interactive or named for changing something, so none was called with a dangling ref/stream');
       return;
     }
-    const answer = await ctx.request(
-      'WT-EXEC-3',
-      'tools/call',
-      { name: tool, arguments: { attachment: { type: 'ref/stream', streamTag: 7, mimeType: 'application/octet-stream' } } },
-      { timeoutMs: 10_000, what: 'tools/call whose arguments name stream tag 7, never opened' },
+    // The server may wait a while for the stream before it answers: the worker serves other cases meanwhile.
+    const answer = await ctx.awaitTarget(
+      ctx.request(
+        'WT-EXEC-3',
+        'tools/call',
+        { name: tool, arguments: { attachment: { type: 'ref/stream', streamTag: 7, mimeType: 'application/octet-stream' } } },
+        { timeoutMs: 10_000, what: 'tools/call whose arguments name stream tag 7, never opened' },
+      ),
     );
     if (!answer) return;
     const code = errorOf(answer)?.code;

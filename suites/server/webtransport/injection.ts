@@ -50,6 +50,12 @@ function namesStream(message: unknown, requestId: number): boolean {
  * payload chunks until one of those happens or the deadline passes.
  */
 async function injectStream(ctx: CaseContext, header: { requestId: number; streamTag: number }): Promise<StreamVerdict> {
+  // The server may take a grace period for the request to show up before it decides (a slow
+  // trickle meanwhile): the worker serves other cases.
+  return ctx.awaitTarget(injectAndWatch(ctx, header));
+}
+
+async function injectAndWatch(ctx: CaseContext, header: { requestId: number; streamTag: number }): Promise<StreamVerdict> {
   let stream: OutgoingExecutionStream;
   try {
     stream = await wt(ctx).openExecutionStream(header);
@@ -108,6 +114,7 @@ const streamForRequestNotInFlight = defineCase({
   title: 'WT-EXEC-2: execution streams whose header names a request never sent, or one already answered, are rejected (-32002, id null)',
   requirements: ['WT-EXEC-2', 'WT-ERR-1', 'WT-ERR-3'],
   transports: WT_ONLY,
+  sleeps: true,
   timeLimitMs: 18_000,
   async run(ctx) {
     await openSession(ctx);
@@ -146,6 +153,7 @@ const streamForAnotherSessionsRequest = defineCase({
   title: "WT-EXEC-2: an execution stream naming a request in flight on another session is rejected on this one",
   requirements: ['WT-EXEC-2', 'WT-ERR-1', 'WT-ERR-3'],
   transports: WT_ONLY,
+  sleeps: true,
   timeLimitMs: 15_000,
   async run(ctx) {
     await openSession(ctx);
@@ -174,6 +182,7 @@ const streamForServerRequest = defineCase({
   title: 'WT-ID-4: only client-to-server requests get streams: a client stream naming the server\'s own pending request is rejected, and the server opens none for it',
   requirements: ['WT-ID-4', 'WT-ID-1'],
   transports: WT_ONLY,
+  sleeps: true,
   applies: requiresInteractiveTool,
   timeLimitMs: 15_000,
   async run(ctx) {
@@ -184,7 +193,7 @@ const streamForServerRequest = defineCase({
     for (const tool of [interactiveTool(ctx), ...(ctx.discovery.interactiveTools ?? []).slice(1, 4)]) {
       const id = ctx.nextId();
       await ctx.connection.send(request(id, 'interaction.start', { toolName: tool }));
-      const found = await maybeNext(ctx, (r) => isRequestFromTarget(r.message), 2_000);
+      const found = await ctx.awaitTarget(maybeNext(ctx, (r) => isRequestFromTarget(r.message), 2_000));
       if (found) {
         serverRequest = found.message as Message & { id: string | number; method: string };
         break;

@@ -1,0 +1,12 @@
+import { CaseRegistry, runConformance, webTransportTarget } from './src/harness/index.js';
+import { startMockServer } from './src/peer/server/index.js';
+import { serverCases } from './suites/server/index.js';
+const id = process.argv[2]!;
+const server = await startMockServer({ transport: 'wt', host: '127.0.0.1', port: 0 });
+const registry = new CaseRegistry(); registry.registerAll(serverCases().filter((c) => c.id === id));
+const r = await runConformance({ registry, target: webTransportTarget(server.url, { client: { certificateHash: server.certificateHash! } }), workers: 1 });
+const c = r.cases[0]!;
+console.log(c.id, c.verdict, c.durationMs, JSON.stringify(c.waits));
+const t0 = Date.parse(c.startedAt);
+for (const e of (c as any).transcript ?? []) console.log(((e.at ?? e.time ?? 0) - t0), e.direction, e.channel?.kind, (e.note ?? e.text ?? JSON.stringify(e.message ?? '')).slice(0, 150));
+await server.close();
