@@ -22,6 +22,7 @@ import { countsLine } from '../src/report/index.js';
 import { serverCases } from '../suites/server/index.js';
 import { startHttpPeer, stdioCommand } from '../test/interop/peer-process.js';
 import { SERVER_EVERYTHING } from '../test/interop/peers.js';
+import { distIsCurrent } from '../test/support/build.js';
 import { cliCommand } from '../test/support/cli.js';
 
 /** The official MCP conformance runner against server-everything: 32 checks in 1.5 s (issue 14). */
@@ -215,6 +216,10 @@ function report(m: Measure): void {
 
 console.log(`server run, every server case (${serverCases().length}), ${workers} workers, --timeout-scale ${timeoutScale}, ${CORES} cores`);
 const bareNode = names.some((n) => n.endsWith('-stdio')) ? bareNodeCpuS() : undefined;
+if (names.includes('mock-stdio') && !distIsCurrent()) {
+  // cliCommand falls back to the sources through tsx, whose start costs several times the compiled CLI's.
+  console.log('note: dist/ is older than the sources, so mock-stdio runs the CLI through tsx: `npm run bench:suite` builds first');
+}
 const measures: Measure[] = [];
 for (const name of names) {
   const m = await measure(TARGETS.find((t) => t.name === name)!);
