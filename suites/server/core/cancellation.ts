@@ -80,8 +80,9 @@ function cancelledNotificationCase(id: string, requirement: 'CORE-CANCEL-2' | 'W
       : 'notifications/cancelled of an in-flight tool call (one that asked the client, else one reporting progress) gets no response, and the target only ever cancels its own requests',
     requirements: webTransportOnly ? [requirement] : [requirement, 'CORE-CANCEL-1'],
     ...(webTransportOnly ? { transports: ['webtransport'] as const } : {}),
-    // A running call is watched until its work would have ended.
+    // A running call is watched until its work would have ended (the worker serves other cases meanwhile).
     timeLimitMs: 20_000,
+    sleeps: true,
     async run(ctx) {
       await openAskingSession(ctx);
       const call = await startInFlightCall(ctx);
@@ -93,7 +94,7 @@ function cancelledNotificationCase(id: string, requirement: 'CORE-CANCEL-2' | 'W
       await ctx.connection.send(notification('notifications/cancelled', { requestId: call.id, reason: 'cancelled by the conformance suite' }));
       // Nothing may answer the call, neither now nor once its client request is answered, nor
       // while a running call would still be working (a target that ignored the cancel finishes then).
-      let answer = call.running ? await answerAfterCancel(ctx, call, call.running, QUIET_MS) : await unlessQuiet(ctx, (m) => isResponseTo(m, call.id));
+      let answer = call.running ? await ctx.awaitTarget(answerAfterCancel(ctx, call, call.running, QUIET_MS)) : await unlessQuiet(ctx, (m) => isResponseTo(m, call.id));
       if (answer === undefined && call.heldRequest !== undefined) {
         await releaseHeld(ctx, call);
         answer = await unlessQuiet(ctx, (m) => isResponseTo(m, call.id));
