@@ -3,10 +3,18 @@
 // produce dist/; scripts/bundle-cli.mjs says why it is bundled).
 import { main } from '../dist/bundle/main.mjs';
 
+/** How long the process may outlive its command (what it still writes); past it, it exits. */
+const EXIT_GRACE_MS = 2000;
+
 // `... | head` closes our stdout early: stop quietly instead of dying on an uncaught EPIPE.
 process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw error;
 });
 
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+process.exitCode = code;
+// The command is over (its reports written, its servers stopped): the process ends when what it
+// still writes (a session close on its way out) is out. A socket or a timer that a target left
+// behind must not keep it alive: past a grace period it exits anyway.
+setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();

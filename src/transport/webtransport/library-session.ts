@@ -48,3 +48,30 @@ export function resetSessionStream(session: LibrarySession): void {
   if (typeof stream?.close !== 'function') throw new TypeError('this WebTransport session has no HTTP/2 stream to reset (HTTP/3, or a library without sessionint.objint.stream)');
   stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
 }
+
+/** Where the library keeps a client session's HTTP/2 connection (one per session: no pooling). */
+interface Http2Connected {
+  sessionint?: { parentobj?: { transportInt?: { clientInt?: http2.ClientHttp2Session } } };
+}
+
+/** How long a client's HTTP/2 connection may stay open once its session ended. */
+const CONNECTION_RELEASE_MS = 1000;
+
+/**
+ * Ends the HTTP/2 connection that carried a client session if it is still open a while after the
+ * session ended. The library closes it when it sees the session close; a session ended otherwise
+ * (a peer that never acknowledged the close, a stream it left open) kept its socket, and with it
+ * the process that opened it, alive after a run. Left alone meanwhile: closing it at once raced
+ * the session's own close (the peer saw a cancelled stream instead). Nothing to do for HTTP/3 or
+ * another library layout.
+ */
+export function releaseConnection(session: LibrarySession): void {
+  const connection = (session as unknown as Http2Connected).sessionint?.parentobj?.transportInt?.clientInt;
+  if (connection === undefined || typeof connection.destroy !== 'function' || connection.destroyed) return;
+  const timer = setTimeout(() => {
+    if (!connection.destroyed) connection.destroy();
+  }, CONNECTION_RELEASE_MS);
+  // Not a reason to stay alive: an open connection is one already.
+  timer.unref();
+  connection.once('close', () => clearTimeout(timer));
+}

@@ -22,7 +22,7 @@ import { Datagrams } from './datagrams.js';
 import { Delivery } from './delivery.js';
 import { ExecutionStreams } from './execution-streams.js';
 import type { WtRole, WtSessionHooks, WtSessionView } from './hooks.js';
-import { endedByStreamError, resetSessionStream, type LibrarySession } from './library-session.js';
+import { endedByStreamError, releaseConnection, resetSessionStream, type LibrarySession } from './library-session.js';
 import type { WtSessionLimits } from './limits.js';
 import { RECOMMENDED_BINDING_READINGS, type WtBindingReadings } from './readings.js';
 import { asError, CONTROL, idOf, LOST_SYNC_CLOSE_DELAY_MS, record, SessionCore, type ClientErrorAnswers } from './session-core.js';
@@ -356,6 +356,8 @@ export class WebTransportSessionConnection implements Connection {
     this.#datagrams.close(error);
     core.changed();
     this.#resolveClosed(info);
+    // A client's HTTP/2 connection ends with its session, whoever ended it and however.
+    if (core.role === 'client') releaseConnection(this.#session);
   }
 
   // ---- what hooks and the facet see -------------------------------------------------------------

@@ -252,8 +252,9 @@ const dollarCancelAnswered = defineCase({
 async function drain(ctx: CaseContext, stream: IncomingExecutionStream): Promise<{ bytes: number; ended: 'fin' | 'reset' | 'still-open' }> {
   const reader = stream.readable.getReader();
   let bytes = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<'still-open'>((resolve) => {
-    const timer = setTimeout(() => resolve('still-open'), ctx.scaled(5_000));
+    timer = setTimeout(() => resolve('still-open'), ctx.scaled(5_000));
     ctx.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
   });
   try {
@@ -268,6 +269,9 @@ async function drain(ctx: CaseContext, stream: IncomingExecutionStream): Promise
     }
   } catch {
     return { bytes, ended: 'reset' };
+  } finally {
+    // A timer left running would keep a finished run's process alive until it fires.
+    clearTimeout(timer);
   }
 }
 
