@@ -16,7 +16,12 @@ RUN npm ci --no-audit --no-fund --ignore-scripts --omit=optional
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY suites ./suites
+COPY schemas ./schemas
+COPY scripts/schema-validators.mjs ./scripts/
+# tsc and the schemas' compiled validators; not the bundled CLI (esbuild's binary is an optional
+# package, left out above): bin/ runs dist/src/cli/main.js when there is no bundle.
 RUN node node_modules/typescript/bin/tsc -p tsconfig.build.json \
+ && node scripts/schema-validators.mjs \
  && npm prune --omit=dev --omit=optional --no-audit --no-fund --ignore-scripts
 
 FROM node:20-alpine

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // The installed command: runs the compiled CLI as bundled by the build (npm ci / npm run build
-// produce dist/; scripts/bundle-cli.mjs says why it is bundled).
-import { main } from '../dist/bundle/main.mjs';
+// produce dist/; scripts/bundle-cli.mjs says why it is bundled), or as tsc compiled it where no
+// bundle was made (the container image, a build by tsc alone).
+import { existsSync } from 'node:fs';
+
+const bundled = new URL('../dist/bundle/main.mjs', import.meta.url);
+const { main } = existsSync(bundled) ? await import(bundled.href) : await import('../dist/src/cli/main.js');
 
 /** How long the process may outlive its command (what it still writes); past it, it exits. */
 const EXIT_GRACE_MS = 2000;

@@ -24,11 +24,15 @@ const instructions = DOCKERFILE.replace(/\\\n/g, ' ')
   .map((line) => line.trim())
   .filter((line) => line !== '' && !line.startsWith('#'));
 
+/** Whether .dockerignore leaves `path` out: the last pattern that matches it decides (`!` lets it back in). */
 function ignored(path: string): boolean {
-  return IGNORED.some((pattern) => {
+  let out = false;
+  for (const line of IGNORED) {
+    const pattern = line.startsWith('!') ? line.slice(1) : line;
     const regex = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}(/|$)`);
-    return regex.test(path);
-  });
+    if (regex.test(path)) out = !line.startsWith('!');
+  }
+  return out;
 }
 
 /** Why the image cannot be built here, or undefined when a Docker daemon answers. */
