@@ -59,9 +59,15 @@ export function validatorFor(schema: unknown): ValidateFunction | undefined {
   if (validate === undefined) {
     try {
       validate = ajv.compile(rest);
-      ajv.removeSchema(rest);
     } catch {
       validate = null;
+    } finally {
+      // Kept here, not in ajv: a schema (or its $id) it kept would stay for the whole run.
+      try {
+        ajv.removeSchema(rest);
+      } catch {
+        // never registered
+      }
     }
     if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
     compiled.set(key, validate);
