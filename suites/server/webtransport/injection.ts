@@ -189,16 +189,13 @@ const streamForServerRequest = defineCase({
     await openSession(ctx);
     // Find a server-to-client request: an interactive tool that prompts with a request after start.
     let serverRequest: (Message & { id: string | number; method: string }) | undefined;
-    // At most four tools, each watched for 2 s: a server whose tools all start with an initial prompt sends no request (rule 6).
-    for (const tool of [interactiveTool(ctx), ...(ctx.discovery.interactiveTools ?? []).slice(1, 4)]) {
-      const id = ctx.nextId();
-      await ctx.connection.send(request(id, 'interaction.start', { toolName: tool }));
-      const found = await ctx.awaitTarget(maybeNext(ctx, (r) => isRequestFromTarget(r.message), 2_000));
-      if (found) {
-        serverRequest = found.message as Message & { id: string | number; method: string };
-        break;
-      }
+    // At most four tools, started together and watched for 2 s: a server whose tools all start
+    // with an initial prompt sends no request (rule 6).
+    for (const tool of new Set([interactiveTool(ctx), ...(ctx.discovery.interactiveTools ?? []).slice(1, 4)])) {
+      await ctx.connection.send(request(ctx.nextId(), 'interaction.start', { toolName: tool }));
     }
+    const found = await ctx.awaitTarget(maybeNext(ctx, (r) => isRequestFromTarget(r.message), 2_000));
+    if (found) serverRequest = found.message as Message & { id: string | number; method: string };
     if (!serverRequest) {
       ctx.info('WT-ID-4', 'no interactive tool sent a server-to-client request after interaction.start (all start with an initial prompt)');
       ctx.info('WT-ID-1', 'no server-to-client request was observed, so its id could not be checked');
