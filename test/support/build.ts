@@ -1,34 +1,20 @@
 // dist/ as `npm ci` leaves it (its prepare script builds): tests that run the package as installed
 // (the packed tarball, the GitHub Action) need it current. In CI it is; after a change to the
-// sources it is rebuilt here, once at a time (a lock folder), into a fresh folder that replaces
-// dist/ in one rename, so a test reading dist/ meanwhile never sees half a build.
+// sources it is rebuilt here by scripts/build.mjs, once at a time (a lock folder), into a fresh
+// folder that replaces dist/ in one rename, so a test reading dist/ meanwhile never sees half a build.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-function newest(dir: string): number {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) latest = Math.max(latest, newest(path));
-    else if (entry.name.endsWith('.ts')) latest = Math.max(latest, statSync(path).mtimeMs);
-  }
-  return latest;
-}
-
 /**
- * Whether dist/ was built after the last change to src/ and suites/. An incremental build
- * (`npm run build`) rewrites only what changed, and its build info file every time it builds.
+ * Whether dist/ is as `npm run build` leaves it after the last change to the sources (the compiled
+ * modules and the bundled CLI): scripts/build.mjs --check, the one rule the build itself follows.
  */
 export function distIsCurrent(): boolean {
-  const built = join(ROOT, 'dist', 'src', 'cli', 'main.js');
-  if (!existsSync(built)) return false;
-  const info = join(ROOT, 'dist', 'tsconfig.build.tsbuildinfo');
-  const builtAt = Math.max(statSync(built).mtimeMs, existsSync(info) ? statSync(info).mtimeMs : 0);
-  return Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'suites'))) <= builtAt;
+  return spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--check'], { cwd: ROOT }).status === 0;
 }
 
 function sleep(ms: number): void {
@@ -53,12 +39,11 @@ export function ensureDist(): boolean {
     if (distIsCurrent()) return false;
     const fresh = join(ROOT, `.dist-build-${process.pid}`);
     rmSync(fresh, { recursive: true, force: true });
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', fresh], { cwd: ROOT, encoding: 'utf8' });
-    if (tsc.status !== 0) throw new Error(`the build failed:\n${tsc.stdout}${tsc.stderr}`);
-    // The rest of `npm run build`: the bundled CLI and the schemas' standalone validators.
-    for (const script of ['bundle-cli.mjs', 'schema-validators.mjs']) {
-      const step = spawnSync(process.execPath, [join(ROOT, 'scripts', script), fresh], { cwd: ROOT, encoding: 'utf8' });
-      if (step.status !== 0) throw new Error(`the build failed (scripts/${script}):\n${step.stdout}${step.stderr}`);
+    // The whole build (scripts/build.mjs), into the fresh folder.
+    const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), fresh], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0) {
+      rmSync(fresh, { recursive: true, force: true });
+      throw new Error(`the build failed:\n${build.stdout}${build.stderr}`);
     }
     const old = join(ROOT, `.dist-old-${process.pid}`);
     if (existsSync(join(ROOT, 'dist'))) renameSync(join(ROOT, 'dist'), old);
