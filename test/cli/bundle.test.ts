@@ -1,0 +1,45 @@
+// The bundled CLI (scripts/bundle-cli.mjs) is the compiled CLI joined, with string-width loaded at
+// its first call: a command that lays out no help text never builds its Intl.Segmenter and
+// Unicode regexps, and a help text is the same as the unbundled CLI prints.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureDist, ROOT } from '../support/build.js';
+
+/**
+ * Runs `main(argv)` of the CLI module `entry` (under dist/) in a fresh node, counting the
+ * Intl.Segmenter objects built (string-width builds one when its module is evaluated).
+ */
+function run(entry: string, argv: string[]): { stdout: string; segmenters: number } {
+  const script = [
+    'let built = 0;',
+    'const Segmenter = Intl.Segmenter;',
+    'Intl.Segmenter = class extends Segmenter { constructor(...args) { super(...args); built++; } };',
+    `const { main } = await import(${JSON.stringify(join(ROOT, 'dist', entry))});`,
+    'const out = [];',
+    `const code = await main(${JSON.stringify(argv)}, { out: (text) => out.push(text), err: (text) => out.push(text), readStdin: async () => '', env: {} });`,
+    'process.stdout.write(JSON.stringify({ code, stdout: out.join("\\n"), segmenters: built }));',
+  ].join('\n');
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  if (child.status !== 0) throw new Error(`${entry} ${argv.join(' ')} failed: ${child.stderr}`);
+  const result = JSON.parse(child.stdout) as { code: number; stdout: string; segmenters: number };
+  expect(result.code).toBe(0);
+  return result;
+}
+
+describe('the bundled CLI', () => {
+  beforeAll(() => void ensureDist(), 240_000);
+
+  it('builds no Intl.Segmenter for a command line that shows no help', () => {
+    expect(run('bundle/main.mjs', ['--version']).segmenters).toBe(0);
+    expect(run('bundle/main.mjs', ['server', '--list']).segmenters).toBe(0);
+  });
+
+  it('lays out a help text as the unbundled CLI does (string-width loaded when first called)', () => {
+    for (const argv of [['--help'], ['server', '--help']]) {
+      const bundled = run('bundle/main.mjs', argv);
+      expect(bundled.segmenters).toBeGreaterThan(0);
+      expect(bundled.stdout).toBe(run('src/cli/main.js', argv).stdout);
+    }
+  });
+});
