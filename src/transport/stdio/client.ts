@@ -9,7 +9,7 @@ import type { CloseInfo, StdioFacet } from '../connection.js';
 import { ConnectFailedError } from '../errors.js';
 import { LineConnection, type LineConnectionOptions } from './line-connection.js';
 import { LineDecoder, isOverflow } from './line-decoder.js';
-import { killGroup, killMarked, killMarkedSync, newTreeMarker, TREE_MARKER_VARIABLE } from './process-tree.js';
+import { killGroup, killMarked, newTreeMarker, TREE_MARKER_VARIABLE } from './process-tree.js';
 import { splitCommandLine } from './shell-words.js';
 
 /** Longest stderr line read (longer ones are skipped and noted); stderr is for people, not protocol. */
@@ -45,7 +45,7 @@ function installExitHook(): void {
   const killAll = () => {
     for (const [pid, marker] of liveTrees) {
       killGroup(pid, 'SIGKILL');
-      killMarkedSync(marker);
+      killMarked(marker);
     }
   };
   process.on('exit', killAll);
@@ -98,6 +98,7 @@ export class StdioClientConnection extends LineConnection {
   readonly #streamsClosed: Promise<void>;
   readonly #graceMs: number;
   #closing: Promise<void> | undefined;
+  #escapedKilled = false;
   #closeReason: string | undefined;
 
   /** @param marker the value of TREE_MARKER_VARIABLE the child was started with. */
@@ -153,17 +154,16 @@ export class StdioClientConnection extends LineConnection {
       const timer = setTimeout(() => {
         this.transcript.event('pipes still open after the process exited: ending what it started');
         killGroup(pid, 'SIGKILL');
-        void killMarked(marker);
+        killMarked(marker);
         child.stdout!.destroy();
         child.stderr!.destroy();
       }, this.#graceMs);
       void this.#streamsClosed.then(() => clearTimeout(timer));
     });
-    void Promise.all([this.#exited, this.#streamsClosed]).then(async ([exit]) => {
+    void Promise.all([this.#exited, this.#streamsClosed]).then(([exit]) => {
       // Anything the child started and left behind goes with it: in its group, or marked.
       if (killGroup(pid, 'SIGKILL')) this.transcript.event('killed processes left in the group');
-      const escaped = await killMarked(marker);
-      if (escaped > 0) this.transcript.event(`killed ${escaped} process(es) it started outside its group`);
+      this.#killEscaped();
       liveTrees.delete(pid);
       const info: CloseInfo = this.#closeReason !== undefined
         ? { initiator: 'local', reason: this.#closeReason }
@@ -206,9 +206,20 @@ export class StdioClientConnection extends LineConnection {
     // A grandchild holding the pipes open would keep 'close' from firing: the group kill ends it,
     // and one that left the group is found by its marker.
     killGroup(pid, 'SIGKILL');
-    await killMarked(this.#marker);
+    this.#killEscaped();
     await this.#streamsClosed;
     await this.closed;
+  }
+
+  /**
+   * Ends what the exited child started outside its group (found by its marker), once: by close()
+   * or when the pipes closed, whichever comes first (a scan of /proc each).
+   */
+  #killEscaped(): void {
+    if (this.#escapedKilled) return;
+    this.#escapedKilled = true;
+    const escaped = killMarked(this.#marker);
+    if (escaped > 0) this.transcript.event(`killed ${escaped} process(es) it started outside its group`);
   }
 
   #waitExit(ms: number): Promise<boolean> {
