@@ -429,9 +429,14 @@ describe('session hygiene: a cap and idle expiry', () => {
   it('keeps a session whose POST is still owed an answer, however long it takes', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const slowArrived = new Promise<void>((resolve) => (arrived = resolve));
     const sessions: HttpServerConnection[] = [];
+    // Idle periods long enough that the slow request reaches the server within the first, however
+    // loaded the machine (before it arrives the session is idle indeed).
+    const idleMs = 400;
     const listener = await listenHttp({
-      sessionIdleTimeoutMs: 100,
+      sessionIdleTimeoutMs: idleMs,
       onSession: (connection) => {
         sessions.push(connection);
         void (async () => {
@@ -440,7 +445,10 @@ describe('session hygiene: a cap and idle expiry', () => {
             if (!received) return;
             const message = received.message as Message;
             if (message.id === undefined) continue;
-            if (message.method === 'test/slow') await held;
+            if (message.method === 'test/slow') {
+              arrived();
+              await held;
+            }
             await connection.send({ jsonrpc: '2.0', id: message.id, result: message.method === 'initialize' ? { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } } : {} });
           }
         })();
@@ -451,8 +459,9 @@ describe('session hygiene: a cap and idle expiry', () => {
       await client.send(initialize());
       await client.next(idIs(1), WAIT);
       const answered = client.send({ jsonrpc: '2.0', id: 2, method: 'test/slow' });
+      await slowArrived;
       // Several idle periods pass while the answer is owed.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await new Promise((resolve) => setTimeout(resolve, 3 * idleMs));
       expect(sessions[0]!.isClosed).toBe(false);
       release();
       await answered;
