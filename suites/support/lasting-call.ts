@@ -5,9 +5,9 @@
 //
 // The rule: the slowest progress-reporting tool is called with arguments that make it last (its
 // numeric duration, size and step parameters raised toward the maximum its input schema allows,
-// a rung at a time), until its progress shows it still running: two progress notifications for
-// the call, no answer, the last one short of its total, and the steps still ahead taking at least
-// RUNNING_MARGIN_MS at the pace the two showed. After the cancel the case waits for the answer
+// a rung at a time), until its progress shows it still running: two progress notifications or more
+// for the call, no answer, the last one short of its total, and the steps still ahead taking at
+// least RUNNING_MARGIN_MS at the pace the reports showed (reports delivered together show none). After the cancel the case waits for the answer
 // until the work would surely have ended (a target that ignored the cancel answers then).
 import type { CaseContext } from '../../src/harness/index.js';
 import type { ReceivedDatagram, ReceivedMessage } from '../../src/transport/connection.js';
@@ -109,19 +109,43 @@ export async function nextStep(ctx: CaseContext, call: { id: number; progressTok
   return firstOrQuiet(ctx, waits, local);
 }
 
-/** How a call was seen running: its last two progress reports, and the time its remaining steps need at that pace. */
+/** How a call was seen running: its last progress report, and the time its remaining steps need at the pace its reports showed. */
 export interface Running {
   last: ProgressSeen;
-  /** Time between the last two progress reports, in ms (at least 1). */
+  /** Mean time between its progress reports, in ms (at least 1). */
   intervalMs: number;
   /** (total - progress) steps at that pace, in ms. */
   remainingMs: number;
 }
 
 /**
- * Watches a call until its progress shows it running (two reports, no answer, the last short of
- * its total with RUNNING_MARGIN_MS or more of work ahead): the Running estimate, or why not.
+ * The shortest span of progress reports that shows a pace, in ms: reports that arrive closer
+ * together came in one delivery (a loaded machine, a transport's batching), whatever the pace of
+ * the work that made them.
  */
+export const PACE_SPAN_MS = 20;
+
+/**
+ * What the progress reports of a call seen so far (in arrival order, two or more) show: running
+ * (no answer yet, the last short of its total with `marginMs` or more of work ahead at the pace
+ * from the first report to the last), too short, no total, or nothing yet ('watch': reports that
+ * arrived within PACE_SPAN_MS of each other show no pace; the next ones, or the answer, will).
+ */
+export function judgePace(seen: readonly ProgressSeen[], marginMs: number): { running: Running } | { not: 'too-short' | 'no-total' } | 'watch' {
+  if (seen.length < 2) return 'watch';
+  const first = seen[0]!;
+  const last = seen.at(-1)!;
+  if (last.total === undefined || !Number.isFinite(last.progress) || !Number.isFinite(first.progress)) return { not: 'no-total' };
+  const stepsLeft = last.total - last.progress;
+  const spanMs = last.at - first.at;
+  if (stepsLeft > 0 && spanMs < PACE_SPAN_MS) return 'watch';
+  const intervalMs = Math.max(1, spanMs / (seen.length - 1));
+  const perStep = last.progress > first.progress ? spanMs / (last.progress - first.progress) : intervalMs;
+  const remainingMs = stepsLeft * perStep;
+  return stepsLeft > 0 && remainingMs >= marginMs ? { running: { last, intervalMs, remainingMs } } : { not: 'too-short' };
+}
+
+/** Watches a call until its progress shows whether it is running (judgePace, with RUNNING_MARGIN_MS): the Running estimate, or why not. */
 export async function confirmRunning(ctx: CaseContext, call: { id: number; progressToken: string }, windowMs: number): Promise<{ running: Running } | { not: 'answered' | 'quiet' | 'too-short' | 'no-total'; answer?: Message }> {
   const seen: ProgressSeen[] = [];
   for (;;) {
@@ -129,15 +153,8 @@ export async function confirmRunning(ctx: CaseContext, call: { id: number; progr
     if (step.kind === 'answer') return { not: 'answered', answer: step.answer };
     if (step.kind === 'quiet') return { not: 'quiet' };
     seen.push(step.seen);
-    if (seen.length < 2) continue;
-    const [previous, last] = seen.slice(-2) as [ProgressSeen, ProgressSeen];
-    if (last.total === undefined || !Number.isFinite(last.progress)) return { not: 'no-total' };
-    const stepsLeft = last.total - last.progress;
-    const intervalMs = Math.max(1, last.at - previous.at);
-    const perStep = last.progress > previous.progress ? intervalMs / (last.progress - previous.progress) : intervalMs;
-    const remainingMs = stepsLeft * perStep;
-    if (stepsLeft > 0 && remainingMs >= ctx.scaled(RUNNING_MARGIN_MS)) return { running: { last, intervalMs, remainingMs } };
-    return { not: 'too-short' };
+    const judged = judgePace(seen, ctx.scaled(RUNNING_MARGIN_MS));
+    if (judged !== 'watch') return judged;
   }
 }
 

@@ -7,7 +7,7 @@ import { defineCase } from '../../src/harness/index.js';
 import { cases } from '../../suites/server/core/cancellation.js';
 import { openSession } from '../../suites/support/session.js';
 import { argumentsFor, LARGE_INTEGER_CAP, openAskingSession, startInFlightCall } from '../../suites/support/in-flight.js';
-import { lastingArguments } from '../../suites/support/lasting-call.js';
+import { judgePace, lastingArguments, PACE_SPAN_MS } from '../../suites/support/lasting-call.js';
 import { ALTERNATE_READINGS, casesFlagging, casesFor, runOnMock, readingsSeen, notCaughtInSharedLoop } from './support.js';
 
 const PREFIXES = ['CORE-CANCEL-', 'FLOW-CANCEL-', 'WT-CANCEL-'];
@@ -128,6 +128,26 @@ describe('cancellation suite catches every fault of its requirements', () => {
       expect(caught, JSON.stringify(run.result.cases.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })))).toBe(true);
     });
   }
+});
+
+describe('the pace of a running call (lasting-call.ts)', () => {
+  const report = (progress: number, at: number) => ({ progress, total: 20, at });
+
+  it('judges two reports a step apart: running with the work ahead, else too short', () => {
+    const running = judgePace([report(1, 1000), report(2, 1200)], 1000);
+    expect(running).toEqual({ running: { last: report(2, 1200), intervalMs: 200, remainingMs: 3600 } });
+    expect(judgePace([report(18, 1000), report(19, 1200)], 1000)).toEqual({ not: 'too-short' });
+    expect(judgePace([{ progress: 1, at: 1000 }, { progress: 2, at: 1200 }], 1000)).toEqual({ not: 'no-total' });
+  });
+
+  it('takes reports delivered together (a loaded machine) as no pace, and the pace from the first report to the last once they show one', () => {
+    const burst = [report(1, 1000), report(2, 1000 + PACE_SPAN_MS - 1)];
+    expect(judgePace(burst, 1000)).toBe('watch');
+    const judged = judgePace([...burst, report(3, 1400)], 1000);
+    expect(judged).toMatchObject({ running: { remainingMs: 3400, intervalMs: 200 } });
+    // Work that is over is judged at once, however close its reports came.
+    expect(judgePace([report(19, 1000), report(20, 1001)], 1000)).toEqual({ not: 'too-short' });
+  });
 });
 
 describe('a server deaf to cancels, whose only long tool reports progress (issue 16)', () => {
