@@ -51,7 +51,10 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['@fails-components/*'],
+  // The HTTP/3 addon is native and optional: the library imports it by name, from node_modules.
+  external: ['@fails-components/webtransport-transport-http3-quiche'],
+  // CommonJS packages inside (debug, under the WebTransport library) require node's modules.
+  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   logLevel: 'warning',
   plugins: [lazyStringWidth],
 });

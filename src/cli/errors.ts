@@ -1,6 +1,6 @@
 // Errors of the command line itself: an option value that cannot be used. Each names the option,
 // so the user sees one line saying what to change (exit code 2).
-import { TargetOptionError } from '../harness/server-target.js';
+import { TargetOptionError } from '../harness/errors.js';
 
 export class CliUsageError extends Error {
   readonly code = 'CLI_USAGE';

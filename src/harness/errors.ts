@@ -144,3 +144,14 @@ export class RunInterruptedError extends HarnessError {
     super('RUN_INTERRUPTED', 'the run was interrupted');
   }
 }
+
+/** A target option that cannot be used: `option` as the command line spells it (`--url`), `detail` what is wrong. */
+export class TargetOptionError extends HarnessError {
+  readonly option: string;
+  readonly detail: string;
+  constructor(option: string, detail: string, options?: { cause?: unknown }) {
+    super('TARGET_OPTION_INVALID', `${option}: ${detail}`, options);
+    this.option = option;
+    this.detail = detail;
+  }
+}

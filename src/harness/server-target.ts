@@ -7,20 +7,11 @@ import { readFileSync } from 'node:fs';
 import { isProtocolVersion, PROTOCOL_VERSIONS } from '../protocol/methods.js';
 import { splitCommandLine } from '../transport/stdio/index.js';
 import { parseCertificateHash } from '../transport/webtransport/tls.js';
-import { HarnessError } from './errors.js';
+import { TargetOptionError } from './errors.js';
 import { httpRerunArgs, httpTarget, stdioTarget, webTransportTarget, type TargetCommonOptions } from './transport-targets.js';
 import type { Target } from './case.js';
 
-/** A target option that cannot be used: `option` as the command line spells it (`--url`), `detail` what is wrong. */
-export class TargetOptionError extends HarnessError {
-  readonly option: string;
-  readonly detail: string;
-  constructor(option: string, detail: string, options?: { cause?: unknown }) {
-    super('TARGET_OPTION_INVALID', `${option}: ${detail}`, options);
-    this.option = option;
-    this.detail = detail;
-  }
-}
+export { TargetOptionError };
 
 export type ServerTransport = 'webtransport' | 'http' | 'stdio';
 
