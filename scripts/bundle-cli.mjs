@@ -4,8 +4,9 @@
 // of some hundreds of modules resolved one by one: it answers its first message in about 60% of
 // the time (bench/startup.ts). The bundle is the same compiled code, only joined; the library entry
 // (dist/src/index.js) is not bundled. Packages loaded at run time by name (createRequire: ajv's
-// runtime for generated validators, junit-report-builder) and the WebTransport library (a native,
-// optional HTTP/3 addon beside it) stay outside and come from node_modules, as `dependencies`.
+// runtime for generated validators, junit-report-builder) and the WebTransport library's native,
+// optional HTTP/3 addon stay outside and come from node_modules (the library itself, pure
+// JavaScript over HTTP/2, is inside).
 //
 // Run by `npm run build` after tsc: node scripts/bundle-cli.mjs [dist folder, default dist]
 import { rmSync } from 'node:fs';
