@@ -2,7 +2,8 @@
 // its first call: a command that lays out no help text never builds its Intl.Segmenter and
 // Unicode regexps, and a help text is the same as the unbundled CLI prints.
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDist, ROOT } from '../support/build.js';
 
@@ -27,8 +28,34 @@ function run(entry: string, argv: string[]): { stdout: string; segmenters: numbe
   return result;
 }
 
+/** The modules (as the bundle's `// path` comments name them) that loading `file` evaluates: its static imports, transitively. */
+function modulesLoadedBy(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return new Set();
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  const modules = new Set([...text.matchAll(/^\/\/ (\S+)$/gm)].map((match) => match[1]!));
+  for (const match of text.matchAll(/^import\s(?:[^;]*?\sfrom\s*)?"(\.[^"]+)"/gm)) {
+    for (const module of modulesLoadedBy(resolve(dirname(file), match[1]!), seen)) modules.add(module);
+  }
+  return modules;
+}
+
 describe('the bundled CLI', () => {
   beforeAll(() => void ensureDist(), 240_000);
+
+  it('starts a command run per case (mock-server, mock-client) without the harness (its error classes aside), the reports or fast-check', () => {
+    const bundle = join(ROOT, 'dist', 'bundle');
+    const main = modulesLoadedBy(join(bundle, 'main.mjs'));
+    for (const command of ['mock-server', 'mock-client', 'server']) {
+      const chunk = readdirSync(join(bundle, 'chunks')).find((name) => name.startsWith(`${command}-`));
+      expect(chunk, `the chunk of ${command}`).toBeDefined();
+      const loaded = [...main, ...modulesLoadedBy(join(bundle, 'chunks', chunk!))];
+      const heavy = loaded.filter((module) => /^(dist\/src\/(harness|report)\/|node_modules\/fast-check\/)/.test(module) && module !== 'dist/src/harness/errors.js');
+      // The server command shows the rule can fail: it needs all three.
+      if (command === 'server') expect(heavy.length).toBeGreaterThan(0);
+      else expect(heavy, command).toEqual([]);
+    }
+  });
 
   it('builds no Intl.Segmenter for a command line that shows no help', () => {
     expect(run('bundle/main.mjs', ['--version']).segmenters).toBe(0);
