@@ -2,13 +2,15 @@
 // (examples/vitest/) and a fixture spec that start a mock server and call defineConformanceTests,
 // and its JSON report is read: one test per case under a describe per suite, failures carrying the
 // case's explanation, WARN passing with a warning unless strict, a baseline's expected failure passing.
+// The package's names resolve to dist/ (fixtures/vitest.config.ts), built here when not current.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverRegistry } from '../../suites/server/index.js';
+import { ensureDist } from '../support/build.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CONFIG = 'test/integration/fixtures/vitest.config.ts';
@@ -71,6 +73,8 @@ const CASES = [BROKEN, 'mcp-core/unknown-method-error-shape', 'mcp-core/tools-li
 const WARNED = 'lifecycle/second-initialize-refused';
 
 describe('defineConformanceTests in a vitest run of its own', () => {
+  beforeAll(() => void ensureDist(), 240_000);
+
   it('the example against the correct mock server: a passing test per mcp-core case, in a describe per suite', { timeout: RUN_LIMIT_MS }, async () => {
     const run = await vitest(EXAMPLE);
     expect(run.code, run.output).toBe(0);
