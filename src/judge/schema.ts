@@ -63,8 +63,60 @@ export interface MessageJudgement {
   findings: SchemaFinding[];
 }
 
-/** Judges one message by the schemas for its method, version and direction. */
+/**
+ * Judgements already made, per registry and catalog, by message text and context: the same
+ * messages come back in case after case of a run (the initialize exchange, tool lists, pings, each
+ * case counting its ids from 1), and a judgement depends on nothing else. Bounded: the oldest go
+ * first; longer messages are judged each time (their text would cost more memory than judging).
+ */
+const judged = new WeakMap<SchemaRegistry, WeakMap<RequirementLookup, Map<string, MessageJudgement>>>();
+const JUDGED_KEPT = 2000;
+const JUDGED_TEXT_CHARS = 4 * 1024;
+
+/**
+ * The JSON text of `value` when that text tells it apart from every other value: plain objects,
+ * arrays, strings, booleans, null and finite numbers only. A value decoded from CBOR may hold what
+ * JSON text cannot (a byte string, a big integer, undefined, NaN, -0, a tagged date); undefined then.
+ */
+export function plainJsonText(value: unknown): string | undefined {
+  let plain = true;
+  const text = JSON.stringify(value, function (this: Record<string, unknown>, key: string, converted: unknown) {
+    const original = this[key];
+    if (typeof original === 'number' ? !Number.isFinite(original) || Object.is(original, -0) : typeof original === 'object' && original !== null ? !Array.isArray(original) && Object.getPrototypeOf(original) !== Object.prototype && Object.getPrototypeOf(original) !== null : !['string', 'boolean'].includes(typeof original) && original !== null) {
+      plain = false;
+      return null;
+    }
+    return converted;
+  });
+  return plain ? text : undefined;
+}
+
+function judgementsOf(registry: SchemaRegistry, catalog: RequirementLookup): Map<string, MessageJudgement> {
+  let byCatalog = judged.get(registry);
+  if (byCatalog === undefined) judged.set(registry, (byCatalog = new WeakMap()));
+  let kept = byCatalog.get(catalog);
+  if (kept === undefined) byCatalog.set(catalog, (kept = new Map()));
+  return kept;
+}
+
+/**
+ * Judges one message by the schemas for its method, version and direction. What it returns is
+ * shared with later calls for the same message and context: read it, never change it.
+ */
 export function judgeMessage(registry: SchemaRegistry, catalog: RequirementLookup, message: unknown, context: MessageContext): MessageJudgement {
+  const text = plainJsonText(message);
+  if (text === undefined || text.length > JUDGED_TEXT_CHARS) return judgeAfresh(registry, catalog, message, context);
+  const key = `${context.direction} ${context.protocolVersion ?? ''} ${context.requestMethod ?? ''} ${String(context.taskRequested)} ${String(context.webTransport)} ${String(context.bindingExtensions)} ${text}`;
+  const kept = judgementsOf(registry, catalog);
+  const known = kept.get(key);
+  if (known !== undefined) return known;
+  const judgement = judgeAfresh(registry, catalog, message, context);
+  if (kept.size >= JUDGED_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(key, judgement);
+  return judgement;
+}
+
+function judgeAfresh(registry: SchemaRegistry, catalog: RequirementLookup, message: unknown, context: MessageContext): MessageJudgement {
   const schemas: LoadedSchema[] = [];
   const findings: SchemaFinding[] = [];
   const judge = (schema: LoadedSchema, instance: unknown, prefix: string) => {
