@@ -4,7 +4,7 @@
 // required shape charged to the requirement its place belongs to, and the members the documents
 // do not name gathered as one extra-members finding (never a failure: docs/profile.md §2, rule 4).
 import { isRecord } from '../wire/index.js';
-import type { ExtraMember, LoadedSchema, ValidationIssue } from '../schema/model.js';
+import type { ExtraMember, IdentifyCandidate, LoadedSchema, ValidationIssue } from '../schema/model.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import { requirementAt, type RequirementLookup } from './place.js';
 
@@ -119,9 +119,9 @@ export function judgeMessage(registry: SchemaRegistry, catalog: RequirementLooku
 function judgeAfresh(registry: SchemaRegistry, catalog: RequirementLookup, message: unknown, context: MessageContext): MessageJudgement {
   const schemas: LoadedSchema[] = [];
   const findings: SchemaFinding[] = [];
-  const judge = (schema: LoadedSchema, instance: unknown, prefix: string) => {
+  const judge = (schema: LoadedSchema, instance: unknown, prefix: string, found?: Found) => {
     schemas.push(schema);
-    judgeBy(registry, catalog, schema, instance, prefix, findings);
+    judgeBy(registry, catalog, schema, instance, prefix, findings, found);
   };
   let judged = message;
   if (context.webTransport && context.requestMethod === 'tools/call' && isRecord(message)) {
@@ -144,14 +144,18 @@ function judgeAfresh(registry: SchemaRegistry, catalog: RequirementLookup, messa
       ...(context.taskRequested !== undefined ? { taskRequested: context.taskRequested } : {}),
     })
     .find((candidate) => !EXTENSION_FILES.has(candidate.schema.file));
-  if (best) judge(best.schema, judged, '');
+  // identify validated it already: its issues and extra members are what judging it finds.
+  if (best) judge(best.schema, judged, '', best);
   return { schemas, findings };
 }
 
-/** Adds the findings of `instance` (found at `prefix` inside the message) against `schema`. */
-function judgeBy(registry: SchemaRegistry, catalog: RequirementLookup, schema: LoadedSchema, instance: unknown, prefix: string, into: SchemaFinding[]): void {
+/** What validating an instance against a schema found (as SchemaRegistry.identify gives it for each candidate). */
+type Found = Pick<IdentifyCandidate, 'issues' | 'extraMembers'>;
+
+/** Adds the findings of `instance` (found at `prefix` inside the message) against `schema`; `found`: what validating it found, when known. */
+function judgeBy(registry: SchemaRegistry, catalog: RequirementLookup, schema: LoadedSchema, instance: unknown, prefix: string, into: SchemaFinding[], found?: Found): void {
   const annotated = registry.requirementsOf(schema.id).filter((id) => catalog.has(id));
-  const issues = placedIssues(registry.validate(schema.id, instance).map((issue) => ({ ...issue, instancePath: prefix + issue.instancePath })));
+  const issues = placedIssues((found?.issues ?? registry.validate(schema.id, instance)).map((issue) => ({ ...issue, instancePath: prefix + issue.instancePath })));
   const byRequirement = new Map<string | undefined, ValidationIssue[]>();
   for (const issue of issues) {
     const missing = (issue.params as { missingProperty?: unknown }).missingProperty;
@@ -161,7 +165,7 @@ function judgeBy(registry: SchemaRegistry, catalog: RequirementLookup, schema: L
   for (const [requirement, mine] of byRequirement) {
     into.push({ kind: 'violation', schema: schema.file, requirement, annotated, pointer: mine[0]!.instancePath, issues: mine, extraMembers: [] });
   }
-  const extraMembers = registry.extraMembers(schema.id, instance).map((m) => ({ ...m, pointer: prefix + m.pointer }));
+  const extraMembers = (found?.extraMembers ?? registry.extraMembers(schema.id, instance)).map((m) => ({ ...m, pointer: prefix + m.pointer }));
   if (extraMembers.length > 0) {
     const requirement = requirementAt(annotated, { pointer: extraMembers[0]!.pointer }, catalog);
     into.push({ kind: 'extra-members', schema: schema.file, requirement, annotated, pointer: extraMembers[0]!.pointer, issues: [], extraMembers });
