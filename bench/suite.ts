@@ -10,7 +10,8 @@
 // @modelcontextprotocol/server-everything over Streamable HTTP (everything-http: one process) and
 // stdio (everything-stdio: one process per case), started the way test/interop starts it.
 //
-// Run: npm run bench:suite -- [--target mock-wt,mock-http,...] [--workers 4] [--timeout-scale 1]
+// Run: npm run bench:suite -- [--target mock-wt,mock-http,...] [--workers n] [--timeout-scale 1]
+//      (--workers: default the run's own, 4, or 8 over stdio)
 //      [--json <file>] (the run results, for comparing runs case by case)
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -91,8 +92,8 @@ function fail(message: string): never {
 
 const names = (option('target') ?? TARGETS.map((t) => t.name).join(',')).split(',').filter((n) => n !== '');
 for (const name of names) if (!TARGETS.some((t) => t.name === name)) fail(`--target: unknown target ${JSON.stringify(name)} (known: ${TARGETS.map((t) => t.name).join(', ')})`);
-const workers = Number(option('workers') ?? 4);
-if (!Number.isSafeInteger(workers) || workers < 1) fail(`--workers needs a positive integer, got ${JSON.stringify(option('workers'))}`);
+const workers = option('workers') === undefined ? undefined : Number(option('workers'));
+if (workers !== undefined && (!Number.isSafeInteger(workers) || workers < 1)) fail(`--workers needs a positive integer, got ${JSON.stringify(option('workers'))}`);
 const timeoutScale = Number(option('timeout-scale') ?? 1);
 if (!Number.isFinite(timeoutScale) || timeoutScale <= 0) fail(`--timeout-scale needs a positive number, got ${JSON.stringify(option('timeout-scale'))}`);
 const jsonFile = option('json');
@@ -148,7 +149,7 @@ async function measure(bench: BenchTarget): Promise<Measure> {
   try {
     const began = performance.now();
     const cpuBefore = cpuSeconds();
-    const result = await runConformance({ registry, target, workers, timeoutScale });
+    const result = await runConformance({ registry, target, ...(workers !== undefined ? { workers } : {}), timeoutScale });
     const cpuAfter = cpuSeconds();
     const wallS = (performance.now() - began) / 1000;
     const executed = result.cases.filter((c) => c.verdict !== 'SKIPPED' && c.verdict !== 'NOT_APPLICABLE');
@@ -194,7 +195,7 @@ function report(m: Measure): void {
       `(${(rate / OFFICIAL_CHECKS_PER_S).toFixed(2)}x the official runner's ${OFFICIAL_CHECKS_PER_S.toFixed(1)} checks/s)`,
   );
   const caseSum = m.result.cases.reduce((sum, c) => sum + c.durationMs, 0) / 1000;
-  console.log(`  sum of case times ${caseSum.toFixed(1)} s over ${workers} workers; ${countsLine(m.result.summary)}`);
+  console.log(`  sum of case times ${caseSum.toFixed(1)} s over ${String(m.result.options['workers'])} workers; ${countsLine(m.result.summary)}`);
   if (m.cpu !== undefined) {
     // A run cannot end sooner than its CPU time spread over every core: the floor of its wall time here.
     const total = m.cpu.own + m.cpu.children;
@@ -214,7 +215,7 @@ function report(m: Measure): void {
   }
 }
 
-console.log(`server run, every server case (${serverCases().length}), ${workers} workers, --timeout-scale ${timeoutScale}, ${CORES} cores`);
+console.log(`server run, every server case (${serverCases().length}), ${workers === undefined ? 'default workers' : `${workers} workers`}, --timeout-scale ${timeoutScale}, ${CORES} cores`);
 const bareNode = names.some((n) => n.endsWith('-stdio')) ? bareNodeCpuS() : undefined;
 if (names.includes('mock-stdio') && !distIsCurrent()) {
   // cliCommand falls back to the sources through tsx, whose start costs several times the compiled CLI's.

@@ -56,7 +56,7 @@ export interface ConformanceRunOptions {
   failOnStale?: boolean;
   /** Multiplies every time limit (`--timeout-scale`). Default 1. */
   timeoutScale?: number;
-  /** Cases run at the same time (`--workers`). Default 4. */
+  /** Cases run at the same time (`--workers`). Default 4; 8 over stdio (a process per case). */
   workers?: number;
   /** fast-check seed to replay (`--seed`); with `path` and one case, one counterexample (`--path`). */
   seed?: number;

@@ -117,7 +117,16 @@ export interface Target {
   openCase?(signal: AbortSignal, c: RegisteredCase, run: { timeoutScale: number }): Promise<CaseSession>;
   /** Called once per run before any case; its result feeds applicability. */
   discover(signal: AbortSignal, run?: { timeoutScale: number }): Promise<Discovery>;
+  /**
+   * Cases run at the same time when the run does not say (RunOptions.workers). Default
+   * DEFAULT_WORKERS; a target that starts a process per case (stdio) says more: each case first
+   * waits on its process's start, and more at once keep the machine busy meanwhile.
+   */
+  defaultWorkers?: number;
 }
+
+/** Cases run at the same time when neither the run nor its target says otherwise. */
+export const DEFAULT_WORKERS = 4;
 
 /** `true` when the case applies; otherwise the reason it does not (reported with NOT_APPLICABLE). */
 export type Applicability = true | string;

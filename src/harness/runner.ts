@@ -10,7 +10,7 @@ import type { CloseInfo, Connection } from '../transport/connection.js';
 import { ConnectFailedError, ConnectionError } from '../transport/errors.js';
 import { boundValue, checkMessageLimit, DEFAULT_MAX_MESSAGE_BYTES } from '../transport/message-bound.js';
 import { applyBaseline, exitCodeFor, type Baseline } from './baseline.js';
-import type { CaseSession, ClientProcess, Discovery, RegisteredCase, Target, TargetDescription } from './case.js';
+import { DEFAULT_WORKERS, type CaseSession, type ClientProcess, type Discovery, type RegisteredCase, type Target, type TargetDescription } from './case.js';
 import { CaseRun } from './context.js';
 import { CaseTimeoutError, RunInterruptedError, RunOptionsError, TargetUnreachableError } from './errors.js';
 import { applicability, INTERRUPTED_BEFORE_START, judgeCase, type CaseJudgement, type CaseOutcome, type JudgeCaseOptions } from './judge-case.js';
@@ -38,7 +38,7 @@ export interface RunOptions {
   registry: CaseRegistry;
   target: Target;
   filters?: CaseFilters;
-  /** Cases run at the same time. Default 4. */
+  /** Cases run at the same time. Default: the target's defaultWorkers, else DEFAULT_WORKERS (4). */
   workers?: number;
   /** Multiplies every time limit and deadline. Default 1. */
   timeoutScale?: number;
@@ -112,8 +112,14 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } 
   }
 }
 
+/** Cases run at the same time in this run. */
+function workersOf(options: RunOptions): number {
+  return options.workers ?? options.target.defaultWorkers ?? DEFAULT_WORKERS;
+}
+
 function checkOptions(options: RunOptions): void {
-  const { workers = 4, timeoutScale = 1, graceMs = 2000 } = options;
+  const { timeoutScale = 1, graceMs = 2000 } = options;
+  const workers = workersOf(options);
   if (!Number.isInteger(workers) || workers < 1) throw new RunOptionsError(`workers must be a positive integer, got ${workers}`);
   if (!Number.isFinite(timeoutScale) || timeoutScale <= 0) throw new RunOptionsError(`timeoutScale must be a positive number, got ${timeoutScale}`);
   if (!Number.isFinite(graceMs) || graceMs < 0) throw new RunOptionsError(`graceMs must be zero or positive, got ${graceMs}`);
@@ -380,7 +386,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
 /** The options a run used, as its result records them for the reports. */
 function runOptionsRecord(options: RunOptions): Record<string, unknown> {
   return {
-    workers: options.workers ?? 4,
+    workers: workersOf(options),
     timeoutScale: options.timeoutScale ?? 1,
     strict: options.strict ?? false,
     ...(options.path !== undefined ? { path: options.path } : {}),
@@ -522,7 +528,7 @@ async function runSelected(
   };
   // allSettled: a case whose events still throw (a listener failing, say) does not end the run while
   // the others are mid-case; the first such error is raised once every case has stopped.
-  const settled = await runPool(queue, options.workers ?? 4, runOne, interrupt);
+  const settled = await runPool(queue, workersOf(options), runOne, interrupt);
   const failedWorker = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failedWorker) throw failedWorker.reason;
 

@@ -27,6 +27,8 @@ export interface ConnectionTargetOptions {
   initializeParams?: Record<string, unknown>;
   /** MCP Flow tools to use instead of probing every listed tool with `interaction.start`. */
   interactiveTools?: readonly string[];
+  /** Target.defaultWorkers. */
+  defaultWorkers?: number;
 }
 
 /** Names of the first page of a list result (`tools`, `prompts`, `resources`), each item's `name` or `uri`. */
@@ -149,6 +151,7 @@ export function connectionTarget(options: ConnectionTargetOptions): Target {
   return {
     describe: () => description,
     connect: (signal) => options.connect(signal),
+    ...(options.defaultWorkers !== undefined ? { defaultWorkers: options.defaultWorkers } : {}),
     async discover(signal) {
       let connection: Connection;
       try {

@@ -8,6 +8,7 @@ import { CaseRegistry } from '../../src/harness/registry.js';
 import type { CaseResult, Verdict } from '../../src/harness/result.js';
 import { runConformance, type RunEvent, type RunOptions } from '../../src/harness/runner.js';
 import { connectionTarget } from '../../src/harness/target.js';
+import { stdioTarget } from '../../src/harness/transport-targets.js';
 import { renderJson } from '../../src/report/json.js';
 import { ConnectFailedError, TlsConfigError } from '../../src/transport/errors.js';
 import { mockServerTarget, scriptedTarget, tinyServer, type TrackedTarget } from './targets.js';
@@ -533,6 +534,36 @@ describe('parallel workers', () => {
     // A connection per case, one for the pre-flight initialize and one for discovery.
     expect(target.opened.length).toBe(size * 2 + 2);
     expect(target.opened.every((c) => c.isClosed)).toBe(true);
+  });
+});
+
+describe('how many cases run at once', () => {
+  it('as many as the run says, else as its target says (8 over stdio), else 4', async () => {
+    const awake = { now: 0, most: 0 };
+    const cases = Array.from({ length: 10 }, (_, i) =>
+      defineCase({
+        id: `parallel/count-${i}`,
+        suite: 'parallel',
+        title: `count ${i}`,
+        requirements: ['CORE-LIFE-12'],
+        async run(ctx) {
+          awake.most = Math.max(awake.most, ++awake.now);
+          // Held (not ctx.sleep, which gives the worker away) long enough for every worker to start one.
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          awake.now--;
+          ctx.check('CORE-LIFE-12', true, { message: 'ran' });
+        },
+      }),
+    );
+    const most = async (target: Target, workers?: number) => {
+      awake.most = 0;
+      const result = await runConformance({ registry: registryOf(cases), target, graceMs: 500, ...(workers !== undefined ? { workers } : {}) });
+      return { most: awake.most, recorded: result.options['workers'] };
+    };
+    expect(await most(mockServerTarget())).toEqual({ most: 4, recorded: 4 });
+    expect(await most(Object.assign(mockServerTarget(), { defaultWorkers: 6 }))).toEqual({ most: 6, recorded: 6 });
+    expect(await most(Object.assign(mockServerTarget(), { defaultWorkers: 6 }), 2)).toEqual({ most: 2, recorded: 2 });
+    expect(stdioTarget('node my-server.js').defaultWorkers).toBe(8);
   });
 });
 

@@ -43,7 +43,8 @@ export interface ServerPlan {
   /** A stale baseline entry fails the run. */
   failOnStale: boolean;
   reports: ReportPaths;
-  workers: number;
+  /** --workers; undefined: the target's default (Target.defaultWorkers). */
+  workers?: number;
   timeoutScale: number;
   seed?: number;
   path?: string;
@@ -144,7 +145,7 @@ export function parseRunArgs(args: Record<string, unknown>): RunPlan {
     }
     if (reportsDir !== undefined) throw new CliUsageError('--reports', 'has no meaning with --list (the list is written as JSON with --json FILE or --json -)');
   }
-  const workers = oneNumber(args['workers'], '--workers', (n) => Number.isInteger(n) && n >= 1 && n <= 256, 'an integer from 1 to 256') ?? 4;
+  const workers = oneNumber(args['workers'], '--workers', (n) => Number.isInteger(n) && n >= 1 && n <= 256, 'an integer from 1 to 256');
   const timeoutScale = oneNumber(args['timeout-scale'], '--timeout-scale', (n) => Number.isFinite(n) && n > 0 && n <= 1000, 'a positive number (e.g. 2.5)') ?? 1;
   const seed = oneNumber(args['seed'], '--seed', (n) => Number.isSafeInteger(n), 'an integer');
   const path = oneString(args['path'], '--path');
@@ -160,7 +161,7 @@ export function parseRunArgs(args: Record<string, unknown>): RunPlan {
     ...(baselineFile !== undefined ? { baselineFile } : {}),
     failOnStale,
     reports,
-    workers,
+    ...(workers !== undefined ? { workers } : {}),
     timeoutScale,
     ...(seed !== undefined ? { seed } : {}),
     ...(path !== undefined ? { path } : {}),
@@ -302,7 +303,7 @@ export async function executeRun(givenIo: CliIo, run: PlannedRun): Promise<numbe
     registry: run.registry,
     target: run.target,
     filters: plan.filters,
-    workers: plan.workers,
+    ...(plan.workers !== undefined ? { workers: plan.workers } : {}),
     timeoutScale: plan.timeoutScale,
     strict: plan.strict,
     ...(run.baseline !== undefined ? { baseline: run.baseline } : {}),
@@ -424,6 +425,6 @@ export const serverCommand: CliCommand = {
       .option('protocol-version', { type: 'string', describe: 'MCP protocol version to ask for in initialize (default: the latest)' })
       .option('interactive-tool', { type: 'string', array: true, describe: 'an MCP Flow tool to test (repeatable); default: tools that accept interaction.start' })
       .option('config', { type: 'string', describe: `JSON file of settings (url, headers, suites, exclude, baseline, reports...); default ./${CONFIG_FILE} when present; the command line wins` })
-      .options(runOptions({ workers: 'cases run at the same time (default 4)', timeoutScale: 'multiply every time limit (slow CI machines), e.g. 3' })),
+      .options(runOptions({ workers: 'cases run at the same time (default 4; 8 over --stdio, where each case first waits on its own process to start)', timeoutScale: 'multiply every time limit (slow CI machines), e.g. 3' })),
   run: (args, io) => runServer(args, io),
 };
