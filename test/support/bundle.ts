@@ -1,8 +1,8 @@
 // A TypeScript script run as a process per case, bundled once into one plain .mjs file: a child
 // process then starts as plain node, about three times cheaper in CPU than `node --import tsx`
-// (which loads its loader, then every module of the sources through it). The bundle keeps the
-// packages external, so it is written inside the repository (the ignored .vitest-cache/ folder)
-// where node finds node_modules, in a folder of this process's own, removed when it exits (vitest's
+// (which loads its loader, then every module of the sources through it). The packages are inside
+// it but the WebTransport library's native HTTP/3 addon, which node must find in node_modules: it
+// is written inside the repository (the ignored .vitest-cache/ folder), in a folder of this process's own, removed when it exits (vitest's
 // workers were seen to end without an 'exit' event: the next process that bundles removes the
 // folders of processes that are gone).
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -41,7 +41,19 @@ export async function bundledScript(entry: string): Promise<string[]> {
       process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
     }
     const outfile = join(folder, `${bundles.size}-${basename(entry).replace(/\.ts$/, '')}.mjs`);
-    bundle = build({ entryPoints: [entry], outfile, bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20', logLevel: 'silent' }).then(() => outfile);
+    bundle = build({
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      // The packages inside too (the WebTransport library's many modules load at each connect),
+      // but the native, optional HTTP/3 addon; the CommonJS inside requires node's modules.
+      external: ['@fails-components/webtransport-transport-http3-quiche'],
+      banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'silent',
+    }).then(() => outfile);
     bundles.set(entry, bundle);
   }
   return [process.execPath, await bundle];
