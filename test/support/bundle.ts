@@ -2,9 +2,9 @@
 // process then starts as plain node, about three times cheaper in CPU than `node --import tsx`
 // (which loads its loader, then every module of the sources through it). The packages are inside
 // it but the WebTransport library's native HTTP/3 addon, which node must find in node_modules: it
-// is written inside the repository (the ignored .vitest-cache/ folder), in a folder of this process's own, removed when it exits (vitest's
-// workers were seen to end without an 'exit' event: the next process that bundles removes the
-// folders of processes that are gone).
+// is written inside the repository (the ignored .vitest-cache/ folder), in a folder of this
+// process's own, removed when it exits (vitest's workers were seen to end without an 'exit'
+// event: the next process that bundles removes the folders of processes that are gone).
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
