@@ -79,16 +79,33 @@ const JUDGED_TEXT_CHARS = 4 * 1024;
  * JSON text cannot (a byte string, a big integer, undefined, NaN, -0, a tagged date); undefined then.
  */
 export function plainJsonText(value: unknown): string | undefined {
-  let plain = true;
-  const text = JSON.stringify(value, function (this: Record<string, unknown>, key: string, converted: unknown) {
-    const original = this[key];
-    if (typeof original === 'number' ? !Number.isFinite(original) || Object.is(original, -0) : typeof original === 'object' && original !== null ? !Array.isArray(original) && Object.getPrototypeOf(original) !== Object.prototype && Object.getPrototypeOf(original) !== null : !['string', 'boolean'].includes(typeof original) && original !== null) {
-      plain = false;
-      return null;
+  return isPlainJson(value, 0) ? JSON.stringify(value) : undefined;
+}
+
+/** Whether `value` is plain JSON (plainJsonText), at most 64 levels deep. */
+function isPlainJson(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case 'object': {
+      if (value === null) return true;
+      if (depth >= 64) return false;
+      if (Array.isArray(value)) {
+        // A hole reads as undefined: not plain (JSON text would say null).
+        for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1)) return false;
+        return true;
+      }
+      const prototype = Object.getPrototypeOf(value);
+      if (prototype !== Object.prototype && prototype !== null) return false;
+      for (const key of Object.keys(value)) if (!isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+      return true;
     }
-    return converted;
-  });
-  return plain ? text : undefined;
+    default:
+      return false;
+  }
 }
 
 function judgementsOf(registry: SchemaRegistry, catalog: RequirementLookup): Map<string, MessageJudgement> {

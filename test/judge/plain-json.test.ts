@@ -20,10 +20,18 @@ describe('plainJsonText', () => {
       { at: new Date(0) }, // a string
       { a: undefined }, // {}
       [undefined], // [null]
+      [1, , 2], // [1,null,2]
       { m: new Map() },
       { f: () => 1 },
     ]) {
       expect(plainJsonText(value), String(Object.values(value as object)[0])).toBeUndefined();
     }
+  });
+
+  it('is undefined for an array or object 64 levels down (such a message is judged each time)', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 65; i++) deep = [deep];
+    expect(plainJsonText(deep)).toBeUndefined();
+    expect(plainJsonText((deep as unknown[])[0])).toBe(JSON.stringify((deep as unknown[])[0]));
   });
 });
