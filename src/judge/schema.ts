@@ -75,8 +75,9 @@ const JUDGED_TEXT_CHARS = 4 * 1024;
 
 /**
  * The JSON text of `value` when that text tells it apart from every other value: plain objects,
- * arrays, strings, booleans, null and finite numbers only. A value decoded from CBOR may hold what
- * JSON text cannot (a byte string, a big integer, undefined, NaN, -0, a tagged date); undefined then.
+ * arrays, strings, booleans, null and finite numbers only, fewer than 64 levels deep. A value
+ * decoded from CBOR may hold what JSON text cannot (a byte string, a big integer, undefined, NaN,
+ * -0, a tagged date); undefined then.
  */
 export function plainJsonText(value: unknown): string | undefined {
   return isPlainJson(value, 0) ? JSON.stringify(value) : undefined;
