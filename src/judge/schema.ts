@@ -77,31 +77,38 @@ const JUDGED_TEXT_CHARS = 4 * 1024;
  * The JSON text of `value` when that text tells it apart from every other value: plain objects,
  * arrays, strings, booleans, null and finite numbers only, fewer than 64 levels deep. A value
  * decoded from CBOR may hold what JSON text cannot (a byte string, a big integer, undefined, NaN,
- * -0, a tagged date); undefined then.
+ * -0, a tagged date); undefined then. Undefined too when the text would be longer than `maxChars`,
+ * found out before it is written (a message of many megabytes is not copied into a string).
  */
-export function plainJsonText(value: unknown): string | undefined {
-  return isPlainJson(value, 0) ? JSON.stringify(value) : undefined;
+export function plainJsonText(value: unknown, maxChars = Number.POSITIVE_INFINITY): string | undefined {
+  const budget = { left: maxChars };
+  if (!isPlainJson(value, 0, budget)) return undefined;
+  const text = JSON.stringify(value);
+  return text.length <= maxChars ? text : undefined;
 }
 
-/** Whether `value` is plain JSON (plainJsonText), at most 64 levels deep. */
-function isPlainJson(value: unknown, depth: number): boolean {
+/** Whether `value` is plain JSON (plainJsonText) whose text, escapes left out, fits in `budget.left` characters (spent as it is read). */
+function isPlainJson(value: unknown, depth: number, budget: { left: number }): boolean {
   switch (typeof value) {
     case 'string':
+      return (budget.left -= value.length + 2) >= 0;
     case 'boolean':
-      return true;
+      return (budget.left -= 5) >= 0;
     case 'number':
-      return Number.isFinite(value) && !Object.is(value, -0);
+      return Number.isFinite(value) && !Object.is(value, -0) && (budget.left -= 1) >= 0;
     case 'object': {
-      if (value === null) return true;
-      if (depth >= 64) return false;
+      if (value === null) return (budget.left -= 4) >= 0;
+      if (depth >= 64 || (budget.left -= 2) < 0) return false;
       if (Array.isArray(value)) {
         // A hole reads as undefined: not plain (JSON text would say null).
-        for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1)) return false;
+        for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1, budget)) return false;
         return true;
       }
       const prototype = Object.getPrototypeOf(value);
       if (prototype !== Object.prototype && prototype !== null) return false;
-      for (const key of Object.keys(value)) if (!isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+      for (const key of Object.keys(value)) {
+        if ((budget.left -= key.length + 3) < 0 || !isPlainJson((value as Record<string, unknown>)[key], depth + 1, budget)) return false;
+      }
       return true;
     }
     default:
@@ -122,8 +129,8 @@ function judgementsOf(registry: SchemaRegistry, catalog: RequirementLookup): Map
  * shared with later calls for the same message and context: read it, never change it.
  */
 export function judgeMessage(registry: SchemaRegistry, catalog: RequirementLookup, message: unknown, context: MessageContext): MessageJudgement {
-  const text = plainJsonText(message);
-  if (text === undefined || text.length > JUDGED_TEXT_CHARS) return judgeAfresh(registry, catalog, message, context);
+  const text = plainJsonText(message, JUDGED_TEXT_CHARS);
+  if (text === undefined) return judgeAfresh(registry, catalog, message, context);
   const key = `${context.direction} ${context.protocolVersion ?? ''} ${context.requestMethod ?? ''} ${String(context.taskRequested)} ${String(context.webTransport)} ${String(context.bindingExtensions)} ${text}`;
   const kept = judgementsOf(registry, catalog);
   const known = kept.get(key);

@@ -28,6 +28,14 @@ describe('plainJsonText', () => {
     }
   });
 
+  it('is undefined when the text would be longer than maxChars (found before it is written)', () => {
+    expect(plainJsonText({ a: 'xy' }, 10)).toBe('{"a":"xy"}');
+    expect(plainJsonText({ a: 'xy' }, 9)).toBeUndefined();
+    expect(plainJsonText({ a: 'x'.repeat(1_000_000) }, 4096)).toBeUndefined();
+    // Escapes are not counted ahead: the written text is measured too.
+    expect(plainJsonText({ a: '\n'.repeat(10) }, 20)).toBeUndefined();
+  });
+
   it('is undefined for an array or object 64 levels down (such a message is judged each time)', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 65; i++) deep = [deep];
