@@ -52,14 +52,14 @@ export function httpTarget(url: string, options: TargetCommonOptions & { client?
   });
 }
 
-/** A server started as a child process per connection; rerun default `--stdio <command>`. */
 /**
  * Cases run at the same time over stdio unless the run says: each starts a process and waits on
- * its start (server-everything over stdio: 18 s with 4, 13 s with 8 on 2 cores; the mock, busy
+ * its start (server-everything over stdio: 18 s with 4, 12-13 s with 8 on 2 cores; the mock, busy
  * with its processes' CPU, the same either way).
  */
 export const STDIO_WORKERS = 8;
 
+/** A server started as a child process per connection; rerun default `--stdio <command>`. */
 export function stdioTarget(command: string, options: TargetCommonOptions & { client?: StdioClientOptions } = {}): Target {
   return connectionTarget({
     description: command,
