@@ -7,8 +7,9 @@
 // numeric duration, size and step parameters raised toward the maximum its input schema allows,
 // a rung at a time), until its progress shows it still running: two progress notifications or more
 // for the call, no answer, the last one short of its total, and the steps still ahead taking at
-// least RUNNING_MARGIN_MS at the pace the reports showed (reports delivered together show none). After the cancel the case waits for the answer
-// until the work would surely have ended (a target that ignored the cancel answers then).
+// least RUNNING_MARGIN_MS at the pace the reports showed (reports delivered together show none).
+// After the cancel the case waits for the answer until the work would surely have ended (a target
+// that ignored the cancel answers then).
 import type { CaseContext } from '../../src/harness/index.js';
 import type { ReceivedDatagram, ReceivedMessage } from '../../src/transport/connection.js';
 import { ConnectionTimeoutError } from '../../src/transport/errors.js';
