@@ -39,7 +39,8 @@ const sources = Math.max(
 );
 const compiledIsStale = () => !existsSync(buildInfo) || statSync(buildInfo).mtimeMs < sources;
 const bundleIsStale = () =>
-  newest(join(dist, 'bundle', 'main.mjs')) < Math.max(newest(join(dist, 'src'), (file) => file.endsWith('.js')), newest(join(root, 'scripts', 'bundle-cli.mjs')));
+  newest(join(dist, 'bundle', 'main.mjs')) <
+  Math.max(newest(join(dist, 'src'), (file) => file.endsWith('.js')), ...['bundle-cli.mjs', 'node-bundle.mjs'].map((file) => newest(join(root, 'scripts', file))));
 
 if (checkOnly) process.exit(compiledIsStale() || bundleIsStale() ? 1 : 0);
 if (compiledIsStale()) {

@@ -12,6 +12,7 @@
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { OUTSIDE, REQUIRE_SHIM } from './node-bundle.mjs';
 
 /**
  * string-width (three copies, under yargs' help layout) builds an Intl.Segmenter and Unicode
@@ -52,10 +53,8 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // The HTTP/3 addon is native and optional: the library imports it by name, from node_modules.
-  external: ['@fails-components/webtransport-transport-http3-quiche'],
-  // CommonJS packages inside (debug, under the WebTransport library) require node's modules.
-  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+  external: OUTSIDE,
+  banner: REQUIRE_SHIM,
   logLevel: 'warning',
   plugins: [lazyStringWidth],
 });

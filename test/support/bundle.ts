@@ -8,6 +8,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
+import { OUTSIDE, REQUIRE_SHIM } from '../../scripts/node-bundle.mjs';
 import { ROOT } from './build.js';
 
 const cache = join(ROOT, '.vitest-cache');
@@ -45,10 +46,9 @@ export async function bundledScript(entry: string): Promise<string[]> {
       entryPoints: [entry],
       outfile,
       bundle: true,
-      // The packages inside too (the WebTransport library's many modules load at each connect),
-      // but the native, optional HTTP/3 addon; the CommonJS inside requires node's modules.
-      external: ['@fails-components/webtransport-transport-http3-quiche'],
-      banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+      // The packages inside too (the WebTransport library's many modules load at each connect).
+      external: OUTSIDE,
+      banner: REQUIRE_SHIM,
       platform: 'node',
       format: 'esm',
       target: 'node20',
