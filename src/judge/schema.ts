@@ -3,6 +3,7 @@
 // WebTransport binding's own schemas where the binding extends a core message; each break of a
 // required shape charged to the requirement its place belongs to, and the members the documents
 // do not name gathered as one extra-members finding (never a failure: docs/profile.md §2, rule 4).
+import { BoundedMap } from '../common/bounded-map.js';
 import { isRecord } from '../wire/index.js';
 import type { ExtraMember, IdentifyCandidate, LoadedSchema, ValidationIssue } from '../schema/model.js';
 import type { SchemaRegistry } from '../schema/registry.js';
@@ -69,7 +70,7 @@ export interface MessageJudgement {
  * case counting its ids from 1), and a judgement depends on nothing else. Bounded: the oldest go
  * first; longer messages are judged each time (their text would cost more memory than judging).
  */
-const judged = new WeakMap<SchemaRegistry, WeakMap<RequirementLookup, Map<string, MessageJudgement>>>();
+const judged = new WeakMap<SchemaRegistry, WeakMap<RequirementLookup, BoundedMap<string, MessageJudgement>>>();
 const JUDGED_KEPT = 2000;
 const JUDGED_TEXT_CHARS = 4 * 1024;
 
@@ -116,11 +117,11 @@ function isPlainJson(value: unknown, depth: number, budget: { left: number }): b
   }
 }
 
-function judgementsOf(registry: SchemaRegistry, catalog: RequirementLookup): Map<string, MessageJudgement> {
+function judgementsOf(registry: SchemaRegistry, catalog: RequirementLookup): BoundedMap<string, MessageJudgement> {
   let byCatalog = judged.get(registry);
   if (byCatalog === undefined) judged.set(registry, (byCatalog = new WeakMap()));
   let kept = byCatalog.get(catalog);
-  if (kept === undefined) byCatalog.set(catalog, (kept = new Map()));
+  if (kept === undefined) byCatalog.set(catalog, (kept = new BoundedMap(JUDGED_KEPT)));
   return kept;
 }
 
@@ -136,7 +137,6 @@ export function judgeMessage(registry: SchemaRegistry, catalog: RequirementLooku
   const known = kept.get(key);
   if (known !== undefined) return known;
   const judgement = judgeAfresh(registry, catalog, message, context);
-  if (kept.size >= JUDGED_KEPT) kept.delete(kept.keys().next().value!);
   kept.set(key, judgement);
   return judgement;
 }

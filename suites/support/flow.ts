@@ -16,6 +16,7 @@
 //   await walkSession(ctx, session, { visit: (current) => ... }); // the same, with a hook per prompt that may stop
 import { randomBytes, randomInt } from 'node:crypto';
 import fc from 'fast-check';
+import { BoundedMap } from '../../src/common/bounded-map.js';
 import { TargetPreconditionError, type CaseContext } from '../../src/harness/index.js';
 import type { Problem } from '../../src/judge/index.js';
 import { FLOW_ERROR } from '../../src/protocol/error-codes.js';
@@ -378,8 +379,7 @@ function textsMatching(prompt: Message): string[] {
 }
 
 /** Samples by pattern: the seed is fixed, so a pattern always gives the same ones (kept, a bounded number). */
-const SAMPLES = new Map<string, readonly string[]>();
-const SAMPLED_PATTERNS_KEPT = 256;
+const SAMPLES = new BoundedMap<string, readonly string[]>(256);
 
 /** fast-check's strings for the whole pattern, then for the pattern (none for one it cannot generate from). */
 function sampledMatching(whole: RegExp, re: RegExp): readonly string[] {
@@ -393,7 +393,6 @@ function sampledMatching(whole: RegExp, re: RegExp): readonly string[] {
     } catch {
       // A pattern fast-check cannot generate from: the fixed candidates are all there is.
     }
-    if (SAMPLES.size >= SAMPLED_PATTERNS_KEPT) SAMPLES.delete(SAMPLES.keys().next().value!);
     SAMPLES.set(key, (samples = found));
   }
   return samples;

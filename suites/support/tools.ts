@@ -5,6 +5,7 @@
 // lifecycle sweeps).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
+import { BoundedMap } from '../../src/common/bounded-map.js';
 import { isRecord } from '../../src/wire/index.js';
 import type { Message } from './session.js';
 
@@ -47,8 +48,7 @@ formatsModule.default(ajv);
  * schemas), and compiling is what costs. A bounded number is kept; ajv's own cache is not used
  * (it would keep every schema a hostile target ever sent).
  */
-const compiled = new Map<string, ValidateFunction | null>();
-const COMPILED_KEPT = 512;
+const compiled = new BoundedMap<string, ValidateFunction | null>(512);
 
 /** A validator for a schema a target sent, or undefined when the schema does not compile. */
 export function validatorFor(schema: unknown): ValidateFunction | undefined {
@@ -69,7 +69,6 @@ export function validatorFor(schema: unknown): ValidateFunction | undefined {
         // never registered
       }
     }
-    if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
     compiled.set(key, validate);
   }
   return validate ?? undefined;
