@@ -9,7 +9,7 @@
 // Options are named after the `server` command's (`--certificate-hash` is `certificateHash`);
 // a value that cannot be used throws ConformanceOptionsError naming the option. What the target
 // does never throws: it ends up in the result, as with the CLI.
-import { parseServerTarget, serverTarget, TargetOptionError } from './harness/server-target.js';
+import { parseServerTarget, serverTarget } from './harness/server-target.js';
 import { splitCommandLine } from './transport/stdio/index.js';
 import {
   clientTarget,
@@ -20,6 +20,7 @@ import {
   runConformance,
   PreflightFailedError,
   stoppedRunResult,
+  TargetOptionError,
   TargetUnreachableError,
   type Baseline,
   type CaseFilters,

@@ -11,8 +11,6 @@ import { TargetOptionError } from './errors.js';
 import { httpRerunArgs, httpTarget, stdioTarget, webTransportTarget, type TargetCommonOptions } from './transport-targets.js';
 import type { Target } from './case.js';
 
-export { TargetOptionError };
-
 export type ServerTransport = 'webtransport' | 'http' | 'stdio';
 
 /** The target options of the `server` command, as yargs parsed them. */
