@@ -195,13 +195,11 @@ export class ControlStream {
         await this.#delivery.belowLimit();
         const { value, done } = await reader.read();
         if (done) {
-          if (this.#failure === undefined) answeredEnd = this.#onEnd();
+          answeredEnd = this.#onEnd();
           break;
         }
-        // After a lost frame sync nothing more is processed; what still comes is read and dropped
-        // (so the peer's sending is seen, and nothing piles up) until the lost-sync path closes the session.
-        if (this.#failure !== undefined) core.touch();
-        else this.#onChunk(value);
+        this.#onChunk(value);
+        if (this.#failure !== undefined) return; // the lost-sync path closes the session
       }
       core.transcript.event('control stream ended by the peer');
     } catch (error) {
@@ -209,7 +207,6 @@ export class ControlStream {
     } finally {
       reader.releaseLock();
     }
-    if (this.#failure !== undefined) return; // the lost-sync path closes the session
     // WT-CONN-6: the control stream ending or being reset closes the session.
     if (core.hooks.controlStreamEnded?.() === 'keep-open') {
       core.transcript.event('control stream ended: session kept open');

@@ -25,14 +25,6 @@ export interface ClientErrorAnswers {
 export const CONTROL: TranscriptChannel = { kind: 'control' };
 /** How long a peer whose control stream lost frame sync (or was refused) may keep the session to read our error answer. */
 export const LOST_SYNC_CLOSE_DELAY_MS = 1000;
-/**
- * After a lost frame sync the session is closed once the peer has sent nothing for this long (or
- * after LOST_SYNC_CLOSE_LIMIT_MS): resetting the HTTP/2 stream under a session while the peer still
- * sends on it can send Node's HTTP/2 core into a loop that queues frames without end (the process
- * at 100% CPU, gigabytes of memory, no other session served).
- */
-export const LOST_SYNC_QUIET_MS = 300;
-export const LOST_SYNC_CLOSE_LIMIT_MS = 10_000;
 
 export interface SessionCoreInit {
   role: WtRole;
@@ -129,13 +121,6 @@ export class SessionCore {
   async closeAfterWrites(reason: string): Promise<void> {
     await this.ops.writesSettled();
     await this.until(() => this.isClosed, LOST_SYNC_CLOSE_DELAY_MS);
-    // The peer may still be sending what follows the frame that lost sync: close once it is quiet.
-    const limit = Date.now() + LOST_SYNC_CLOSE_LIMIT_MS - LOST_SYNC_CLOSE_DELAY_MS;
-    while (!this.isClosed && Date.now() < limit) {
-      const quietFor = Date.now() - this.lastActivity;
-      if (quietFor >= LOST_SYNC_QUIET_MS) break;
-      await this.until(() => this.isClosed, LOST_SYNC_QUIET_MS - quietFor);
-    }
     await this.ops.close(reason);
   }
 
