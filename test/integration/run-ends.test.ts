@@ -9,7 +9,7 @@
 // session's HTTP/2 stream sends the server process's Node HTTP/2 core into a loop that queues
 // frames without end (perf: Http2Session::SendPendingData growing its outgoing vector; 100% CPU,
 // ~10 GB, no session served after). That is a defect of the WebTransport-over-HTTP/2 stack under
-// the mock, recorded in docs/architecture.md; it is not what this file checks.
+// the mock, stated in the README (Transports, known defect); it is not what this file checks.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync } from 'node:fs';
