@@ -539,30 +539,35 @@ describe('parallel workers', () => {
 
 describe('how many cases run at once', () => {
   it('as many as the run says, else as its target says (8 over stdio), else 4', async () => {
-    const awake = { now: 0, most: 0 };
+    const awake = { now: 0, most: 0, expected: 0, open: () => {}, opened: Promise.resolve() };
     const cases = Array.from({ length: 10 }, (_, i) =>
       defineCase({
         id: `parallel/count-${i}`,
         suite: 'parallel',
         title: `count ${i}`,
         requirements: ['CORE-LIFE-12'],
+        // Only reached when fewer run at once than expected (the test then fails on \`most\`).
+        timeLimitMs: 20_000,
         async run(ctx) {
           awake.most = Math.max(awake.most, ++awake.now);
-          // Held (not ctx.sleep, which gives the worker away) long enough for every worker to start one.
-          await new Promise((resolve) => setTimeout(resolve, 300));
+          if (awake.now === awake.expected) awake.open();
+          // Held (not ctx.sleep, which gives the worker away) until as many as expected run at once:
+          // fewer workers never open it (the cases end TIMEOUT and `most` falls short), more show in `most`.
+          await awake.opened;
           awake.now--;
           ctx.check('CORE-LIFE-12', true, { message: 'ran' });
         },
       }),
     );
-    const most = async (target: Target, workers?: number) => {
-      awake.most = 0;
+    const most = async (expected: number, target: Target, workers?: number) => {
+      Object.assign(awake, { most: 0, expected });
+      awake.opened = new Promise<void>((resolve) => (awake.open = resolve));
       const result = await runConformance({ registry: registryOf(cases), target, graceMs: 500, ...(workers !== undefined ? { workers } : {}) });
       return { most: awake.most, recorded: result.options['workers'] };
     };
-    expect(await most(mockServerTarget())).toEqual({ most: 4, recorded: 4 });
-    expect(await most(Object.assign(mockServerTarget(), { defaultWorkers: 6 }))).toEqual({ most: 6, recorded: 6 });
-    expect(await most(Object.assign(mockServerTarget(), { defaultWorkers: 6 }), 2)).toEqual({ most: 2, recorded: 2 });
+    expect(await most(4, mockServerTarget())).toEqual({ most: 4, recorded: 4 });
+    expect(await most(6, Object.assign(mockServerTarget(), { defaultWorkers: 6 }))).toEqual({ most: 6, recorded: 6 });
+    expect(await most(2, Object.assign(mockServerTarget(), { defaultWorkers: 6 }), 2)).toEqual({ most: 2, recorded: 2 });
     expect(stdioTarget('node my-server.js').defaultWorkers).toBe(8);
   });
 });
