@@ -1,6 +1,7 @@
 // Where a command writes. Commands never touch process.stdout directly, so tests run them
 // in-process and read what they printed.
 import type { ConsoleOutput } from '../report/console.js';
+import type { OptionTable } from './quick-args.js';
 
 export interface CliIo {
   out(text: string): void;
@@ -64,6 +65,12 @@ export interface CliCommand {
   describe: string;
   builder: (yargs: import('yargs').Argv) => import('yargs').Argv;
   run: (args: Record<string, unknown>, io: CliIo) => Promise<number>;
+  /**
+   * Set by a command started once per case: its options (the builder declares the same table to
+   * yargs) and its own check of them (an error message, or undefined). main.ts then reads a plain
+   * command line of it without yargs (quick-args.ts).
+   */
+  quick?: { options: OptionTable; check(args: Record<string, unknown>): string | undefined };
 }
 
 /**

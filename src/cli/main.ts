@@ -1,6 +1,6 @@
 // The `mcp-flow-conformance` command: yargs front door; each command lives in ./commands/.
-import yargs from 'yargs';
 import { type CliCommand, type CliIo, ExitCode, processIo } from './io.js';
+import { quickArgs } from './quick-args.js';
 import { packageVersion } from './version.js';
 
 /**
@@ -46,11 +46,29 @@ function joinStdoutValues(argv: readonly string[]): string[] {
   return joined;
 }
 
+/**
+ * A command started once per case (it declares `quick`), named first and followed by a plain
+ * command line of its options: run without yargs (quick-args.ts says why). Undefined for every
+ * other command line, yargs' to read.
+ */
+async function quickCommand(argv: readonly string[]): Promise<{ command: CliCommand; args: Record<string, unknown> } | undefined> {
+  const name = argv[0];
+  if (name === undefined || !Object.hasOwn(COMMANDS, name)) return undefined;
+  const command = await COMMANDS[name]!();
+  if (command.quick === undefined) return undefined;
+  const args = quickArgs(argv.slice(1), command.quick.options);
+  if (args === undefined || command.quick.check(args) !== undefined) return undefined;
+  return { command, args };
+}
+
 export async function main(givenArgv: string[], io: CliIo = processIo): Promise<number> {
+  const quick = await quickCommand(givenArgv);
+  if (quick !== undefined) return quick.command.run(quick.args, io);
   // Everything after `--` is the client command's, never ours.
   const end = givenArgv.indexOf('--');
   const own = joinStdoutValues(end < 0 ? givenArgv : givenArgv.slice(0, end));
   const argv = end < 0 ? own : [...own, ...givenArgv.slice(end)];
+  const { default: yargs } = await import('yargs');
   let exitCode: number = ExitCode.ok;
   // With exitProcess(false) yargs still runs a command's handler after a validation failure;
   // once usage failed, the handler must neither run nor overwrite the usage exit code. yargs may

@@ -57,6 +57,17 @@ describe('the bundled CLI', () => {
     }
   });
 
+  it('starts mock-server without yargs (quick-args.ts reads its command line), and loads yargs for any other command', () => {
+    const bundle = join(ROOT, 'dist', 'bundle');
+    const chunk = (command: string) => join(bundle, 'chunks', readdirSync(join(bundle, 'chunks')).find((name) => name.startsWith(`${command}-`))!);
+    const yargsIn = (modules: Set<string>) => [...modules].filter((module) => module.startsWith('node_modules/yargs/'));
+    expect(yargsIn(modulesLoadedBy(join(bundle, 'main.mjs')))).toEqual([]);
+    expect(yargsIn(modulesLoadedBy(chunk('mock-server')))).toEqual([]);
+    // main.ts imports it when yargs reads the line: its chunk is there, the rule above can fail.
+    const yargsChunks = readdirSync(join(bundle, 'chunks')).filter((name) => yargsIn(modulesLoadedBy(join(bundle, 'chunks', name))).length > 0);
+    expect(yargsChunks.length).toBeGreaterThan(0);
+  });
+
   it('builds no Intl.Segmenter for a command line that shows no help', () => {
     expect(run('bundle/main.mjs', ['--version']).segmenters).toBe(0);
     expect(run('bundle/main.mjs', ['server', '--list']).segmenters).toBe(0);

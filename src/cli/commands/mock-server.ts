@@ -6,6 +6,7 @@ import { MockServerError } from '../../peer/server/extension.js';
 import { MOCK_TRANSPORTS, mockServerFaultCatalog, startMockServer, type MockTransport, type RunningMockServer } from '../../peer/server/start.js';
 import { untilSignal } from '../signals.js';
 import { ExitCode, type CliCommand, type CliIo } from '../io.js';
+import type { OptionTable } from '../quick-args.js';
 
 /** What the running server serves, as printed at start. */
 export function describeServer(server: RunningMockServer): string {
@@ -91,39 +92,50 @@ export async function runMockServer(args: Record<string, unknown>, io: CliIo): P
   return ExitCode.ok;
 }
 
+/** The options of `mock-server`, read by yargs (the builder) and by quickArgs alike. */
+export const MOCK_SERVER_OPTIONS: OptionTable = {
+  transport: { type: 'string', choices: [...MOCK_TRANSPORTS], describe: 'wt (WebTransport over HTTP/2), http (Streamable HTTP) or stdio' },
+  host: { type: 'string', default: '127.0.0.1', describe: 'address to listen on (wt, http)' },
+  port: { type: 'number', default: 0, describe: 'port (0: any free port)' },
+  http: { choices: [2, 3], default: 2, type: 'number', describe: 'HTTP version under WebTransport (3 needs the optional package @fails-components/webtransport-transport-http3-quiche)' },
+  cert: { type: 'string', describe: 'PEM certificate file (wt; default: self-signed, hash printed)' },
+  key: { type: 'string', describe: 'PEM private key file (wt)' },
+  'encoding-preference': { type: 'string', describe: 'encodings spoken, preferred first (wt), e.g. cbor,json' },
+  'max-message-size': { type: 'number', describe: 'largest message accepted, in bytes' },
+  'max-concurrent-streams': { type: 'number', describe: 'execution streams a client may hold open (wt)' },
+  'kept-message-bytes': { type: 'number', describe: 'bytes of each message kept in a session\'s transcript (default 65536); a larger one is kept as its size, SHA-256 and first bytes' },
+  'max-sessions': { type: 'number', describe: 'sessions open at once (wt, http; more get 429; default 64)' },
+  'handshake-timeout': { type: 'number', describe: 'ms a WebTransport session may take to complete initialize before it is closed (default 30000; 0: never)' },
+  'idle-timeout': { type: 'number', describe: 'ms a session (wt, http) may stay idle, nothing in flight, before it is closed (default 600000; 0: never)' },
+  datagrams: { type: 'boolean', default: true, describe: 'advertise datagram support (wt); --no-datagrams turns it off' },
+  wizard: { type: 'string', array: true, describe: 'a wizard file to serve besides the shipped ones (repeatable)' },
+  fastworkflow: { type: 'boolean', describe: 'serve the FastWorkflow profile (default: on for http)' },
+  store: { type: 'string', describe: 'FastWorkflow conversation directory (default: a temporary one, removed at exit)' },
+  readings: { type: 'string', choices: ['recommended', 'alternate'], default: 'recommended', describe: 'the readings of the profile taken where the documents leave a choice: recommended (the reference mock) or alternate (another allowed reading everywhere)' },
+  fault: { type: 'string', array: true, describe: 'switch a fault on (repeatable); see --list-faults' },
+  'list-faults': { type: 'boolean', describe: 'print every fault with its requirement ID and exit' },
+  log: { type: 'boolean', describe: 'print every message (direction, connection, method/id, body as JSON)' },
+};
+
+/** What is wrong with the options of a `mock-server` command line beyond their types, or undefined. */
+export function checkMockServerArgs(args: Record<string, unknown>): string | undefined {
+  if (args['list-faults'] !== true && args['transport'] === undefined) return `--transport is required (${MOCK_TRANSPORTS.join(', ')})`;
+  for (const name of ['port', 'max-message-size', 'max-concurrent-streams', 'max-sessions', 'handshake-timeout', 'idle-timeout'] as const) {
+    const value = args[name];
+    if (value !== undefined && !Number.isInteger(value)) return `--${name} must be an integer, got ${String(value)}`;
+  }
+  return undefined;
+}
+
 export const mockServerCommand: CliCommand = {
   command: 'mock-server',
   describe: 'run the reference mock server (WebTransport, Streamable HTTP or stdio) until SIGINT/SIGTERM',
   builder: (yargs) =>
-    yargs
-      .option('transport', { choices: [...MOCK_TRANSPORTS], describe: 'wt (WebTransport over HTTP/2), http (Streamable HTTP) or stdio' })
-      .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (wt, http)' })
-      .option('port', { type: 'number', default: 0, describe: 'port (0: any free port)' })
-      .option('http', { choices: [2, 3], default: 2, type: 'number', describe: 'HTTP version under WebTransport (3 needs the optional package @fails-components/webtransport-transport-http3-quiche)' })
-      .option('cert', { type: 'string', describe: 'PEM certificate file (wt; default: self-signed, hash printed)' })
-      .option('key', { type: 'string', describe: 'PEM private key file (wt)' })
-      .option('encoding-preference', { type: 'string', describe: 'encodings spoken, preferred first (wt), e.g. cbor,json' })
-      .option('max-message-size', { type: 'number', describe: 'largest message accepted, in bytes' })
-      .option('max-concurrent-streams', { type: 'number', describe: 'execution streams a client may hold open (wt)' })
-      .option('kept-message-bytes', { type: 'number', describe: 'bytes of each message kept in a session\'s transcript (default 65536); a larger one is kept as its size, SHA-256 and first bytes' })
-      .option('max-sessions', { type: 'number', describe: 'sessions open at once (wt, http; more get 429; default 64)' })
-      .option('handshake-timeout', { type: 'number', describe: 'ms a WebTransport session may take to complete initialize before it is closed (default 30000; 0: never)' })
-      .option('idle-timeout', { type: 'number', describe: 'ms a session (wt, http) may stay idle, nothing in flight, before it is closed (default 600000; 0: never)' })
-      .option('datagrams', { type: 'boolean', default: true, describe: 'advertise datagram support (wt); --no-datagrams turns it off' })
-      .option('wizard', { type: 'string', array: true, describe: 'a wizard file to serve besides the shipped ones (repeatable)' })
-      .option('fastworkflow', { type: 'boolean', describe: 'serve the FastWorkflow profile (default: on for http)' })
-      .option('store', { type: 'string', describe: 'FastWorkflow conversation directory (default: a temporary one, removed at exit)' })
-      .option('readings', { choices: ['recommended', 'alternate'], default: 'recommended', describe: 'the readings of the profile taken where the documents leave a choice: recommended (the reference mock) or alternate (another allowed reading everywhere)' })
-      .option('fault', { type: 'string', array: true, describe: 'switch a fault on (repeatable); see --list-faults' })
-      .option('list-faults', { type: 'boolean', describe: 'print every fault with its requirement ID and exit' })
-      .option('log', { type: 'boolean', describe: 'print every message (direction, connection, method/id, body as JSON)' })
-      .check((argv) => {
-        if (argv['list-faults'] !== true && argv['transport'] === undefined) throw new Error(`--transport is required (${MOCK_TRANSPORTS.join(', ')})`);
-        for (const name of ['port', 'max-message-size', 'max-concurrent-streams', 'max-sessions', 'handshake-timeout', 'idle-timeout'] as const) {
-          const value = argv[name];
-          if (value !== undefined && !Number.isInteger(value)) throw new Error(`--${name} must be an integer, got ${String(value)}`);
-        }
-        return true;
-      }),
+    yargs.options(MOCK_SERVER_OPTIONS as Record<string, import('yargs').Options>).check((argv) => {
+      const wrong = checkMockServerArgs(argv);
+      if (wrong !== undefined) throw new Error(wrong);
+      return true;
+    }),
   run: runMockServer,
+  quick: { options: MOCK_SERVER_OPTIONS, check: checkMockServerArgs },
 };
