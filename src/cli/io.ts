@@ -70,7 +70,12 @@ export interface CliCommand {
    * yargs) and its own check of them (an error message, or undefined). main.ts then reads a plain
    * command line of it without yargs (quick-args.ts).
    */
-  quick?: { options: OptionTable; check(args: Record<string, unknown>): string | undefined };
+  quick?: {
+    options: OptionTable;
+    /** The name of its one optional positional argument, if it takes one. */
+    positional?: string;
+    check(args: Record<string, unknown>): string | undefined;
+  };
 }
 
 /**

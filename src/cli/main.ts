@@ -56,7 +56,7 @@ async function quickCommand(argv: readonly string[]): Promise<{ command: CliComm
   if (name === undefined || !Object.hasOwn(COMMANDS, name)) return undefined;
   const command = await COMMANDS[name]!();
   if (command.quick === undefined) return undefined;
-  const args = quickArgs(argv.slice(1), command.quick.options);
+  const args = quickArgs(argv.slice(1), command.quick.options, command.quick.positional);
   if (args === undefined || command.quick.check(args) !== undefined) return undefined;
   return { command, args };
 }

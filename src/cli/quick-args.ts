@@ -1,11 +1,12 @@
 // A command line read without yargs, for the commands started once per case (the stdio mock
-// server: a process per stdio case). yargs costs about 30 ms of such a process's CPU (its module
+// server: a process per stdio case; the mock client as a client-case driver). yargs costs about 30 ms of such a process's CPU (its module
 // compiled, every option declared, help rendered for a failure that never comes), a sixth of it.
 // The command declares its options once, as an OptionTable: yargs reads the same table (a
 // command's builder passes it to `options`), and quickArgs reads a plain command line with it.
 // Whatever quickArgs is not sure of (an unknown option, a value that does not fit, --help, a
 // positional, an option given twice that is not an array) it leaves to yargs, which then reads the
-// line and reports what is wrong: quickArgs never decides an error. test/cli/quick-args.test.ts
+// line and reports what is wrong: quickArgs never decides an error. A command may take one
+// optional positional argument (mock-client's server URL), given as a string. test/cli/quick-args.test.ts
 // proves that wherever it answers, it answers what yargs does.
 import { parseArgs } from 'node:util';
 
@@ -29,20 +30,27 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
  * options' names as declared (not their camelCase copies), with the defaults filled in; or
  * undefined where quickArgs leaves the line to yargs.
  */
-export function quickArgs(argv: readonly string[], table: OptionTable): Record<string, unknown> | undefined {
+export function quickArgs(argv: readonly string[], table: OptionTable, positional?: string): Record<string, unknown> | undefined {
+  // After `--` yargs keeps the words apart (in `_`): left to it.
+  if (argv.includes('--')) return undefined;
   const options: Record<string, { type: 'string' | 'boolean'; multiple: true }> = {};
   for (const [name, spec] of Object.entries(table)) {
     options[name] = { type: spec.type === 'boolean' ? 'boolean' : 'string', multiple: true };
     if (spec.type === 'boolean') options[`no-${name}`] = { type: 'boolean', multiple: true };
   }
   let values: Record<string, (string | boolean)[] | undefined>;
+  let positionals: string[];
   try {
-    const parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false });
+    const parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: positional !== undefined });
     values = parsed.values as Record<string, (string | boolean)[] | undefined>;
+    positionals = parsed.positionals;
   } catch {
     return undefined;
   }
+  // yargs reads `--flag false` as the flag's value, not as a positional argument.
+  if (positionals.length > 1 || positionals.some((word) => word === 'true' || word === 'false')) return undefined;
   const args: Record<string, unknown> = {};
+  if (positional !== undefined && positionals.length === 1) args[positional] = positionals[0];
   for (const [name, spec] of Object.entries(table)) {
     const given = values[name];
     const negated = values[`no-${name}`];

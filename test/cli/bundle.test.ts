@@ -57,12 +57,12 @@ describe('the bundled CLI', () => {
     }
   });
 
-  it('starts mock-server without yargs (quick-args.ts reads its command line), and loads yargs for any other command', () => {
+  it('starts mock-server and mock-client without yargs (quick-args.ts reads their command lines), and loads yargs for any other command', () => {
     const bundle = join(ROOT, 'dist', 'bundle');
     const chunk = (command: string) => join(bundle, 'chunks', readdirSync(join(bundle, 'chunks')).find((name) => name.startsWith(`${command}-`))!);
     const yargsIn = (modules: Set<string>) => [...modules].filter((module) => module.startsWith('node_modules/yargs/'));
     expect(yargsIn(modulesLoadedBy(join(bundle, 'main.mjs')))).toEqual([]);
-    expect(yargsIn(modulesLoadedBy(chunk('mock-server')))).toEqual([]);
+    for (const command of ['mock-server', 'mock-client']) expect(yargsIn(modulesLoadedBy(chunk(command))), command).toEqual([]);
     // main.ts imports it when yargs reads the line: its chunk is there, the rule above can fail.
     const yargsChunks = readdirSync(join(bundle, 'chunks')).filter((name) => yargsIn(modulesLoadedBy(join(bundle, 'chunks', name))).length > 0);
     expect(yargsChunks.length).toBeGreaterThan(0);

@@ -4,39 +4,71 @@
 import fc from 'fast-check';
 import yargs from 'yargs';
 import { describe, expect, it } from 'vitest';
+import { mockClientCommand } from '../../src/cli/commands/mock-client.js';
 import { mockServerCommand, MOCK_SERVER_OPTIONS } from '../../src/cli/commands/mock-server.js';
 import { main } from '../../src/cli/main.js';
 import type { CliCommand, CliIo } from '../../src/cli/io.js';
 import { quickArgs, type OptionTable } from '../../src/cli/quick-args.js';
 
-/** What yargs gives `command` for `argv` (its options by their declared names), or the message it fails with. */
+/** What yargs gives `command` for `argv` (its options and positional by their declared names), registered as main.ts registers it, or the message it fails with. */
 function yargsArgs(command: CliCommand, argv: string[], table: OptionTable): Record<string, unknown> | { failed: string } {
   let failed: string | undefined;
-  const parser = command
-    .builder(yargs([]).strict().exitProcess(false).wrap(null))
+  let given: Record<string, unknown> | undefined;
+  const parser = yargs([])
+    .strict()
+    .exitProcess(false)
+    .wrap(null)
     .fail((message, error) => {
       failed = error?.message ?? message;
+    })
+    .command(command.command, command.describe, command.builder, (args) => {
+      given = args as Record<string, unknown>;
     });
-  let parsed: Record<string, unknown>;
   try {
-    parsed = parser.parseSync(argv) as Record<string, unknown>;
+    parser.parseSync([command.command.split(' ')[0]!, ...argv]);
   } catch (error) {
     return { failed: (error as Error).message };
   }
   if (failed !== undefined) return { failed };
+  if (given === undefined) return { failed: 'the handler did not run' };
+  const parsed = given;
   return Object.fromEntries(Object.keys(table).filter((name) => parsed[name] !== undefined).map((name) => [name, parsed[name]]));
 }
 
 /** Words of a command line for `table`: its options written every way yargs reads them, with fitting and unfitting values, and words quickArgs must leave to yargs. */
 function words(table: OptionTable): fc.Arbitrary<string[]> {
-  const values = ['stdio', 'wt', 'http', 'alternate', 'recommended', '0', '7', '007', '2', '3', '1.5', '-3', '1e3', '0x10', 'abc', '', 'a b', 'true', 'false'];
-  const option = fc.constantFrom(...Object.keys(table)).chain((name) => {
+  const values = ['stdio', 'wt', 'http', 'alternate', 'recommended', '0', '7', '007', '2', '3', '1.5', '-3', '1e3', '0x10', 'abc', '', 'a b', 'true', 'false', 'https://127.0.0.1:4433/mcp'];
+  const option: fc.Arbitrary<string[]> = fc.constantFrom(...Object.keys(table)).chain((name): fc.Arbitrary<string[]> => {
     const spec = table[name]!;
     if (spec.type === 'boolean') return fc.constantFrom([`--${name}`], [`--no-${name}`], [`--${name}=false`], [`--${name}`, 'false']);
     return fc.constantFrom(...values).chain((value) => fc.constantFrom([`--${name}`, value], [`--${name}=${value}`]));
   });
-  const stray = fc.constantFrom(['--help'], ['--version'], ['--unknown-option', 'x'], ['positional'], ['--'], ['-x']);
+  const stray = fc.constantFrom(['--help'], ['--version'], ['--unknown-option', 'x'], ['http://127.0.0.1:8080/mcp'], ['42'], ['--'], ['-x']);
   return fc.array(fc.oneof({ weight: 9, arbitrary: option }, { weight: 1, arbitrary: stray }), { maxLength: 6 }).map((parts) => parts.flat());
+}
+
+/** The property: quickArgs answers what yargs gives `command`, and answers at least a fifth of the lines. */
+function agreesWithYargs(command: CliCommand): void {
+  const quickOptions = command.quick!;
+  const table = quickOptions.options;
+  const declared = quickOptions.positional === undefined ? table : { ...table, [quickOptions.positional]: { type: 'string', describe: '' } as const };
+  let answered = 0;
+  let runs = 0;
+  fc.assert(
+    fc.property(words(table), (argv) => {
+      runs++;
+      const quick = quickArgs(argv, table, quickOptions.positional);
+      if (quick === undefined) return;
+      answered++;
+      const wrong = quickOptions.check(quick);
+      const byYargs = yargsArgs(command, argv, declared);
+      if (wrong !== undefined) expect(byYargs).toEqual({ failed: wrong });
+      else expect(quick).toEqual(byYargs);
+    }),
+    { numRuns: 400 },
+  );
+  // Without this, a quickArgs that never answers would pass the property.
+  expect(answered).toBeGreaterThan(runs / 5);
 }
 
 function silentIo(): CliIo & { stderr: string[] } {
@@ -46,23 +78,11 @@ function silentIo(): CliIo & { stderr: string[] } {
 
 describe('quickArgs', () => {
   it('answers what yargs gives mock-server wherever it answers, and answers most plain command lines', () => {
-    let answered = 0;
-    let runs = 0;
-    fc.assert(
-      fc.property(words(MOCK_SERVER_OPTIONS), (argv) => {
-        runs++;
-        const quick = quickArgs(argv, MOCK_SERVER_OPTIONS);
-        if (quick === undefined) return;
-        answered++;
-        const wrong = mockServerCommand.quick!.check(quick);
-        const byYargs = yargsArgs(mockServerCommand, argv, MOCK_SERVER_OPTIONS);
-        if (wrong !== undefined) expect(byYargs).toEqual({ failed: wrong });
-        else expect(quick).toEqual(byYargs);
-      }),
-      { numRuns: 400 },
-    );
-    // Without this, a quickArgs that never answers would pass the property.
-    expect(answered).toBeGreaterThan(runs / 5);
+    agreesWithYargs(mockServerCommand);
+  });
+
+  it('answers what yargs gives mock-client (options and its server URL) wherever it answers', () => {
+    agreesWithYargs(mockClientCommand);
   });
 
   it('reads the command lines the harness and the self-test start the stdio mock with', () => {
@@ -76,6 +96,12 @@ describe('quickArgs', () => {
       readings: 'alternate',
       fault: ['a', 'b'],
     });
+  });
+
+  it('reads the command line a client case starts its driver with', () => {
+    const { options, positional } = mockClientCommand.quick!;
+    expect(quickArgs(['--driver', 'https://127.0.0.1:4433/mcp'], options, positional)).toEqual({ driver: true, 'server-url': 'https://127.0.0.1:4433/mcp' });
+    expect(quickArgs(['--driver', 'a', 'b'], options, positional)).toBeUndefined();
   });
 
   it('leaves to yargs what it is not sure of', () => {

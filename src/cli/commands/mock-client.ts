@@ -41,6 +41,7 @@ import { ProgressLine } from '../terminal/progress-bar.js';
 import { showValue } from '../terminal/prompt-view.js';
 import { renderJson, renderToolResult } from '../terminal/result-view.js';
 import { parseAnswerOption, parseArgsOption, readScript, type AnswerScript, type ScriptExpectation } from '../terminal/script.js';
+import type { OptionTable } from '../quick-args.js';
 
 /** Exit code after Ctrl-C (128 + SIGINT), as shells report an interrupted command. */
 export const EXIT_INTERRUPTED = 130;
@@ -533,30 +534,43 @@ async function runDriver(args: Record<string, unknown>, io: CliIo, host: MockCli
   return outcome.exitCode;
 }
 
+/** The options of `mock-client`, read by yargs (the builder) and by quickArgs alike. */
+export const MOCK_CLIENT_OPTIONS: OptionTable = {
+  url: { type: 'string', describe: 'https://... (WebTransport) or http://... (Streamable HTTP)' },
+  stdio: { type: 'string', describe: 'command line starting a server that speaks MCP on its stdio' },
+  'cert-hash': { type: 'string', describe: 'WebTransport: SHA-256 of the server certificate (hex) to pin' },
+  ca: { type: 'string', describe: 'WebTransport: PEM CA file the server certificate must verify against' },
+  tool: { type: 'string', describe: 'tool to run: MCP Flow tools interactively, others with tools/call' },
+  args: { type: 'string', describe: 'tool arguments (initialParams of an MCP Flow tool) as a JSON object' },
+  script: { type: 'string', describe: 'JSON file {"tool", "initialParams"?, "answers": [...], "expect"?: "completed"|"cancelled"|"error"}' },
+  answer: { type: 'string', describe: 'scripted answer, JSON or text (repeatable, in order; "$cancel" cancels)' },
+  download: { type: 'string', describe: 'write the execution-stream content of the result to this file' },
+  'expect-bytes': { type: 'number', describe: 'the length --download must have (default: the length the result announces)' },
+  driver: { type: 'boolean', describe: 'run MCP_FLOW_SCENARIO against the URL (docs/client-scenarios.md)' },
+  fault: { type: 'string', describe: 'switch a client fault on (repeatable); see --list-faults' },
+  'list-faults': { type: 'boolean', describe: 'print every client fault with its requirement ID and exit' },
+  log: { type: 'boolean', describe: 'print every frame on stderr (CBOR decoded and shown as JSON)' },
+};
+
+/** What is wrong with the options of a `mock-client` command line beyond their types, or undefined. */
+export function checkMockClientArgs(args: Record<string, unknown>): string | undefined {
+  const bytes = args['expect-bytes'];
+  if (bytes !== undefined && !(Number.isSafeInteger(bytes) && (bytes as number) >= 0)) return `--expect-bytes must be a non-negative integer, got ${String(bytes)}`;
+  return undefined;
+}
+
 export const mockClientCommand: CliCommand = {
   command: 'mock-client [server-url]',
   describe: 'connect the MCP Flow mock client to a server: list what it offers, run a tool interactively or from a script, download, or act as a client-conformance driver',
   builder: (yargs) =>
     yargs
       .positional('server-url', { type: 'string', describe: 'server URL (same as --url; last argument in --driver mode)' })
-      .option('url', { type: 'string', describe: 'https://... (WebTransport) or http://... (Streamable HTTP)' })
-      .option('stdio', { type: 'string', describe: 'command line starting a server that speaks MCP on its stdio' })
-      .option('cert-hash', { type: 'string', describe: 'WebTransport: SHA-256 of the server certificate (hex) to pin' })
-      .option('ca', { type: 'string', describe: 'WebTransport: PEM CA file the server certificate must verify against' })
-      .option('tool', { type: 'string', describe: 'tool to run: MCP Flow tools interactively, others with tools/call' })
-      .option('args', { type: 'string', describe: 'tool arguments (initialParams of an MCP Flow tool) as a JSON object' })
-      .option('script', { type: 'string', describe: 'JSON file {"tool", "initialParams"?, "answers": [...], "expect"?: "completed"|"cancelled"|"error"}' })
-      .option('answer', { type: 'string', describe: 'scripted answer, JSON or text (repeatable, in order; "$cancel" cancels)' })
-      .option('download', { type: 'string', describe: 'write the execution-stream content of the result to this file' })
-      .option('expect-bytes', { type: 'number', describe: 'the length --download must have (default: the length the result announces)' })
-      .option('driver', { type: 'boolean', describe: 'run MCP_FLOW_SCENARIO against the URL (docs/client-scenarios.md)' })
-      .option('fault', { type: 'string', describe: 'switch a client fault on (repeatable); see --list-faults' })
-      .option('list-faults', { type: 'boolean', describe: 'print every client fault with its requirement ID and exit' })
-      .option('log', { type: 'boolean', describe: 'print every frame on stderr (CBOR decoded and shown as JSON)' })
+      .options(MOCK_CLIENT_OPTIONS as Record<string, import('yargs').Options>)
       .check((argv) => {
-        const bytes = argv['expect-bytes'];
-        if (bytes !== undefined && !(Number.isSafeInteger(bytes) && (bytes as number) >= 0)) throw new Error(`--expect-bytes must be a non-negative integer, got ${String(bytes)}`);
+        const wrong = checkMockClientArgs(argv);
+        if (wrong !== undefined) throw new Error(wrong);
         return true;
       }),
   run: (args, io) => runMockClient(args, io),
+  quick: { options: MOCK_CLIENT_OPTIONS, positional: 'server-url', check: checkMockClientArgs },
 };
