@@ -6,7 +6,8 @@
 // The guards sort messages; they do not judge them. A request here is any object with a string
 // `method` and a string or number `id`; whether that id is one MCP allows (CORE-RPC-3) is
 // `isRequestId`'s question, and whether a message is well-formed is the judge's (src/judge/).
-import { isReadableId, isRecord } from '../wire/index.js';
+import { isRecord } from '../wire/data-model.js';
+import { isReadableId } from '../wire/request-id.js';
 
 /** A request id MCP allows: a string or a number (an integer, CORE-RPC-3; never null). */
 export type RequestId = string | number;

@@ -1,6 +1,7 @@
 // JSON-RPC messages as JSON text for the transports that carry only JSON (Streamable HTTP, stdio):
 // the wire layer's JSON codec, with its failures as this layer's typed error or decode result.
-import { InvalidJsonError, InvalidUtf8Error, jsonCodec } from '../wire/index.js';
+import { InvalidJsonError, InvalidUtf8Error } from '../wire/errors.js';
+import { jsonCodec } from '../wire/json-codec.js';
 import { ConnectionError } from './errors.js';
 
 export function encodeJsonMessage(message: unknown): Uint8Array {

@@ -68,6 +68,14 @@ describe('the bundled CLI', () => {
     expect(yargsChunks.length).toBeGreaterThan(0);
   });
 
+  it('starts mock-server without cbor-x (over stdio it speaks JSON alone), which the server command loads', () => {
+    const bundle = join(ROOT, 'dist', 'bundle');
+    const chunk = (command: string) => join(bundle, 'chunks', readdirSync(join(bundle, 'chunks')).find((name) => name.startsWith(`${command}-`))!);
+    const cborIn = (command: string) => [...modulesLoadedBy(join(bundle, 'main.mjs')), ...modulesLoadedBy(chunk(command))].filter((module) => module.startsWith('node_modules/cbor-x/'));
+    expect(cborIn('mock-server')).toEqual([]);
+    expect(cborIn('server').length).toBeGreaterThan(0);
+  });
+
   it('builds no Intl.Segmenter for a command line that shows no help', () => {
     expect(run('bundle/main.mjs', ['--version']).segmenters).toBe(0);
     expect(run('bundle/main.mjs', ['server', '--list']).segmenters).toBe(0);

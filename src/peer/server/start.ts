@@ -11,7 +11,7 @@ import type { TranscriptOptions } from '../../transport/transcript.js';
 import type { HttpListener } from '../../transport/http/index.js';
 import { serveStdio, type StdioServerConnection } from '../../transport/stdio/index.js';
 import type { WebTransportServer, WtBindingReadings } from '../../transport/webtransport/index.js';
-import { isEncodingName, type EncodingName } from '../../wire/codec.js';
+import { isEncodingName, type EncodingName } from '../../wire/json-codec.js';
 import { WEBTRANSPORT_FAULTS } from './binding-faults.js';
 import { HTTP_FAULTS, httpFaultOptions } from './binding-http.js';
 import type { WebTransportBinding } from './binding.js';

@@ -6,7 +6,6 @@
 import { BINDING_ERROR, JSONRPC_ERROR } from '../../../protocol/error-codes.js';
 import { CORE_METHOD, PROTOCOL_VERSIONS } from '../../../protocol/methods.js';
 import type { Connection } from '../../../transport/connection.js';
-import { codecFor } from '../../../wire/index.js';
 import type { FaultHooks } from '../../faults.js';
 import { RpcError, type ActiveFaults } from '../extension.js';
 import { CORE_FAULT as F } from '../faults.js';
@@ -152,6 +151,9 @@ export class InFlightRequests {
     const wt = this.#connection.webtransport;
     try {
       if (wt && this.#progressDatagrams && wt.serverCapabilities?.datagramsSupported === true && isHeaderId(entry.id)) {
+        // Imported here, over WebTransport only (where it is loaded already): the stdio mock
+        // server, started once per case, speaks JSON alone and never loads cbor-x.
+        const { codecFor } = await import('../../../wire/codec.js');
         await wt.sendDatagram({ channel: 0x01, requestId: entry.id, payload: codecFor(wt.encoding).encode(params) });
         return;
       }

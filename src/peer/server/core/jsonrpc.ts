@@ -2,7 +2,8 @@
 // message model itself (ids, id keys, error objects) is src/protocol/jsonrpc.ts's.
 import { JSONRPC_ERROR } from '../../../protocol/error-codes.js';
 import { errorObject, isRequestId, type JsonRpcErrorObject, type RequestId } from '../../../protocol/jsonrpc.js';
-import { isRecord, isU32 } from '../../../wire/index.js';
+import { isRecord } from '../../../wire/data-model.js';
+import { isU32 } from '../../../wire/exec-header.js';
 
 export { isRecord };
 export { errorObject, idKey, isRequestId, type JsonRpcErrorObject, type RequestId } from '../../../protocol/jsonrpc.js';

@@ -6,7 +6,7 @@
 // the caller keeps the file inline in interaction.complete.
 import { BINDING_METHOD } from '../../../protocol/methods.js';
 import type { OutgoingExecutionStream } from '../../../transport/connection.js';
-import { isU32 } from '../../../wire/index.js';
+import { isU32 } from '../../../wire/exec-header.js';
 import type { RequestContext } from '../extension.js';
 import type { ExportPayload } from './session.js';
 
