@@ -9,7 +9,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Connection, ReceivedMessage } from '../../transport/connection.js';
 import type { TranscriptOptions } from '../../transport/transcript.js';
 import type { HttpListener } from '../../transport/http/index.js';
-import { serveStdio, type StdioServerConnection } from '../../transport/stdio/index.js';
+import { serveStdio, type StdioServerConnection } from '../../transport/stdio/server.js';
 import type { WebTransportServer, WtBindingReadings } from '../../transport/webtransport/index.js';
 import { isEncodingName, type EncodingName } from '../../wire/json-codec.js';
 import { WEBTRANSPORT_FAULTS } from './binding-faults.js';
