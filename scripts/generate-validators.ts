@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { _, Ajv2020, type Options } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import { CORE_TOOLS } from '../src/peer/server/core/tools.js';
+import { createCoreExtension } from '../src/peer/server/core/index.js';
 import { TOOL_ARGUMENT_OPTIONS } from '../src/peer/server/core/arguments.js';
 import { inputSchemaOf, loadShippedWizards } from '../src/peer/server/flow/index.js';
 
@@ -77,10 +77,14 @@ function moduleText(origin: string, body: string, helpers: boolean, exports: str
 /** The module of tool argument validators, and the tools whose inputSchema it holds. */
 export const TOOL_ARGUMENT_VALIDATORS = 'src/peer/server/core/arguments.validators.generated.ts';
 
-/** The inputSchema of every tool the mock serves by default, each once (by its JSON text), in a fixed order. */
+/**
+ * The inputSchema of every tool the mock serves by default (the core extension's tools as it
+ * builds them, touch included, and the shipped wizards), each once (by its JSON text), in a fixed
+ * order.
+ */
 export function defaultToolSchemas(): object[] {
   const schemas = new Map<string, object>();
-  for (const schema of [...CORE_TOOLS.map((tool) => tool.inputSchema), ...loadShippedWizards().map((wizard) => inputSchemaOf(wizard))]) {
+  for (const schema of [...createCoreExtension().tools!.map((tool) => tool.inputSchema), ...loadShippedWizards().map((wizard) => inputSchemaOf(wizard))]) {
     schemas.set(JSON.stringify(schema), schema);
   }
   return [...schemas.values()];
