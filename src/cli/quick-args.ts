@@ -66,6 +66,8 @@ export function quickArgs(argv: readonly string[], table: OptionTable, positiona
     if (!spec.array && given.length > 1) return undefined;
     const read: unknown[] = [];
     for (const value of given) {
+      // yargs leaves an empty value out of an array option.
+      if (spec.array && value === '') return undefined;
       let typed: string | number | boolean = value;
       if (spec.type === 'number') {
         if (typeof value !== 'string' || !DECIMAL.test(value)) return undefined;

@@ -105,7 +105,7 @@ describe('quickArgs', () => {
   });
 
   it('leaves to yargs what it is not sure of', () => {
-    for (const argv of [['--help'], ['--transport', 'stdo'], ['--port', 'abc'], ['--port', '1e3'], ['--host', 'a', '--host', 'b'], ['--log', '--no-log'], ['--log=true'], ['stray'], ['--transport', 'stdio', '--', 'x'], ['--nope']]) {
+    for (const argv of [['--help'], ['--transport', 'stdo'], ['--port', 'abc'], ['--port', '1e3'], ['--host', 'a', '--host', 'b'], ['--log', '--no-log'], ['--log=true'], ['--wizard='], ['stray'], ['--transport', 'stdio', '--', 'x'], ['--nope']]) {
       expect(quickArgs(argv, MOCK_SERVER_OPTIONS), argv.join(' ')).toBeUndefined();
     }
   });
