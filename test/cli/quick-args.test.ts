@@ -9,6 +9,7 @@ import { mockServerCommand, MOCK_SERVER_OPTIONS } from '../../src/cli/commands/m
 import { main } from '../../src/cli/main.js';
 import type { CliCommand, CliIo } from '../../src/cli/io.js';
 import { quickArgs, type OptionTable } from '../../src/cli/quick-args.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 /** What yargs gives `command` for `argv` (its options and positional by their declared names), registered as main.ts registers it, or the message it fails with. */
 function yargsArgs(command: CliCommand, argv: string[], table: OptionTable): Record<string, unknown> | { failed: string } {
@@ -65,7 +66,7 @@ function agreesWithYargs(command: CliCommand): void {
       if (wrong !== undefined) expect(byYargs).toEqual({ failed: wrong });
       else expect(quick).toEqual(byYargs);
     }),
-    { numRuns: 400 },
+    { numRuns: propertyRuns(1600) },
   );
   // Without this, a quickArgs that never answers would pass the property.
   expect(answered).toBeGreaterThan(runs / 5);
