@@ -1,13 +1,14 @@
 // A command line read without yargs, for the commands started once per case (the stdio mock
-// server: a process per stdio case; the mock client as a client-case driver). yargs costs about 30 ms of such a process's CPU (its module
-// compiled, every option declared, help rendered for a failure that never comes), a sixth of it.
-// The command declares its options once, as an OptionTable: yargs reads the same table (a
-// command's builder passes it to `options`), and quickArgs reads a plain command line with it.
-// Whatever quickArgs is not sure of (an unknown option, a value that does not fit, --help, a
-// positional, an option given twice that is not an array) it leaves to yargs, which then reads the
-// line and reports what is wrong: quickArgs never decides an error. A command may take one
-// optional positional argument (mock-client's server URL), given as a string. test/cli/quick-args.test.ts
-// proves that wherever it answers, it answers what yargs does.
+// server: a process per stdio case; the mock client as a client-case driver). yargs costs about
+// 30 ms of such a process's CPU (its module compiled, every option declared, help rendered for a
+// failure that never comes), a sixth of it. The command declares its options once, as an
+// OptionTable: yargs reads the same table (a command's builder passes it to `options`), and
+// quickArgs reads a plain command line with it. Whatever quickArgs is not sure of (an unknown
+// option, a value that does not fit, --help, a stray positional, an option given twice that is
+// not an array) it leaves to yargs, which then reads the line and reports what is wrong: quickArgs
+// never decides an error. A command may take one optional positional argument (mock-client's
+// server URL), given as a string. test/cli/quick-args.test.ts holds it to yargs: wherever it
+// answers, it answers what yargs does.
 import { parseArgs } from 'node:util';
 
 /** An option as a command declares it: the subset of yargs' option fields quickArgs understands. */
