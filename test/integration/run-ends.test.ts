@@ -8,9 +8,8 @@
 // still sending; $/shutdown with a transfer under way): about one run in ten, closing that
 // session's HTTP/2 stream sends the server process's Node HTTP/2 core into a loop that queues
 // frames without end (perf: Http2Session::SendPendingData growing its outgoing vector; 100% CPU,
-// ~10 GB, no session served after). That is a defect of Node's HTTP/2 core, stated in the README
-// (Transports, known defect), which the binding now guards against (guardSessionClose); the cases
-// stay out of this file until enough runs confirm the guard here: it is not what this file checks.
+// ~10 GB, no session served after). That is a defect of the WebTransport-over-HTTP/2 stack under
+// the mock, stated in the README (Transports, known defect); it is not what this file checks.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync } from 'node:fs';

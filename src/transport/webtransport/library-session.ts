@@ -49,49 +49,6 @@ export function resetSessionStream(session: LibrarySession): void {
   stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
 }
 
-/** Where the library keeps the parser of a session carried over HTTP/2 (its CONNECT stream's capsules). */
-interface Http2Parsed {
-  sessionint?: { objint?: { stream?: http2.Http2Stream; closeHttp2Stream?(code: number): void } };
-}
-
-/** How long a session's close waits for the peer to end its side of the stream before resetting it. */
-const CLOSE_GRACE_MS = 2000;
-
-/**
- * Node's HTTP/2 core (seen on 20.20 and 22.23) queues frames without end, the process at a full
- * CPU and growing by gigabytes until it dies, when a stream whose own side was ended is reset with
- * NO_ERROR while the peer still sends on it: a plain node:http2 server and client reproduce it
- * (`end()`, then `close(NGHTTP2_NO_ERROR)` and `destroy()`, the client writing), and other codes
- * (CANCEL, INTERNAL_ERROR, 0x100) do not. The library closes a session exactly so: the
- * CLOSE_WEBTRANSPORT_SESSION capsule with the end of the stream, then `close(code)` with the
- * session's close code (0 for a normal close) and `destroy()`. So a close with code 0 waits for
- * the peer to end its side (a peer that read the capsule does), then goes on as the library does;
- * a peer still sending after CLOSE_GRACE_MS gets its stream reset with CANCEL. Nothing is changed
- * for HTTP/3 or another library layout.
- */
-export function guardSessionClose(session: LibrarySession): void {
-  const parser = (session as unknown as Http2Parsed).sessionint?.objint;
-  if (parser === undefined || typeof parser.closeHttp2Stream !== 'function') return;
-  const close = parser.closeHttp2Stream.bind(parser);
-  parser.closeHttp2Stream = (code: number) => {
-    const stream = parser.stream;
-    if (code !== http2.constants.NGHTTP2_NO_ERROR || stream === undefined || stream.destroyed || !stream.writableEnded || stream.readableEnded) {
-      close(code);
-      return;
-    }
-    const timer = setTimeout(() => {
-      if (!stream.destroyed) close(http2.constants.NGHTTP2_CANCEL);
-    }, CLOSE_GRACE_MS);
-    timer.unref();
-    const ended = () => {
-      clearTimeout(timer);
-      if (!stream.destroyed) close(code);
-    };
-    stream.once('end', ended);
-    stream.once('close', () => clearTimeout(timer));
-  };
-}
-
 /** Where the library keeps a client session's HTTP/2 connection (one per session: no pooling). */
 interface Http2Connected {
   sessionint?: { parentobj?: { transportInt?: { clientInt?: http2.ClientHttp2Session } } };

@@ -22,7 +22,7 @@ import { Datagrams } from './datagrams.js';
 import { Delivery } from './delivery.js';
 import { ExecutionStreams } from './execution-streams.js';
 import type { WtRole, WtSessionHooks, WtSessionView } from './hooks.js';
-import { endedByStreamError, guardSessionClose, releaseConnection, resetSessionStream, type LibrarySession } from './library-session.js';
+import { endedByStreamError, releaseConnection, resetSessionStream, type LibrarySession } from './library-session.js';
 import type { WtSessionLimits } from './limits.js';
 import { RECOMMENDED_BINDING_READINGS, type WtBindingReadings } from './readings.js';
 import { asError, CONTROL, idOf, LOST_SYNC_CLOSE_DELAY_MS, record, SessionCore, type ClientErrorAnswers } from './session-core.js';
@@ -80,7 +80,6 @@ export class WebTransportSessionConnection implements Connection {
   constructor(init: WtSessionInit) {
     this.role = init.role;
     this.#session = init.session;
-    guardSessionClose(init.session);
     this.transcript = init.transcript ?? new Transcript();
     const answers = init.role === 'server' || init.answerErrors === true ? {} : init.answerErrors === undefined || init.answerErrors === false ? undefined : init.answerErrors;
     const core = new SessionCore({
