@@ -40,17 +40,21 @@ function modulesLoadedBy(file: string, seen = new Set<string>()): Set<string> {
   return modules;
 }
 
+const BUNDLE = join(ROOT, 'dist', 'bundle');
+
+/** The modules starting `command` evaluates: the bundle's front door, and its command's chunk (asserted to exist). */
+function modulesStarting(command: string): string[] {
+  const chunk = readdirSync(join(BUNDLE, 'chunks')).find((name) => name.startsWith(`${command}-`));
+  expect(chunk, `the chunk of ${command}`).toBeDefined();
+  return [...modulesLoadedBy(join(BUNDLE, 'main.mjs')), ...modulesLoadedBy(join(BUNDLE, 'chunks', chunk!))];
+}
+
 describe('the bundled CLI', () => {
   beforeAll(() => void ensureDist(), 240_000);
 
   it('starts a command run per case (mock-server, mock-client) without the harness (its error classes aside), the reports or fast-check', () => {
-    const bundle = join(ROOT, 'dist', 'bundle');
-    const main = modulesLoadedBy(join(bundle, 'main.mjs'));
     for (const command of ['mock-server', 'mock-client', 'server']) {
-      const chunk = readdirSync(join(bundle, 'chunks')).find((name) => name.startsWith(`${command}-`));
-      expect(chunk, `the chunk of ${command}`).toBeDefined();
-      const loaded = [...main, ...modulesLoadedBy(join(bundle, 'chunks', chunk!))];
-      const heavy = loaded.filter((module) => /^(dist\/src\/(harness|report)\/|node_modules\/fast-check\/)/.test(module) && module !== 'dist/src/harness/errors.js');
+      const heavy = modulesStarting(command).filter((module) => /^(dist\/src\/(harness|report)\/|node_modules\/fast-check\/)/.test(module) && module !== 'dist/src/harness/errors.js');
       // The server command shows the rule can fail: it needs all three.
       if (command === 'server') expect(heavy.length).toBeGreaterThan(0);
       else expect(heavy, command).toEqual([]);
@@ -58,20 +62,15 @@ describe('the bundled CLI', () => {
   });
 
   it('starts mock-server and mock-client without yargs (quick-args.ts reads their command lines), and loads yargs for any other command', () => {
-    const bundle = join(ROOT, 'dist', 'bundle');
-    const chunk = (command: string) => join(bundle, 'chunks', readdirSync(join(bundle, 'chunks')).find((name) => name.startsWith(`${command}-`))!);
-    const yargsIn = (modules: Set<string>) => [...modules].filter((module) => module.startsWith('node_modules/yargs/'));
-    expect(yargsIn(modulesLoadedBy(join(bundle, 'main.mjs')))).toEqual([]);
-    for (const command of ['mock-server', 'mock-client']) expect(yargsIn(modulesLoadedBy(chunk(command))), command).toEqual([]);
+    const yargsIn = (modules: Iterable<string>) => [...modules].filter((module) => module.startsWith('node_modules/yargs/'));
+    for (const command of ['mock-server', 'mock-client']) expect(yargsIn(modulesStarting(command)), command).toEqual([]);
     // main.ts imports it when yargs reads the line: its chunk is there, the rule above can fail.
-    const yargsChunks = readdirSync(join(bundle, 'chunks')).filter((name) => yargsIn(modulesLoadedBy(join(bundle, 'chunks', name))).length > 0);
+    const yargsChunks = readdirSync(join(BUNDLE, 'chunks')).filter((name) => yargsIn(modulesLoadedBy(join(BUNDLE, 'chunks', name))).length > 0);
     expect(yargsChunks.length).toBeGreaterThan(0);
   });
 
   it('starts mock-server without cbor-x (over stdio it speaks JSON alone), which the server command loads', () => {
-    const bundle = join(ROOT, 'dist', 'bundle');
-    const chunk = (command: string) => join(bundle, 'chunks', readdirSync(join(bundle, 'chunks')).find((name) => name.startsWith(`${command}-`))!);
-    const cborIn = (command: string) => [...modulesLoadedBy(join(bundle, 'main.mjs')), ...modulesLoadedBy(chunk(command))].filter((module) => module.startsWith('node_modules/cbor-x/'));
+    const cborIn = (command: string) => modulesStarting(command).filter((module) => module.startsWith('node_modules/cbor-x/'));
     expect(cborIn('mock-server')).toEqual([]);
     expect(cborIn('server').length).toBeGreaterThan(0);
   });
