@@ -34,6 +34,7 @@ export function loadWebTransportLibrary(): Promise<Library> {
     console.error = filter(originalError);
     try {
       guardHttp2PingAfterDestroy();
+      guardHttp2CloseBeforeFinish();
       const library = await import('@fails-components/webtransport');
       // The loader's messages are printed when its attempt to import the addon settles.
       await library.quicheLoaded;
@@ -96,5 +97,51 @@ export function guardHttp2PingAfterDestroy(): void {
       return false;
     }
     return ping.apply(this, args);
+  };
+}
+
+let closeGuarded = false;
+let closesReset = 0;
+
+/** How many closes this process's guard turned into a reset with CANCEL (for tests). */
+export function closesResetWithCancel(): number {
+  return closesReset;
+}
+
+/**
+ * A defect of Node's HTTP/2 core (Node 20 and 22): a stream whose writable side was ended but not
+ * yet finished, then closed with NO_ERROR and destroyed at once, can send its session into a loop
+ * that queues frames without end while the peer still sends (full CPU, gigabytes of memory, no
+ * other stream served; test/fixtures/http2/close-before-finish.mjs shows it). Node defers such a
+ * close's RST_STREAM to the stream's 'finish', and the destroy removes the stream under it. The
+ * WebTransport library closes a session so when its CLOSE_WEBTRANSPORT_SESSION capsule is still
+ * queued (behind a transfer the peer is not reading, or a second close): the capsule goes with the
+ * stream's end, then close(code) and destroy(), code 0 for a normal close. Here such a close resets
+ * the stream with CANCEL at once instead (Node sends that reset without waiting): the peer learns
+ * that the session's stream ended, though what is still queued on it, the capsule included, may be
+ * dropped (the destroy that follows drops it in any case). Holding the close and the destroy until
+ * the end was sent was tried: it left peers' connections open. Every other close is Node's. Node
+ * does not export Http2Stream: its prototype is reached through a request on a throw-away client
+ * session that never connects.
+ */
+export function guardHttp2CloseBeforeFinish(): void {
+  if (closeGuarded) return;
+  closeGuarded = true;
+  const session = http2.connect('http://localhost', { createConnection: () => new Socket() });
+  session.on('error', () => undefined);
+  const request = session.request({ ':path': '/' });
+  request.on('error', () => undefined);
+  type Close = (this: http2.Http2Stream, code?: number, callback?: () => void) => void;
+  const proto = Object.getPrototypeOf(Object.getPrototypeOf(request)) as { close: Close };
+  session.destroy();
+  const { NGHTTP2_NO_ERROR, NGHTTP2_CANCEL } = http2.constants;
+  const close = proto.close;
+  proto.close = function guardedClose(this: http2.Http2Stream, code: number = NGHTTP2_NO_ERROR, callback?: () => void): void {
+    const endNotSent = this.writableEnded && !this.writableFinished && !this.closed && !this.destroyed;
+    if (code === NGHTTP2_NO_ERROR && endNotSent) {
+      closesReset += 1;
+      code = NGHTTP2_CANCEL;
+    }
+    close.call(this, code, callback);
   };
 }
