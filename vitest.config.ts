@@ -38,8 +38,9 @@ export default defineConfig({
     isolate: false,
     // Most suites wait on sockets, timers and child processes rather than compute: more workers
     // than cores keeps a 2-core CI machine busy (the tests never assert on timing). On 2 cores, 4
-    // workers kept 1.5 of them busy (438 s), 6 keep 1.75 (303 s).
-    maxWorkers: 6,
+    // workers kept 1.5 of them busy (438 s), 6 about 1.65; 10 keep 1.9: back to back, 279 s with 6
+    // and 232 s with 10 (253 s in another run), the machine's memory in use peaking at 4.3 GB both ways.
+    maxWorkers: 10,
     sequence: { sequencer: LongestFirst },
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 60_000,
