@@ -3,7 +3,6 @@
 // and `--listen stdio` spawned by the official SDK Client as its stdio server.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,6 +12,7 @@ import { main } from '../../src/cli/main.js';
 import { readRecordFile } from '../../src/peer/proxy/index.js';
 import { startMockServer, type RunningMockServer } from '../../src/peer/server/index.js';
 import { cliArgs, recordingIo } from '../support/cli.js';
+import { UNREACHABLE_PORT } from '../support/unreachable.js';
 import { runSdkSession } from '../peer/proxy/support.js';
 
 const TEST_DEADLINE_MS = 120_000;
@@ -53,10 +53,7 @@ describe('proxy usage errors exit 2 naming the problem', () => {
   });
 
   it('an upstream nothing listens on', async () => {
-    const server = net.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    const { port } = server.address() as net.AddressInfo;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const port = UNREACHABLE_PORT;
     const { code, io } = await usage('--listen', 'http', '--upstream', `http://127.0.0.1:${port}/mcp`);
     expect(code).toBe(2);
     expect(io.stderr).toContain(`error: upstream http://127.0.0.1:${port}/mcp (http): cannot connect to 127.0.0.1:${port}: ECONNREFUSED`);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMockServer } from '../../src/index.js';
 import { ensureDist, ROOT } from '../support/build.js';
 import { parseYaml, runCompositeAction, type RunnerEnvironment } from '../support/github-actions.js';
+import { unreachableUrl } from '../support/unreachable.js';
 
 const ACTION = parseYaml(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as Record<string, unknown>;
 const CASES = 'mcp-core/results-are-objects,mcp-core/unknown-method-error-shape,mcp-core/tools-list';
@@ -93,9 +94,7 @@ describe('action.yml', () => {
   });
 
   it('a server that is not there: the summary says why, the reports are still uploaded, exit code 2', async () => {
-    const closed = await startMockServer({ transport: 'http' });
-    await closed.close();
-    const run = await runAction({ url: closed.url, cases: CASES });
+    const run = await runAction({ url: unreachableUrl(), cases: CASES });
     workspaces.push(run.workspace);
     expect(run.outputs['exit-code']).toBe('2');
     expect(run.summary).toContain('### MCP Flow conformance: ⚠️ not run');

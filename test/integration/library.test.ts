@@ -19,6 +19,7 @@ import {
   type RunEvent,
   type RunningMockServer,
 } from '../../src/index.js';
+import { unreachableUrl } from '../support/unreachable.js';
 
 /** A few quick core cases; results-are-objects is the one the ping fault breaks. */
 const CASES = ['mcp-core/results-are-objects', 'mcp-core/unknown-method-error-shape', 'mcp-core/tools-list'];
@@ -113,9 +114,7 @@ describe('runServerConformance against the mock server', () => {
   });
 
   it('an unreachable server rejects with TargetUnreachableError, a filter that selects nothing with NoCasesSelectedError', async () => {
-    const closed = await startMockServer({ transport: 'http' });
-    const url = closed.url;
-    await closed.close();
+    const url = unreachableUrl();
     const report = join(dir, 'unreachable', 'report.json');
     await expect(runServerConformance({ url, cases: [BROKEN], reports: { json: report } })).rejects.toBeInstanceOf(TargetUnreachableError);
     // The reports asked for are written all the same, with the error at run level.

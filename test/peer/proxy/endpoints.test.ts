@@ -1,16 +1,7 @@
 // The proxy's two ends given bad input: a --listen spec it cannot use, an upstream it cannot reach.
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ListenSpecError, parseListenSpec, probeUpstream, startProxy, UpstreamError } from '../../../src/peer/proxy/index.js';
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { UNREACHABLE_PORT } from '../../support/unreachable.js';
 
 describe('parseListenSpec', () => {
   it('reads wt[:port], http[:port] and stdio', () => {
@@ -35,7 +26,7 @@ describe('parseListenSpec', () => {
 
 describe('an unreachable upstream', () => {
   it('an HTTP endpoint with nothing listening is refused before the proxy listens', async () => {
-    const port = await closedPort();
+    const port = UNREACHABLE_PORT;
     const url = `http://127.0.0.1:${port}/mcp`;
     await expect(probeUpstream({ transport: 'http', url })).rejects.toThrow(UpstreamError);
     await expect(startProxy({ listen: { transport: 'http', port: 0 }, upstream: { transport: 'http', url } })).rejects.toMatchObject({
@@ -45,7 +36,7 @@ describe('an unreachable upstream', () => {
   });
 
   it('a WebTransport server with nothing listening', async () => {
-    const port = await closedPort();
+    const port = UNREACHABLE_PORT;
     await expect(probeUpstream({ transport: 'webtransport', url: `https://127.0.0.1:${port}/mcp`, certificateHash: 'ab'.repeat(32) }, { timeoutMs: 5000 })).rejects.toThrow(UpstreamError);
   }, 30_000);
 
