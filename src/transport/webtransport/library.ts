@@ -69,26 +69,36 @@ export async function requireHttp3(): Promise<void> {
   if (!available) throw new Http3UnavailableError(detail);
 }
 
+let prototypes: { session: object; stream: object } | undefined;
+
+/**
+ * The prototypes of Node's Http2Session and Http2Stream, which node:http2 does not export: reached
+ * once, through a request on a throw-away client session that never connects.
+ */
+function http2Prototypes(): { session: object; stream: object } {
+  if (prototypes !== undefined) return prototypes;
+  const session = http2.connect('http://localhost', { createConnection: () => new Socket() });
+  session.on('error', () => undefined);
+  const request = session.request({ ':path': '/' });
+  request.on('error', () => undefined);
+  prototypes = { session: Object.getPrototypeOf(Object.getPrototypeOf(session)) as object, stream: Object.getPrototypeOf(Object.getPrototypeOf(request)) as object };
+  session.destroy();
+  return prototypes;
+}
+
 let pingGuarded = false;
 
 /**
  * The library measures RTT with `session.ping()` from a 1 s interval that checks `session.closed`
  * but not `session.destroyed`. Between a session's destruction and its 'close' event, that ping
  * throws ERR_HTTP2_INVALID_SESSION from a timer, an uncaught exception that ends the process.
- * Node does not export Http2Session, so its prototype is reached through a throw-away session,
- * and `ping` on a destroyed session reports the error to its callback (returning false) instead
- * of throwing. Pings on live sessions are untouched.
+ * Here `ping` on a destroyed session (Http2Session's prototype, for every session) reports the
+ * error to its callback (returning false) instead of throwing. Pings on live sessions are untouched.
  */
 export function guardHttp2PingAfterDestroy(): void {
   if (pingGuarded) return;
   pingGuarded = true;
-  const socket = new Socket();
-  const session = http2.performServerHandshake(socket);
-  const proto = Object.getPrototypeOf(Object.getPrototypeOf(session)) as {
-    ping: (this: http2.Http2Session, ...args: unknown[]) => boolean;
-  };
-  session.destroy();
-  socket.destroy();
+  const proto = http2Prototypes().session as { ping: (this: http2.Http2Session, ...args: unknown[]) => boolean };
   const ping = proto.ping;
   proto.ping = function guardedPing(this: http2.Http2Session, ...args: unknown[]): boolean {
     if (this.destroyed) {
@@ -120,20 +130,14 @@ export function closesResetWithCancel(): number {
  * the stream with CANCEL at once instead (Node sends that reset without waiting): the peer learns
  * that the session's stream ended, though what is still queued on it, the capsule included, may be
  * dropped (the destroy that follows drops it in any case). Holding the close and the destroy until
- * the end was sent was tried: it left peers' connections open. Every other close is Node's. Node
- * does not export Http2Stream: its prototype is reached through a request on a throw-away client
- * session that never connects.
+ * the end was sent was tried: it left peers' connections open. Every other close is Node's (the
+ * patch is on Http2Stream's prototype, for every stream).
  */
 export function guardHttp2CloseBeforeFinish(): void {
   if (closeGuarded) return;
   closeGuarded = true;
-  const session = http2.connect('http://localhost', { createConnection: () => new Socket() });
-  session.on('error', () => undefined);
-  const request = session.request({ ':path': '/' });
-  request.on('error', () => undefined);
   type Close = (this: http2.Http2Stream, code?: number, callback?: () => void) => void;
-  const proto = Object.getPrototypeOf(Object.getPrototypeOf(request)) as { close: Close };
-  session.destroy();
+  const proto = http2Prototypes().stream as { close: Close };
   const { NGHTTP2_NO_ERROR, NGHTTP2_CANCEL } = http2.constants;
   const close = proto.close;
   proto.close = function guardedClose(this: http2.Http2Stream, code: number = NGHTTP2_NO_ERROR, callback?: () => void): void {
