@@ -393,7 +393,7 @@ export { runConformance, type RunEvent, type RunOptions } from './harness/runner
 export { connectionTarget } from './harness/target.js';
 export { clientTarget, answerInitialize, initializeResult, isInitializeRequest, type ClientTargetOptions } from './harness/index.js';
 export type { ClientScenario, ClientProcess, ClientExit, CaseSession } from './harness/case.js';
-export { webTransportTarget, httpTarget, stdioTarget, type TargetCommonOptions } from './harness/transport-targets.js';
+export { webTransportTarget, httpTarget, stdioTarget, type StdioLaunch, type TargetCommonOptions } from './harness/transport-targets.js';
 export {
   HarnessError,
   BaselineError,
@@ -405,11 +405,13 @@ export {
 } from './harness/errors.js';
 export {
   startMockServer,
+  pipedMockServer,
   mockServerFaultCatalog,
   MockServerOptionError,
   FaultNotServedError,
   UnknownFaultError,
   type StartMockServerOptions,
+  type PipedMockServerOptions,
   type RunningMockServer,
   type MockTransport,
 } from './peer/server/index.js';

@@ -8,7 +8,7 @@ import { isProtocolVersion, PROTOCOL_VERSIONS } from '../protocol/methods.js';
 import { splitCommandLine } from '../transport/stdio/index.js';
 import { parseCertificateHash } from '../transport/webtransport/tls.js';
 import { TargetOptionError } from './errors.js';
-import { httpRerunArgs, httpTarget, stdioTarget, webTransportTarget, type TargetCommonOptions } from './transport-targets.js';
+import { httpRerunArgs, httpTarget, stdioTarget, webTransportTarget, type StdioLaunch, type TargetCommonOptions } from './transport-targets.js';
 import type { Target } from './case.js';
 
 export type ServerTransport = 'webtransport' | 'http' | 'stdio';
@@ -172,8 +172,11 @@ export function parseServerTarget(args: ServerTargetArgs): ServerTargetSpec {
   };
 }
 
-/** The harness Target for a checked spec; `keptMessageBytes` is each connection's transcript limit per message. */
-export function serverTarget(spec: ServerTargetSpec, keptMessageBytes?: number): Target {
+/**
+ * The harness Target for a checked spec; `keptMessageBytes` is each connection's transcript limit
+ * per message; `launchStdio` starts a stdio server instead of spawning its command.
+ */
+export function serverTarget(spec: ServerTargetSpec, keptMessageBytes?: number, launchStdio?: StdioLaunch): Target {
   const transcript = keptMessageBytes === undefined ? {} : { transcript: { maxMessageBytes: keptMessageBytes } };
   const common: TargetCommonOptions = {
     rerunArgs: spec.rerunArgs,
@@ -182,7 +185,7 @@ export function serverTarget(spec: ServerTargetSpec, keptMessageBytes?: number):
   };
   switch (spec.transport) {
     case 'stdio':
-      return stdioTarget(spec.location, { ...common, client: transcript });
+      return stdioTarget(spec.location, { ...common, client: transcript, ...(launchStdio !== undefined ? { launch: launchStdio } : {}) });
     case 'http':
       return httpTarget(spec.location, {
         ...common,

@@ -3,6 +3,7 @@
 import { connectHttp, type HttpClientOptions } from '../transport/http/index.js';
 import { spawnStdio, type StdioClientOptions } from '../transport/stdio/index.js';
 import { connectWebTransport, type WebTransportClientOptions } from '../transport/webtransport/index.js';
+import type { Connection } from '../transport/connection.js';
 import type { Target } from './case.js';
 import { connectionTarget } from './target.js';
 
@@ -59,14 +60,22 @@ export function httpTarget(url: string, options: TargetCommonOptions & { client?
  */
 export const STDIO_WORKERS = 8;
 
-/** A server started as a child process per connection; rerun default `--stdio <command>`. */
-export function stdioTarget(command: string, options: TargetCommonOptions & { client?: StdioClientOptions } = {}): Target {
+/**
+ * How a stdio target starts its server for a connection. The default spawns the command as a child
+ * process (spawnStdio); the self-test serves its own mock server in this process instead
+ * (connectPiped), on the same stdio framing.
+ */
+export type StdioLaunch = (command: string, options: StdioClientOptions) => Promise<Connection>;
+
+/** A server started as a child process per connection (or as `launch` starts it); rerun default `--stdio <command>`. */
+export function stdioTarget(command: string, options: TargetCommonOptions & { client?: StdioClientOptions; launch?: StdioLaunch } = {}): Target {
+  const launch = options.launch ?? spawnStdio;
   return connectionTarget({
     description: command,
     transport: 'stdio',
     defaultWorkers: STDIO_WORKERS,
     rerunArgs: options.rerunArgs ?? ['--stdio', command],
-    connect: () => spawnStdio(command, options.client ?? {}),
+    connect: () => launch(command, options.client ?? {}),
     ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
     ...(options.interactiveTools !== undefined ? { interactiveTools: options.interactiveTools } : {}),
   });

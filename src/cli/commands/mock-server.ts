@@ -4,22 +4,10 @@
 import { ConnectionError } from '../../transport/errors.js';
 import { MockServerError } from '../../peer/server/extension.js';
 import { MOCK_TRANSPORTS, mockServerFaultCatalog, startMockServer, type MockTransport, type RunningMockServer } from '../../peer/server/start.js';
+import { describeServer } from '../../peer/server/describe.js';
 import { untilSignal } from '../signals.js';
 import { ExitCode, type CliCommand, type CliIo } from '../io.js';
 import type { OptionTable } from '../quick-args.js';
-
-/** What the running server serves, as printed at start. */
-export function describeServer(server: RunningMockServer): string {
-  const lines = [`mock server listening on ${server.url} (${server.transport})`];
-  if (server.certificateHash !== undefined) lines.push(`certificate sha-256: ${server.certificateHash}`);
-  lines.push(`tools: ${server.tools.join(', ')}`);
-  lines.push(`wizards: ${server.wizards.length > 0 ? server.wizards.join(', ') : '(none)'}`);
-  if (server.storeDir !== undefined) lines.push(`fastworkflow store: ${server.storeDir}`);
-  const faults = server.faults.list();
-  lines.push(`faults on: ${faults.length > 0 ? faults.join(', ') : '(none)'}`);
-  if (server.readings !== 'recommended') lines.push(`readings: ${server.readings} (another allowed reading wherever the documents leave a choice)`);
-  return lines.join('\n');
-}
 
 /** Every fault with its layer, requirement ID and description, one per line. */
 export function listFaults(): string {

@@ -14,6 +14,8 @@ export {
   type FaultLayer,
   type CatalogEntry,
 } from './start.js';
+export { pipedMockServer, type PipedMockServerOptions } from './piped.js';
+export { describeServer } from './describe.js';
 export { MOCK_READINGS, isMockReadings, type MockReadings } from './readings.js';
 export { createMockServer, MockServerConfigError, type MockServer, type MockServerOptions } from './server.js';
 export { CORE_FAULTS, CORE_FAULT, faultCatalog, activeFaults } from './faults.js';

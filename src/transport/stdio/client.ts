@@ -3,22 +3,13 @@
 // runs in its own process group, with a marker in its environment (process-tree.ts), so that when
 // it ends (or close() ends it) everything it started ends too, even what left its group.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { BoundedList } from '../bounded-list.js';
 import { pacedReading } from '../pacing.js';
 import type { CloseInfo, StdioFacet } from '../connection.js';
 import { ConnectFailedError } from '../errors.js';
 import { LineConnection, type LineConnectionOptions } from './line-connection.js';
-import { LineDecoder, isOverflow } from './line-decoder.js';
 import { killGroup, killMarked, newTreeMarker, TREE_MARKER_VARIABLE } from './process-tree.js';
 import { splitCommandLine } from './shell-words.js';
-
-/** Longest stderr line read (longer ones are skipped and noted); stderr is for people, not protocol. */
-const MAX_STDERR_LINE_BYTES = 64 * 1024;
-/** Characters of a stderr line kept in `stderrLines()` and the transcript. */
-const STDERR_LINE_CHARS = 4096;
-/** stderr lines kept: the first and the latest this many (a process may write without end). */
-const STDERR_FIRST_LINES = 100;
-const STDERR_LATEST_LINES = 900;
+import { StderrLines } from './stderr-lines.js';
 
 export interface StdioClientOptions extends LineConnectionOptions {
   /** Run the command line through the system shell instead of splitting it into words. */
@@ -93,7 +84,7 @@ export class StdioClientConnection extends LineConnection {
 
   readonly #child: ChildProcess;
   readonly #marker: string;
-  readonly #stderrLines = new BoundedList<string>(STDERR_FIRST_LINES, STDERR_LATEST_LINES);
+  readonly #stderrLines: StderrLines;
   readonly #exited: Promise<ExitInfo>;
   readonly #streamsClosed: Promise<void>;
   readonly #graceMs: number;
@@ -122,25 +113,7 @@ export class StdioClientConnection extends LineConnection {
       paced();
     });
     child.stdout!.on('end', () => this.receiveEnd());
-    const stderr = new LineDecoder(Math.min(options.maxLineBytes ?? MAX_STDERR_LINE_BYTES, MAX_STDERR_LINE_BYTES));
-    const onStderr = (items: ReturnType<LineDecoder['push']>) => {
-      for (const item of items) {
-        if (isOverflow(item)) {
-          this.transcript.record({ direction: 'received', channel: { kind: 'stdio', fd: 'stderr' }, byteLength: item.byteLength, note: 'over-long stderr line skipped' });
-          continue;
-        }
-        const text = Buffer.from(item.content).toString('utf8').replace(/\r$/, '');
-        const line = text.length > STDERR_LINE_CHARS ? `${text.slice(0, STDERR_LINE_CHARS)}… (${text.length - STDERR_LINE_CHARS} more characters)` : text;
-        this.#stderrLines.push(line);
-        this.transcript.record({ direction: 'received', channel: { kind: 'stdio', fd: 'stderr' }, bytes: item.wire, note: line });
-      }
-    };
-    const pacedStderr = pacedReading(child.stderr!);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      onStderr(stderr.push(chunk));
-      pacedStderr();
-    });
-    child.stderr!.on('end', () => onStderr(stderr.end()));
+    this.#stderrLines = new StderrLines(child.stderr!, this.transcript, options.maxLineBytes);
 
     this.#exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
