@@ -6,7 +6,8 @@
 // its load; compare runs on one machine.
 //
 // Targets: the embedded mock server over WebTransport (mock-wt), Streamable HTTP (mock-http) and
-// stdio (mock-stdio: the command-line mock, one process per case), and
+// stdio (mock-stdio: a new mock per case in this process on piped stdio, as the self-test serves
+// it; mock-stdio-process: the command-line mock, one process per case, no goal of its own), and
 // @modelcontextprotocol/server-everything over Streamable HTTP (everything-http: one process) and
 // stdio (everything-stdio: one process per case), started the way test/interop starts it.
 //
@@ -18,7 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { CaseRegistry, httpTarget, runConformance, shellQuote, stdioTarget, webTransportTarget, type CaseResult, type RunResult, type Target } from '../src/harness/index.js';
-import { startMockServer } from '../src/peer/server/index.js';
+import { pipedMockServer, startMockServer } from '../src/peer/server/index.js';
 import { countsLine } from '../src/report/index.js';
 import { serverCases } from '../suites/server/index.js';
 import { startHttpPeer, stdioCommand } from '../test/interop/peer-process.js';
@@ -31,11 +32,16 @@ const OFFICIAL_CHECKS_PER_S = 32 / 1.5;
 
 interface BenchTarget {
   name: string;
-  /** Wall-time goal of the whole run in seconds (issue 14). */
-  goalS: number;
+  /** Wall-time goal of the whole run in seconds (issue 14), if it has one. */
+  goalS?: number;
+  /** Starts a process per case (the figures then say what that costs at least). */
+  processPerCase?: boolean;
   /** Starts what the run needs; `stop` ends it. */
   start(): Promise<{ target: Target; stop(): Promise<void> }>;
 }
+
+/** The command-line stdio mock (the compiled CLI when dist/ is current). */
+const mockStdioCommand = () => cliCommand('mock-server', '--transport', 'stdio').map(shellQuote).join(' ');
 
 const TARGETS: readonly BenchTarget[] = [
   {
@@ -58,9 +64,16 @@ const TARGETS: readonly BenchTarget[] = [
     name: 'mock-stdio',
     goalS: 5,
     async start() {
-      // The command-line mock as the self-test runs it (the compiled CLI when dist/ is current).
-      const command = cliCommand('mock-server', '--transport', 'stdio').map(shellQuote).join(' ');
-      return { target: stdioTarget(command), stop: async () => undefined };
+      // As the self-test serves it: a new mock per case in this process, on piped stdio.
+      return { target: stdioTarget(mockStdioCommand(), { launch: pipedMockServer() }), stop: async () => undefined };
+    },
+  },
+  {
+    name: 'mock-stdio-process',
+    processPerCase: true,
+    async start() {
+      // The command-line mock, a process per case (`self-test --transport stdio-process`).
+      return { target: stdioTarget(mockStdioCommand()), stop: async () => undefined };
     },
   },
   {
@@ -74,6 +87,7 @@ const TARGETS: readonly BenchTarget[] = [
   {
     name: 'everything-stdio',
     goalS: 15,
+    processPerCase: true,
     async start() {
       return { target: stdioTarget(stdioCommand(SERVER_EVERYTHING.stdio)), stop: async () => undefined };
     },
@@ -132,7 +146,8 @@ function bareNodeCpuS(): number | undefined {
 
 interface Measure {
   name: string;
-  goalS: number;
+  goalS?: number;
+  processPerCase: boolean;
   wallS: number;
   /** CPU seconds of the run: the harness (and an in-process target), and the processes it started. */
   cpu?: { own: number; children: number };
@@ -155,7 +170,8 @@ async function measure(bench: BenchTarget): Promise<Measure> {
     const executed = result.cases.filter((c) => c.verdict !== 'SKIPPED' && c.verdict !== 'NOT_APPLICABLE');
     return {
       name: bench.name,
-      goalS: bench.goalS,
+      ...(bench.goalS !== undefined ? { goalS: bench.goalS } : {}),
+      processPerCase: bench.processPerCase === true,
       wallS,
       ran: executed.length,
       total: result.cases.length,
@@ -186,10 +202,15 @@ function waitsLine(c: CaseResult): string {
     .join('; ');
 }
 
+/** "goal <= 5 s: met", or that the target has no goal. */
+function goalText(m: Measure): string {
+  if (m.goalS === undefined) return 'no goal';
+  return `goal <= ${m.goalS} s: ${m.wallS <= m.goalS ? 'met' : 'NOT met'}`;
+}
+
 function report(m: Measure): void {
   const rate = m.checks / m.wallS;
-  const met = m.wallS <= m.goalS ? 'met' : 'NOT met';
-  console.log(`\n${m.name}: wall ${m.wallS.toFixed(2)} s (goal <= ${m.goalS} s: ${met})`);
+  console.log(`\n${m.name}: wall ${m.wallS.toFixed(2)} s (${goalText(m)})`);
   console.log(
     `  ${m.ran} cases ran of ${m.total} (${m.total - m.ran} not applicable or skipped), ${m.checks} checks, ${rate.toFixed(1)} checks/s ` +
       `(${(rate / OFFICIAL_CHECKS_PER_S).toFixed(2)}x the official runner's ${OFFICIAL_CHECKS_PER_S.toFixed(1)} checks/s)`,
@@ -203,7 +224,7 @@ function report(m: Measure): void {
       `  CPU ${total.toFixed(1)} s: harness (and an in-process target) ${m.cpu.own.toFixed(1)} s, processes it started ${m.cpu.children.toFixed(1)} s; ` +
         `floor on ${CORES} cores ${(total / CORES).toFixed(2)} s (wall/floor ${(m.wallS / (total / CORES)).toFixed(2)})`,
     );
-    if (bareNode !== undefined && m.name.endsWith('-stdio')) {
+    if (bareNode !== undefined && m.processPerCase) {
       console.log(
         `  a process per case: ${m.ran} cases x a bare \`node -e 0\` (${(bareNode * 1000).toFixed(0)} ms CPU) on ${CORES} cores = ${((m.ran * bareNode) / CORES).toFixed(2)} s before any case does anything`,
       );
@@ -216,10 +237,10 @@ function report(m: Measure): void {
 }
 
 console.log(`server run, every server case (${serverCases().length}), ${workers === undefined ? 'default workers' : `${workers} workers`}, --timeout-scale ${timeoutScale}, ${CORES} cores`);
-const bareNode = names.some((n) => n.endsWith('-stdio')) ? bareNodeCpuS() : undefined;
-if (names.includes('mock-stdio') && !distIsCurrent()) {
+const bareNode = names.some((n) => TARGETS.find((t) => t.name === n)!.processPerCase === true) ? bareNodeCpuS() : undefined;
+if (names.includes('mock-stdio-process') && !distIsCurrent()) {
   // cliCommand falls back to the sources through tsx, whose start costs several times the compiled CLI's.
-  console.log('note: dist/ is older than the sources, so mock-stdio runs the CLI through tsx: `npm run bench:suite` builds first');
+  console.log('note: dist/ is older than the sources, so mock-stdio-process runs the CLI through tsx: `npm run bench:suite` builds first');
 }
 const measures: Measure[] = [];
 for (const name of names) {
@@ -229,6 +250,6 @@ for (const name of names) {
 }
 console.log('\nsummary:');
 for (const m of measures) {
-  console.log(`  ${m.name.padEnd(17)} ${m.wallS.toFixed(2).padStart(7)} s (goal ${m.goalS} s)  ${m.checks} checks  ${(m.checks / m.wallS).toFixed(1)} checks/s`);
+  console.log(`  ${m.name.padEnd(19)} ${m.wallS.toFixed(2).padStart(7)} s (${m.goalS !== undefined ? `goal ${m.goalS} s` : 'no goal'})  ${m.checks} checks  ${(m.checks / m.wallS).toFixed(1)} checks/s`);
 }
 if (jsonFile !== undefined) writeFileSync(jsonFile, JSON.stringify(measures.map((m) => ({ name: m.name, wallS: m.wallS, result: m.result })), null, 1));

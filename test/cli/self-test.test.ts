@@ -1,7 +1,7 @@
 // The `self-test` command (what `npm start` runs) in-process: it says what the user is seeing,
 // runs the server suites against the embedded mock server per transport, writes reports per run,
 // and ends with the counts line; a bad --transport exits 2 naming it.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ describe('self-test', () => {
   it('refuses an unknown run with one line naming --transport', async () => {
     const io = recordingIo();
     expect(await main(['self-test', '--transport', 'pigeon'], io)).toBe(2);
-    expect(io.stderr).toMatch(/^error: --transport: "pigeon" is not one of wt, wt-json, http, stdio, wt-alt, http-alt, stdio-alt, client-wt, client-http\n$/);
+    expect(io.stderr).toMatch(/^error: --transport: "pigeon" is not one of wt, wt-json, http, stdio, stdio-process, wt-alt, http-alt, stdio-alt, client-wt, client-http\n$/);
     expect(io.stdout).toBe('');
   });
 
@@ -54,6 +54,25 @@ describe('self-test', () => {
     // The exit code follows the run: 0 exactly when nothing failed.
     expect(code).toBe(Number(failed) === 0 ? 0 : 1);
   });
+
+  it('serves the stdio mock in this process (a process per case with stdio-process), with the same verdicts', async () => {
+    const id = 'lifecycle/ping-answered-empty';
+    const verdicts: Record<string, string> = {};
+    for (const run of ['stdio', 'stdio-process'] as const) {
+      const io = recordingIo();
+      const reports = join(dir, `reports-${run}`);
+      expect(await main(['self-test', '--transport', run, '--case', id, '--no-self-check', '--reports', reports], io)).toBe(0);
+      const banner = io.stdout.split('\n').find((line) => line.startsWith('testing '));
+      expect(banner).toMatch(/ mock-server --transport stdio over stdio/);
+      // The command line stays the target's name (rerun commands start it as a process) either way.
+      expect(banner?.endsWith(' (served in this process, on pipes)')).toBe(run === 'stdio');
+      const report = JSON.parse(readFileSync(join(reports, run, 'report.json'), 'utf8')) as { cases: { id: string; verdict: string; rerun: string }[] };
+      const result = report.cases.find((c) => c.id === id)!;
+      expect(result.rerun).toMatch(/^mcp-flow-conformance server --stdio '.* mock-server --transport stdio' --case lifecycle\/ping-answered-empty/);
+      verdicts[run] = result.verdict;
+    }
+    expect(verdicts).toEqual({ stdio: 'PASS', 'stdio-process': 'PASS' });
+  }, 120_000);
 
   it('runs the self-check first and shows only its failures and total', async () => {
     const io = recordingIo();

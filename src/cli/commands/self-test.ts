@@ -1,8 +1,9 @@
 // `mcp-flow-conformance self-test` (what `npm start` runs): the self-check of vectors and schemas,
 // then every server suite against the embedded reference mock server on loopback, over
-// WebTransport, Streamable HTTP and stdio (this CLI's own `mock-server --transport stdio`, spawned
-// per case), and every client suite against this CLI's own `mock-client --driver` over
-// WebTransport and Streamable HTTP, writing JUnit/JSON/HTML reports per run. The runs are made a
+// WebTransport, Streamable HTTP and stdio (the mock server in this process, a new one per case on
+// piped stdin/stdout/stderr; `--transport stdio-process` spawns this CLI's own
+// `mock-server --transport stdio` per case instead), and every client suite against this CLI's own
+// `mock-client --driver` over WebTransport and Streamable HTTP, writing JUnit/JSON/HTML reports per run. The runs are made a
 // few at a time (one per core), their output shown run by run in order. Both mocks are correct, so
 // every applicable case passes: what a user sees is what a conforming peer looks like.
 import { availableParallelism } from 'node:os';
@@ -10,7 +11,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findPackageFolder } from '../../package-folder.js';
 import { selectCases, shellQuote, type RunResult } from '../../harness/index.js';
-import { startMockServer, type RunningMockServer } from '../../peer/server/index.js';
+import { pipedMockServer, startMockServer, type RunningMockServer } from '../../peer/server/index.js';
+import type { StdioLaunch } from '../../harness/transport-targets.js';
 import { countsLine } from '../../report/index.js';
 import { CliUsageError } from '../errors.js';
 import { ExitCode, type CliCommand, type CliIo } from '../io.js';
@@ -24,24 +26,25 @@ export const SELF_TEST_RUNS = {
   wt: 'WebTransport (HTTP/2), encodings cbor then json',
   'wt-json': 'WebTransport (HTTP/2), JSON only',
   http: 'Streamable HTTP (with the FastWorkflow profile)',
-  stdio: 'stdio (a mock-server process per case)',
+  stdio: 'stdio (the mock server in this process, a new one per case on pipes)',
+  'stdio-process': 'stdio, a `mock-server --transport stdio` process per case',
   'wt-alt': 'WebTransport (HTTP/2), the mock taking the alternate readings (mock-server --readings alternate)',
   'http-alt': 'Streamable HTTP, the mock taking the alternate readings',
-  'stdio-alt': 'stdio, the mock taking the alternate readings (a process per case)',
+  'stdio-alt': 'stdio, the mock taking the alternate readings (in this process, on pipes)',
   'client-wt': 'client suites: the mock client (`mock-client --driver`, a process per case) over WebTransport (HTTP/2)',
   'client-http': 'client suites: the mock client (`mock-client --driver`, a process per case) over Streamable HTTP',
 } as const;
 export type SelfTestRun = keyof typeof SELF_TEST_RUNS;
-/** The summary's run names are padded to the longest. */
-const RUN_NAME_WIDTH = Math.max(...Object.keys(SELF_TEST_RUNS).map((name) => name.length));
 export const DEFAULT_SELF_TEST_RUNS: readonly SelfTestRun[] = ['wt', 'http', 'stdio', 'wt-alt', 'http-alt', 'stdio-alt', 'client-wt', 'client-http'];
-/** Time limits are stretched this much over stdio, where every case starts a node process first. */
+/** Time limits are stretched this much when every case starts a node process first (stdio-process). */
 export const STDIO_TIMEOUT_SCALE = 5;
 /** Client runs also start a node process per case (the mock client). */
 export const CLIENT_TIMEOUT_SCALE = 2;
 
 const isClientRun = (run: SelfTestRun): run is 'client-wt' | 'client-http' => run.startsWith('client-');
-const isStdioRun = (run: SelfTestRun): boolean => run === 'stdio' || run === 'stdio-alt';
+const isStdioRun = (run: SelfTestRun): boolean => run === 'stdio' || run === 'stdio-alt' || run === 'stdio-process';
+/** Runs whose stdio mock is a process per case (the others serve it in this process). */
+const isProcessRun = (run: SelfTestRun): boolean => run === 'stdio-process';
 /** The readings the run's mock server takes. */
 const readingsOf = (run: SelfTestRun): 'recommended' | 'alternate' => (run.endsWith('-alt') ? 'alternate' : 'recommended');
 
@@ -92,9 +95,16 @@ function parseRuns(value: unknown): SelfTestRun[] {
   return runs;
 }
 
-/** Starts the mock server a run needs (none for stdio) and the `server` arguments that reach it. */
-async function startFor(run: SelfTestRun): Promise<{ server?: RunningMockServer; targetArgs: Record<string, unknown> }> {
-  if (isStdioRun(run)) return { targetArgs: { stdio: stdioMockCommandLine(readingsOf(run)) } };
+/**
+ * Starts the mock server a run needs (none for stdio: a new one per case) and the `server`
+ * arguments that reach it. Over stdio the target is the mock's command line (what the reports'
+ * rerun commands start); unless the run spawns it, `launchStdio` serves it in this process.
+ */
+async function startFor(run: SelfTestRun): Promise<{ server?: RunningMockServer; targetArgs: Record<string, unknown>; launchStdio?: StdioLaunch }> {
+  if (isStdioRun(run)) {
+    const readings = readingsOf(run);
+    return { targetArgs: { stdio: stdioMockCommandLine(readings) }, ...(isProcessRun(run) ? {} : { launchStdio: pipedMockServer({ readings }) }) };
+  }
   if (isClientRun(run)) return { targetArgs: { transport: run === 'client-wt' ? 'wt' : 'http', '--': selfCommand('mock-client', '--driver') } };
   const server = await startMockServer({
     transport: run === 'http' || run === 'http-alt' ? 'http' : 'wt',
@@ -156,7 +166,7 @@ export async function runSelfTest(args: Record<string, unknown>, io: CliIo): Pro
   for (const run of runs) {
     jobs.push({
       // A process per case makes these the longest runs: they start first.
-      startFirst: isStdioRun(run) || isClientRun(run),
+      startFirst: isProcessRun(run) || isClientRun(run),
       run: async (io) => {
         io.out(`\n== ${run}: ${SELF_TEST_RUNS[run]} ==`);
         // Filters name server or client cases: a run they select nothing of is left out, not an error.
@@ -187,14 +197,14 @@ export async function runSelfTest(args: Record<string, unknown>, io: CliIo): Pro
               ...started.targetArgs,
               reports: join(reportsDir, run),
               ...(args['workers'] !== undefined ? { workers: args['workers'] } : {}),
-              // stdio starts a process per case: give it room on loaded machines.
-              'timeout-scale': ((args['timeout-scale'] as number | undefined) ?? 1) * (isStdioRun(run) ? STDIO_TIMEOUT_SCALE : isClientRun(run) ? CLIENT_TIMEOUT_SCALE : 1),
+              // A node process started per case needs room on loaded machines.
+              'timeout-scale': ((args['timeout-scale'] as number | undefined) ?? 1) * (isProcessRun(run) ? STDIO_TIMEOUT_SCALE : isClientRun(run) ? CLIENT_TIMEOUT_SCALE : 1),
               ...(args['suite'] !== undefined ? { suite: args['suite'] } : {}),
               ...(args['case'] !== undefined ? { case: args['case'] } : {}),
               ...(args['exclude'] !== undefined ? { exclude: args['exclude'] } : {}),
             },
             io,
-            { onResult: (r) => (result = r) },
+            { onResult: (r) => (result = r), ...(started.launchStdio !== undefined ? { launchStdio: started.launchStdio } : {}) },
           );
           return { run, code, ...(result !== undefined ? { result } : {}) };
         } finally {
@@ -207,8 +217,10 @@ export async function runSelfTest(args: Record<string, unknown>, io: CliIo): Pro
   const worst = outcomes.reduce((code, outcome) => Math.max(code, outcome.code), ExitCode.ok as number);
   const summaries = outcomes.filter((outcome): outcome is Outcome & { run: SelfTestRun } => outcome.run !== undefined);
   io.out('\n== self-test summary ==');
+  // The run names are padded to the longest shown.
+  const width = Math.max(0, ...summaries.map(({ run }) => run.length));
   for (const { run, result, code } of summaries) {
-    io.out(`${run.padEnd(RUN_NAME_WIDTH)} ${result ? countsLine(result.summary) : 'did not run'} (exit ${code})${result ? `  reports: ${join(reportsDir, run)}/` : ''}`);
+    io.out(`${run.padEnd(width)} ${result ? countsLine(result.summary) : 'did not run'} (exit ${code})${result ? `  reports: ${join(reportsDir, run)}/` : ''}`);
   }
   const passed = summaries.reduce((n, s) => n + (s.result?.summary.PASS ?? 0), 0);
   const failed = summaries.reduce((n, s) => n + (s.result ? s.result.summary.FAIL + s.result.summary.TIMEOUT + s.result.summary.ERROR : 0), 0);
@@ -226,7 +238,7 @@ export const selfTestCommand: CliCommand = {
       .option('self-check', { type: 'boolean', default: true, describe: 'check the test vectors and schema examples first (--no-self-check skips it)' })
       .option('parallel', { type: 'number', describe: 'runs made at the same time, their output shown run by run in order (default: one per core)' })
       .option('workers', { type: 'number', describe: 'cases run at the same time in each run (default 4; 8 over stdio)' })
-      .option('timeout-scale', { type: 'number', describe: `multiply every time limit (stdio gets ${STDIO_TIMEOUT_SCALE}x on top, client runs ${CLIENT_TIMEOUT_SCALE}x)` })
+      .option('timeout-scale', { type: 'number', describe: `multiply every time limit (stdio-process gets ${STDIO_TIMEOUT_SCALE}x on top, client runs ${CLIENT_TIMEOUT_SCALE}x)` })
       .option('suite', { type: 'string', array: true, describe: 'only these suites' })
       .option('case', { type: 'string', array: true, describe: 'only cases whose ID matches a glob' })
       .option('exclude', { type: 'string', array: true, describe: 'leave out cases whose ID matches a glob' }),

@@ -25,6 +25,7 @@ import { CONFIG_FILE, loadConfig, mergeConfig, type LoadedConfig } from '../conf
 import { CliUsageError, usageErrors } from '../errors.js';
 import { consoleOutput, ExitCode, type CliCommand, type CliIo } from '../io.js';
 import { parseServerTarget, serverTarget, type ServerTargetSpec } from '../../harness/server-target.js';
+import type { StdioLaunch } from '../../harness/transport-targets.js';
 
 /** Report file names inside a --reports folder. */
 export const REPORT_FILES = { junit: 'junit.xml', json: 'report.json', html: 'report.html', markdown: 'summary.md' } as const;
@@ -208,6 +209,8 @@ export interface ServerRunHooks {
   registry?: CaseRegistry;
   /** Receives the finished run (the self-test and the benchmark read it). */
   onResult?: (result: RunResult) => void;
+  /** Starts a `--stdio` server for each case instead of spawning its command (the self-test's in-process mock). */
+  launchStdio?: StdioLaunch;
 }
 
 /** Runs the command; `hooks` let other commands reuse it with their own registry or result handling. */
@@ -224,8 +227,8 @@ export async function runServer(args: Record<string, unknown>, io: CliIo, hooks:
   return executeRun(io, {
     plan,
     registry,
-    target: serverTarget(spec, plan.keptMessageBytes),
-    banner: `testing ${spec.location} over ${spec.transport}${config === undefined ? '' : ` (settings from ${config.file})`}`,
+    target: serverTarget(spec, plan.keptMessageBytes, hooks.launchStdio),
+    banner: `testing ${spec.location} over ${spec.transport}${spec.transport === 'stdio' && hooks.launchStdio !== undefined ? ' (served in this process, on pipes)' : ''}${config === undefined ? '' : ` (settings from ${config.file})`}`,
     command: 'server',
     ...(baseline !== undefined ? { baseline } : {}),
     ...(hooks.onResult !== undefined ? { onResult: hooks.onResult } : {}),
