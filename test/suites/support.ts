@@ -15,15 +15,17 @@ import {
 } from '../../src/harness/index.js';
 import { cliCommand } from '../support/cli.js';
 import { pinnedTables } from '../support/verdict-tables.js';
-import { startMockServer, type RunningMockServer, type StartMockServerOptions } from '../../src/peer/server/index.js';
+import { pipedMockServer, startMockServer, type RunningMockServer, type StartMockServerOptions } from '../../src/peer/server/index.js';
 
 export type SuiteTransport = 'wt' | 'http' | 'stdio';
 
 export interface MockRunOptions {
   transport: SuiteTransport;
   faults?: string[];
-  /** More startMockServer options (encodings, limits, flow options...). Over stdio only `readings` is honoured. */
+  /** More startMockServer options (encodings, limits, flow options...). Over stdio as a process only `readings` is honoured. */
   server?: Omit<StartMockServerOptions, 'transport' | 'faults'>;
+  /** Over stdio: a new mock per case in this process on pipes (pipedMockServer), not a process per case. */
+  piped?: boolean;
   /** More runner options (workers, timeoutScale, filters...). */
   run?: Partial<Omit<RunOptions, 'registry' | 'target'>>;
 }
@@ -52,7 +54,8 @@ export async function runOnMock(cases: readonly ConformanceCase[], options: Mock
   let server: RunningMockServer | undefined;
   let target: Target;
   if (options.transport === 'stdio') {
-    target = stdioTarget(stdioMockCommand(options.faults, options.server?.readings));
+    const command = stdioMockCommand(options.faults, options.server?.readings);
+    target = options.piped ? stdioTarget(command, { launch: pipedMockServer({ ...options.server, ...(options.faults ? { faults: options.faults } : {}) }) }) : stdioTarget(command);
   } else {
     server = await startMockServer({ transport: options.transport, ...options.server, ...(options.faults ? { faults: options.faults } : {}) });
     target = server.transport === 'wt' ? webTransportTarget(server.url, { client: { certificateHash: server.certificateHash! } }) : httpTarget(server.url);
@@ -60,7 +63,7 @@ export async function runOnMock(cases: readonly ConformanceCase[], options: Mock
   try {
     // stdio spawns node + tsx per case: stretch the limits there. (Fault runs keep scale 1 elsewhere:
     // a case that waits for something a fault withholds must still end within its own limit.)
-    const timeoutScale = options.transport === 'stdio' ? 3 : 1;
+    const timeoutScale = options.transport === 'stdio' && !options.piped ? 3 : 1;
     const result = await runConformance({ registry, target, workers: 4, timeoutScale, ...options.run });
     const byId = new Map(result.cases.map((c) => [c.id, c]));
     return {

@@ -49,6 +49,8 @@ export async function correctMockProblems(
     verdicts?: string;
     /** More changes found in the run with the first seed (the readings pinned for it, say). */
     alsoCheck?: (cases: readonly CaseResult[]) => string[];
+    /** Over stdio: the mock in this process on pipes, not a process per case. */
+    piped?: boolean;
   } = {},
 ): Promise<{ problems: string[]; applied: number; total: number; changes: string[] }> {
   const [first, ...others] = options.seeds ?? SELF_TEST_SEEDS;
@@ -56,12 +58,13 @@ export async function correctMockProblems(
     runOnMock(cases, {
       transport,
       ...(options.server ? { server: options.server } : {}),
+      ...(options.piped ? { piped: true } : {}),
       run: {
         ...(shard ? { filters: { shard } } : {}),
         ...(seed !== undefined ? { seed } : {}),
         // A node process per case: on a loaded machine its start alone can take seconds.
         // Elsewhere deadlines are doubled for a loaded machine (only waits get longer).
-        timeoutScale: transport === 'stdio' ? STDIO_TIMEOUT_SCALE : 2,
+        timeoutScale: transport === 'stdio' && !options.piped ? STDIO_TIMEOUT_SCALE : 2,
       },
     });
   const run = await runWith(serverCases(), first, options.shard);
