@@ -76,6 +76,8 @@ export class PipedStdioConnection extends LineConnection {
       resolve();
     }));
     this.#stderrLines = new StderrLines(pipes.stderr, this.transcript, options.maxLineBytes);
+    // Registered after StderrLines' own listener: its last line is kept when this fires.
+    const stderrEnded = new Promise<void>((resolve) => pipes.stderr.once('end', () => resolve()));
 
     this.#exited = Promise.race([
       server.exited.then(
@@ -93,7 +95,8 @@ export class PipedStdioConnection extends LineConnection {
       if (!pipes.stdout.writableEnded) pipes.stdout.end();
       if (!pipes.stderr.writableEnded) pipes.stderr.end();
     });
-    void Promise.all([this.#exited, stdoutEnded]).then(([exit]) => {
+    // Ended as a child is: it has exited and its pipes are closed.
+    void Promise.all([this.#exited, stdoutEnded, stderrEnded]).then(([exit]) => {
       const info: CloseInfo = this.#closeReason !== undefined
         ? { initiator: 'local', reason: this.#closeReason }
         : { initiator: 'remote', reason: exit.code !== null ? `server exited with code ${exit.code}` : 'server abandoned' };
