@@ -9,6 +9,7 @@ import { ConnectFailedError } from '../errors.js';
 import { LineConnection, type LineConnectionOptions } from './line-connection.js';
 import { killGroup, killMarked, newTreeMarker, TREE_MARKER_VARIABLE } from './process-tree.js';
 import { splitCommandLine } from './shell-words.js';
+import { settlesWithin } from './settles-within.js';
 import { StderrLines } from './stderr-lines.js';
 
 export interface StdioClientOptions extends LineConnectionOptions {
@@ -167,10 +168,10 @@ export class StdioClientConnection extends LineConnection {
     const pid = this.#child.pid!;
     const gone = () => this.#child.exitCode !== null || this.#child.signalCode !== null;
     this.#child.stdin!.end();
-    if (!gone() && !(await this.#waitExit(this.#graceMs))) {
+    if (!gone() && !(await settlesWithin(this.#exited, this.#graceMs))) {
       this.transcript.event('still running after stdin closed: SIGTERM');
       killGroup(pid, 'SIGTERM');
-      if (!(await this.#waitExit(this.#graceMs))) {
+      if (!(await settlesWithin(this.#exited, this.#graceMs))) {
         this.transcript.event('still running after SIGTERM: SIGKILL');
         killGroup(pid, 'SIGKILL');
       }
@@ -193,15 +194,5 @@ export class StdioClientConnection extends LineConnection {
     this.#escapedKilled = true;
     const escaped = killMarked(this.#marker);
     if (escaped > 0) this.transcript.event(`killed ${escaped} process(es) it started outside its group`);
-  }
-
-  #waitExit(ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      void this.#exited.then(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
   }
 }

@@ -9,6 +9,7 @@ import type { CloseInfo, StdioFacet } from '../connection.js';
 import { ConnectFailedError } from '../errors.js';
 import type { ExitInfo, StdioClientOptions } from './client.js';
 import { LineConnection } from './line-connection.js';
+import { settlesWithin } from './settles-within.js';
 import { StderrLines } from './stderr-lines.js';
 
 /** The server's ends of the pipes: it reads `stdin`, writes the protocol to `stdout` and what people read to `stderr`. */
@@ -122,23 +123,13 @@ export class PipedStdioConnection extends LineConnection {
   async #close(reason: string): Promise<void> {
     this.#closeReason ??= reason;
     this.#pipes.stdin.end();
-    if (!(await this.#waitExit(this.#graceMs))) {
+    if (!(await settlesWithin(this.#exited, this.#graceMs))) {
       this.transcript.event('still running after stdin closed: stopped');
       void this.#server.stop().catch((error: unknown) => this.transcript.event(`stopping the server failed: ${(error as Error).message}`));
       // Nothing in this process can be killed: past a second grace the connection lets go of it.
-      if (!(await this.#waitExit(this.#graceMs))) this.#abandon({ code: null, signal: null });
+      if (!(await settlesWithin(this.#exited, this.#graceMs))) this.#abandon({ code: null, signal: null });
     }
     await this.#exited;
     await this.closed;
-  }
-
-  #waitExit(ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      void this.#exited.then(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
   }
 }
