@@ -233,7 +233,7 @@ export const selfTestCommand: CliCommand = {
   describe: 'run every server suite against the embedded mock server (WebTransport, Streamable HTTP, stdio) and every client suite against the mock client, and write reports; what `npm start` runs',
   builder: (yargs) =>
     yargs
-      .option('transport', { type: 'string', array: true, describe: `runs to make (default ${DEFAULT_SELF_TEST_RUNS.join(',')}; also wt-json)` })
+      .option('transport', { type: 'string', array: true, describe: `runs to make (default ${DEFAULT_SELF_TEST_RUNS.join(',')}; also wt-json, stdio-process)` })
       .option('reports', { type: 'string', default: 'reports', describe: 'folder for the reports, one subfolder per run' })
       .option('self-check', { type: 'boolean', default: true, describe: 'check the test vectors and schema examples first (--no-self-check skips it)' })
       .option('parallel', { type: 'number', describe: 'runs made at the same time, their output shown run by run in order (default: one per core)' })
