@@ -37,7 +37,8 @@ export const SELF_TEST_SEEDS: readonly number[] = [20261126, 1, 424242, 98765432
  * Runs every server case (or one shard of them) against the correct mock server (the reference
  * readings, or the alternate ones with `server: { readings: 'alternate' }`) and returns the
  * problems, one line each (empty when the mock passes), plus how many cases applied. Cases that
- * generate input run once per seed of SELF_TEST_SEEDS.
+ * generate input run once per seed of SELF_TEST_SEEDS (over stdio the seeds after the first in
+ * this process, on pipes).
  */
 export async function correctMockProblems(
   transport: SuiteTransport,
@@ -54,20 +55,20 @@ export async function correctMockProblems(
   } = {},
 ): Promise<{ problems: string[]; applied: number; total: number; changes: string[] }> {
   const [first, ...others] = options.seeds ?? SELF_TEST_SEEDS;
-  const runWith = async (cases: readonly ConformanceCase[], seed: number | undefined, shard: CaseFilters['shard'] | undefined) =>
+  const runWith = async (cases: readonly ConformanceCase[], seed: number | undefined, shard: CaseFilters['shard'] | undefined, piped: boolean) =>
     runOnMock(cases, {
       transport,
       ...(options.server ? { server: options.server } : {}),
-      ...(options.piped ? { piped: true } : {}),
+      ...(piped ? { piped: true } : {}),
       run: {
         ...(shard ? { filters: { shard } } : {}),
         ...(seed !== undefined ? { seed } : {}),
         // A node process per case: on a loaded machine its start alone can take seconds.
         // Elsewhere deadlines are doubled for a loaded machine (only waits get longer).
-        timeoutScale: transport === 'stdio' && !options.piped ? STDIO_TIMEOUT_SCALE : 2,
+        timeoutScale: transport === 'stdio' && !piped ? STDIO_TIMEOUT_SCALE : 2,
       },
     });
-  const run = await runWith(serverCases(), first, options.shard);
+  const run = await runWith(serverCases(), first, options.shard, options.piped === true);
   const cases = run.result.cases.filter((c) => c.verdict !== 'SKIPPED');
   const problems = problemLines(cases);
   const changes = options.verdicts === undefined ? [] : checkVerdictTable(options.verdicts, `seed ${first}`, cases);
@@ -76,7 +77,9 @@ export async function correctMockProblems(
   if (generating.size > 0) {
     const again = serverCases().filter((c) => generating.has(c.id));
     for (const seed of others) {
-      const rerun = await runWith(again, seed, undefined);
+      // Another seed only changes the input the cases generate: over stdio the mock serves it in
+      // this process (the process per case is the first seed's run).
+      const rerun = await runWith(again, seed, undefined, transport === 'stdio');
       problems.push(...problemLines(rerun.result.cases).map((line) => `${line} (seed ${seed})`));
       if (options.verdicts !== undefined) changes.push(...checkVerdictTable(options.verdicts, `seed ${seed}`, rerun.result.cases));
     }
