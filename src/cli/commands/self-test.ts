@@ -3,9 +3,10 @@
 // WebTransport, Streamable HTTP and stdio (the mock server in this process, a new one per case on
 // piped stdin/stdout/stderr; `--transport stdio-process` spawns this CLI's own
 // `mock-server --transport stdio` per case instead), and every client suite against this CLI's own
-// `mock-client --driver` over WebTransport and Streamable HTTP, writing JUnit/JSON/HTML reports per run. The runs are made a
-// few at a time (one per core), their output shown run by run in order. Both mocks are correct, so
-// every applicable case passes: what a user sees is what a conforming peer looks like.
+// `mock-client --driver` over WebTransport and Streamable HTTP, writing JUnit/JSON/HTML reports per
+// run. The runs are made a few at a time (one per core), their output shown run by run in order.
+// Both mocks are correct, so every applicable case passes: what a user sees is what a conforming
+// peer looks like.
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -7,6 +7,7 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import type { CloseInfo, StdioFacet } from '../connection.js';
 import { ConnectFailedError } from '../errors.js';
+import { pacedReading } from '../pacing.js';
 import type { ExitInfo, StdioClientOptions } from './client.js';
 import { LineConnection } from './line-connection.js';
 import { settlesWithin } from './settles-within.js';
@@ -71,7 +72,12 @@ export class PipedStdioConnection extends LineConnection {
     this.transcript.event(`started ${JSON.stringify(description)} in this process (piped stdio)`);
     this.attachOutput(pipes.stdin);
     const stdout = pipes.stdout;
-    stdout.on('data', (chunk: Buffer) => this.receive(chunk));
+    // A server that floods stdout cannot keep timers (the deadlines that end a case) from firing.
+    const paced = pacedReading(stdout);
+    stdout.on('data', (chunk: Buffer) => {
+      this.receive(chunk);
+      paced();
+    });
     const stdoutEnded = new Promise<void>((resolve) => stdout.once('end', () => {
       this.receiveEnd();
       resolve();
