@@ -37,6 +37,9 @@ const LARGE_TRANSFER = 256 * 1024 * 1024;
 const FAILING_TRANSFER = 1024 * 1024;
 const FAIL_AFTER = 256 * 1024;
 
+/** Time between two writes to a stream the server should refuse. */
+const WRITE_PACE_MS = 20;
+
 /** Client-side refusals of a server stream header (the header was malformed or named no request in flight). */
 const HEADER_FAULTS = ['EXEC_HEADER_TRUNCATED', 'STREAM_INJECTION'];
 
@@ -220,20 +223,34 @@ const injectedStream = defineCase({
     let stopped: string | undefined;
     let stalled = false;
     // The server may keep a grace period for the request to show up before it refuses the stream:
-    // the worker serves other cases meanwhile (the writes soon stall on the stream's flow control).
+    // the worker serves other cases meanwhile.
+    /** One write: written, stalled until `until`, or refused (the stream was stopped). */
+    const writeOnce = async (until: number) => {
+      const outcome = await within(
+        ctx,
+        stream.write(chunk).then(
+          () => 'written' as const,
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        ),
+        Math.max(0, until - Date.now()),
+      );
+      if (outcome === 'written') written += chunk.byteLength;
+      else if (outcome === 'timeout') stalled = true;
+      else stopped = outcome;
+      return outcome;
+    };
+    const pause = (ms: number) => Promise.race([report, new Promise((resolve) => setTimeout(resolve, ms))]);
     const writeUntilRefused = async () => {
+      // Paced: a stop shows at the next write; flooding the grace period would only cost both sides
+      // CPU (tens of megabytes through TLS and HTTP/2 in a second).
       while (stopped === undefined && reported === undefined && !stalled && Date.now() < deadline && !ctx.signal.aborted) {
-        const outcome = await within(
-          ctx,
-          stream.write(chunk).then(
-            () => 'written' as const,
-            (error: unknown) => (error instanceof Error ? error.message : String(error)),
-          ),
-          Math.max(0, deadline - Date.now()),
-        );
-        if (outcome === 'written') written += chunk.byteLength;
-        else if (outcome === 'timeout') stalled = true;
-        else stopped = outcome;
+        if ((await writeOnce(deadline)) === 'written') await pause(WRITE_PACE_MS);
+      }
+      // The report may be seen before the stop: writing on for a quiet window shows whether the
+      // stream was stopped too (WT-EXEC-2 reading 1) or only reported (reading 2).
+      const settle = Date.now() + ctx.scaled(ctx.quietMs(QUIET_MS));
+      while (reported !== undefined && stopped === undefined && !stalled && Date.now() < settle && !ctx.signal.aborted) {
+        if ((await writeOnce(settle)) === 'written') await new Promise((resolve) => setTimeout(resolve, WRITE_PACE_MS));
       }
       await report;
     };
