@@ -54,9 +54,11 @@ export function httpTarget(url: string, options: TargetCommonOptions & { client?
 }
 
 /**
- * Cases run at the same time over stdio unless the run says: each starts a process and waits on
- * its start (server-everything over stdio: 18 s with 4, 12-13 s with 8 on 2 cores; the mock, busy
- * with its processes' CPU, the same either way).
+ * Cases run at the same time over stdio, when each spawns its server, unless the run says: each
+ * waits on its process to start (server-everything over stdio: 18 s with 4, 12-13 s with 8 on 2
+ * cores; the mock, busy with its processes' CPU, the same either way). A server started in this
+ * process (`launch`) gets the runner's default, as every other in-process target: its cases and
+ * the harness share one event loop.
  */
 export const STDIO_WORKERS = 8;
 
@@ -73,7 +75,7 @@ export function stdioTarget(command: string, options: TargetCommonOptions & { cl
   return connectionTarget({
     description: command,
     transport: 'stdio',
-    defaultWorkers: STDIO_WORKERS,
+    ...(options.launch === undefined ? { defaultWorkers: STDIO_WORKERS } : {}),
     rerunArgs: options.rerunArgs ?? ['--stdio', command],
     connect: () => launch(command, options.client ?? {}),
     ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),

@@ -569,6 +569,8 @@ describe('how many cases run at once', () => {
     expect(await most(6, Object.assign(mockServerTarget(), { defaultWorkers: 6 }))).toEqual({ most: 6, recorded: 6 });
     expect(await most(2, Object.assign(mockServerTarget(), { defaultWorkers: 6 }), 2)).toEqual({ most: 2, recorded: 2 });
     expect(stdioTarget('node my-server.js').defaultWorkers).toBe(8);
+    // A server started in this process shares the event loop with the harness: the runner's default.
+    expect(stdioTarget('node my-server.js', { launch: async () => Promise.reject(new Error('not started')) }).defaultWorkers).toBeUndefined();
   });
 });
 

@@ -238,7 +238,7 @@ export const selfTestCommand: CliCommand = {
       .option('reports', { type: 'string', default: 'reports', describe: 'folder for the reports, one subfolder per run' })
       .option('self-check', { type: 'boolean', default: true, describe: 'check the test vectors and schema examples first (--no-self-check skips it)' })
       .option('parallel', { type: 'number', describe: 'runs made at the same time, their output shown run by run in order (default: one per core)' })
-      .option('workers', { type: 'number', describe: 'cases run at the same time in each run (default 4; 8 over stdio)' })
+      .option('workers', { type: 'number', describe: 'cases run at the same time in each run (default 4; 8 in stdio-process)' })
       .option('timeout-scale', { type: 'number', describe: `multiply every time limit (stdio-process gets ${STDIO_TIMEOUT_SCALE}x on top, client runs ${CLIENT_TIMEOUT_SCALE}x)` })
       .option('suite', { type: 'string', array: true, describe: 'only these suites' })
       .option('case', { type: 'string', array: true, describe: 'only cases whose ID matches a glob' })

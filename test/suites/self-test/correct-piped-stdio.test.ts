@@ -19,8 +19,8 @@ describe('the mock server in this process over piped stdio', () => {
       registry.registerAll(serverCases());
       const seed = SELF_TEST_SEEDS[0]!;
       const target = stdioTarget(stdioMockCommand(), { launch: pipedMockServer() });
-      // Deadlines doubled for a loaded machine, as the other in-process runs (only waits get longer).
-      const result = await runConformance({ registry, target, workers: 8, timeoutScale: 2, seed });
+      // Deadlines doubled for a loaded machine, and the default workers, as the other in-process runs.
+      const result = await runConformance({ registry, target, timeoutScale: 2, seed });
       const problems = problemLines(result.cases);
       expect(problems, listed('case(s) failed the mock served in this process', problems)).toEqual([]);
       // The six shards' tables of the first seed, joined: every server case's verdict over a process per case.
