@@ -222,8 +222,6 @@ const injectedStream = defineCase({
     let written = 0;
     let stopped: string | undefined;
     let stalled = false;
-    // The server may keep a grace period for the request to show up before it refuses the stream:
-    // the worker serves other cases meanwhile.
     /** One write: written, stalled until `until`, or refused (the stream was stopped). */
     const writeOnce = async (until: number) => {
       const outcome = await within(
@@ -254,6 +252,8 @@ const injectedStream = defineCase({
       }
       await report;
     };
+    // The server may keep a grace period for the request to show up before it refuses the stream:
+    // the worker serves other cases meanwhile.
     await ctx.awaitTarget(writeUntilRefused());
     await stream.abort('case finished').catch(() => undefined);
     const error = errorOf(reported);
