@@ -3,14 +3,12 @@
 // runs in its own process group, with a marker in its environment (process-tree.ts), so that when
 // it ends (or close() ends it) everything it started ends too, even what left its group.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { pacedReading } from '../pacing.js';
-import type { CloseInfo, StdioFacet } from '../connection.js';
 import { ConnectFailedError } from '../errors.js';
-import { LineConnection, type LineConnectionOptions } from './line-connection.js';
+import { StdioClientEnd } from './client-end.js';
+import type { LineConnectionOptions } from './line-connection.js';
 import { killGroup, killMarked, newTreeMarker, TREE_MARKER_VARIABLE } from './process-tree.js';
 import { splitCommandLine } from './shell-words.js';
 import { settlesWithin } from './settles-within.js';
-import { StderrLines } from './stderr-lines.js';
 
 export interface StdioClientOptions extends LineConnectionOptions {
   /** Run the command line through the system shell instead of splitting it into words. */
@@ -79,43 +77,24 @@ export async function spawnStdio(command: string | readonly string[], options: S
   return new StdioClientConnection(child, commandLine, options, marker);
 }
 
-export class StdioClientConnection extends LineConnection {
-  readonly stdio: StdioFacet;
-  readonly commandLine: string;
-
+export class StdioClientConnection extends StdioClientEnd {
   readonly #child: ChildProcess;
   readonly #marker: string;
-  readonly #stderrLines: StderrLines;
   readonly #exited: Promise<ExitInfo>;
   readonly #streamsClosed: Promise<void>;
-  readonly #graceMs: number;
-  #closing: Promise<void> | undefined;
   #escapedKilled = false;
-  #closeReason: string | undefined;
 
   /** @param marker the value of TREE_MARKER_VARIABLE the child was started with. */
   constructor(child: ChildProcess, commandLine: string, options: StdioClientOptions, marker: string = newTreeMarker()) {
-    super(options, { input: 'stdout', output: 'stdin' });
+    super(commandLine, { stdin: child.stdin!, stdout: child.stdout!, stderr: child.stderr! }, options);
     this.#child = child;
     this.#marker = marker;
-    this.commandLine = commandLine;
-    this.#graceMs = options.closeGraceMs ?? 2000;
     const pid = child.pid!;
     liveTrees.set(pid, marker);
     installExitHook();
     this.transcript.event(`spawned ${JSON.stringify(commandLine)} as pid ${pid}`);
 
     child.on('error', (error) => this.transcript.event(`child process error: ${error.message}`));
-    this.attachOutput(child.stdin!);
-    // A child that floods stdout (or stderr) cannot keep timers (the deadlines that end a case) from firing.
-    const paced = pacedReading(child.stdout!);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      this.receive(chunk);
-      paced();
-    });
-    child.stdout!.on('end', () => this.receiveEnd());
-    this.#stderrLines = new StderrLines(child.stderr!, this.transcript, options.maxLineBytes);
-
     this.#exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.transcript.event(`process exited with ${signal ? `signal ${signal}` : `code ${code}`}`);
@@ -131,7 +110,7 @@ export class StdioClientConnection extends LineConnection {
         killMarked(marker);
         child.stdout!.destroy();
         child.stderr!.destroy();
-      }, this.#graceMs);
+      }, this.graceMs);
       void this.#streamsClosed.then(() => clearTimeout(timer));
     });
     void Promise.all([this.#exited, this.#streamsClosed]).then(([exit]) => {
@@ -139,39 +118,20 @@ export class StdioClientConnection extends LineConnection {
       if (killGroup(pid, 'SIGKILL')) this.transcript.event('killed processes left in the group');
       this.#killEscaped();
       liveTrees.delete(pid);
-      const info: CloseInfo = this.#closeReason !== undefined
-        ? { initiator: 'local', reason: this.#closeReason }
-        : { initiator: 'remote', reason: exit.signal ? `process killed by ${exit.signal}` : `process exited with code ${exit.code}` };
-      if (exit.code !== null) info.code = exit.code;
-      this.finish(info);
+      this.ended(exit, exit.signal ? `process killed by ${exit.signal}` : `process exited with code ${exit.code}`);
     });
-
-    const self = this;
-    this.stdio = {
-      get pid() {
-        return child.pid;
-      },
-      writeLine: (line: string) => self.write(new TextEncoder().encode(line + '\n'), undefined),
-      stderrLines: () => self.#stderrLines.items(),
-      exited: this.#exited,
-    };
+    this.exposeStdio(() => child.pid, this.#exited);
   }
 
   /** Ends stdin, waits for the child to leave, then SIGTERM, then SIGKILL (its whole group). */
-  close(reason = 'closed by client'): Promise<void> {
-    this.#closing ??= this.#close(reason);
-    return this.#closing;
-  }
-
-  async #close(reason: string): Promise<void> {
-    this.#closeReason ??= reason;
+  protected async stopServer(): Promise<void> {
     const pid = this.#child.pid!;
     const gone = () => this.#child.exitCode !== null || this.#child.signalCode !== null;
     this.#child.stdin!.end();
-    if (!gone() && !(await settlesWithin(this.#exited, this.#graceMs))) {
+    if (!gone() && !(await settlesWithin(this.#exited, this.graceMs))) {
       this.transcript.event('still running after stdin closed: SIGTERM');
       killGroup(pid, 'SIGTERM');
-      if (!(await settlesWithin(this.#exited, this.#graceMs))) {
+      if (!(await settlesWithin(this.#exited, this.graceMs))) {
         this.transcript.event('still running after SIGTERM: SIGKILL');
         killGroup(pid, 'SIGKILL');
       }
@@ -182,7 +142,6 @@ export class StdioClientConnection extends LineConnection {
     killGroup(pid, 'SIGKILL');
     this.#killEscaped();
     await this.#streamsClosed;
-    await this.closed;
   }
 
   /**

@@ -5,13 +5,10 @@
 // mock server this way: a process per case costs a node start each, which on two cores is most of a
 // stdio run (docs/architecture.md, "In-process stdio").
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import type { CloseInfo, StdioFacet } from '../connection.js';
 import { ConnectFailedError } from '../errors.js';
-import { pacedReading } from '../pacing.js';
 import type { ExitInfo, StdioClientOptions } from './client.js';
-import { LineConnection } from './line-connection.js';
+import { StdioClientEnd } from './client-end.js';
 import { settlesWithin } from './settles-within.js';
-import { StderrLines } from './stderr-lines.js';
 
 /** The server's ends of the pipes: it reads `stdin`, writes the protocol to `stdout` and what people read to `stderr`. */
 export interface PipedServerEnds {
@@ -50,42 +47,17 @@ interface Pipes {
   stderr: PassThrough;
 }
 
-export class PipedStdioConnection extends LineConnection {
-  readonly stdio: StdioFacet;
-  readonly commandLine: string;
-
+export class PipedStdioConnection extends StdioClientEnd {
   readonly #pipes: Pipes;
   readonly #server: PipedServer;
-  readonly #stderrLines: StderrLines;
   readonly #exited: Promise<ExitInfo>;
-  readonly #graceMs: number;
-  #closing: Promise<void> | undefined;
-  #closeReason: string | undefined;
   #abandon!: (exit: ExitInfo) => void;
 
   constructor(description: string, pipes: Pipes, server: PipedServer, options: StdioClientOptions) {
-    super(options, { input: 'stdout', output: 'stdin' });
-    this.commandLine = description;
+    super(description, pipes, options);
     this.#pipes = pipes;
     this.#server = server;
-    this.#graceMs = options.closeGraceMs ?? 2000;
     this.transcript.event(`started ${JSON.stringify(description)} in this process (piped stdio)`);
-    this.attachOutput(pipes.stdin);
-    const stdout = pipes.stdout;
-    // A server that floods stdout cannot keep timers (the deadlines that end a case) from firing.
-    const paced = pacedReading(stdout);
-    stdout.on('data', (chunk: Buffer) => {
-      this.receive(chunk);
-      paced();
-    });
-    const stdoutEnded = new Promise<void>((resolve) => stdout.once('end', () => {
-      this.receiveEnd();
-      resolve();
-    }));
-    this.#stderrLines = new StderrLines(pipes.stderr, this.transcript, options.maxLineBytes);
-    // Registered after StderrLines' own listener: its last line is kept when this fires.
-    const stderrEnded = new Promise<void>((resolve) => pipes.stderr.once('end', () => resolve()));
-
     this.#exited = Promise.race([
       server.exited.then(
         (code): ExitInfo => ({ code, signal: null }),
@@ -103,39 +75,21 @@ export class PipedStdioConnection extends LineConnection {
       if (!pipes.stderr.writableEnded) pipes.stderr.end();
     });
     // Ended as a child is: it has exited and its pipes are closed.
-    void Promise.all([this.#exited, stdoutEnded, stderrEnded]).then(([exit]) => {
-      const info: CloseInfo = this.#closeReason !== undefined
-        ? { initiator: 'local', reason: this.#closeReason }
-        : { initiator: 'remote', reason: exit.code !== null ? `server exited with code ${exit.code}` : 'server abandoned' };
-      if (exit.code !== null) info.code = exit.code;
-      this.finish(info);
-    });
-
-    const self = this;
-    this.stdio = {
-      pid: undefined,
-      writeLine: (line: string) => self.write(new TextEncoder().encode(line + '\n'), undefined),
-      stderrLines: () => self.#stderrLines.items(),
-      exited: this.#exited,
-    };
+    void Promise.all([this.#exited, this.stdoutEnded, this.stderrEnded]).then(([exit]) =>
+      this.ended(exit, exit.code !== null ? `server exited with code ${exit.code}` : 'server abandoned'),
+    );
+    this.exposeStdio(() => undefined, this.#exited);
   }
 
   /** Ends stdin, waits for the server to stop, then stops it; one that still runs is abandoned (its pipes ended). */
-  close(reason = 'closed by client'): Promise<void> {
-    this.#closing ??= this.#close(reason);
-    return this.#closing;
-  }
-
-  async #close(reason: string): Promise<void> {
-    this.#closeReason ??= reason;
+  protected async stopServer(): Promise<void> {
     this.#pipes.stdin.end();
-    if (!(await settlesWithin(this.#exited, this.#graceMs))) {
+    if (!(await settlesWithin(this.#exited, this.graceMs))) {
       this.transcript.event('still running after stdin closed: stopped');
       void this.#server.stop().catch((error: unknown) => this.transcript.event(`stopping the server failed: ${(error as Error).message}`));
       // Nothing in this process can be killed: past a second grace the connection lets go of it.
-      if (!(await settlesWithin(this.#exited, this.#graceMs))) this.#abandon({ code: null, signal: null });
+      if (!(await settlesWithin(this.#exited, this.graceMs))) this.#abandon({ code: null, signal: null });
     }
     await this.#exited;
-    await this.closed;
   }
 }
